@@ -1,0 +1,66 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+// Layout: one core library every command uses (PSCore: JSON via jansson, NDJSON I/O, exit
+// codes, terminal, stream parsing and message assembly), a renderer library (PSRender:
+// cmark-gfm), a network library (PSNet: libcurl, profiles, credentials, API adapters) that the
+// pure filters never link, and one executable target per command.
+let commandDependencies: [Target.Dependency] = [
+    "PSCore",
+    .product(name: "ArgumentParser", package: "swift-argument-parser"),
+]
+
+let package = Package(
+    name: "ps-tools",
+    products: [
+        .executable(name: "ps-sse", targets: ["ps-sse"]),
+        .executable(name: "ps-parts", targets: ["ps-parts"]),
+        .executable(name: "ps-render", targets: ["ps-render"]),
+        .executable(name: "ps-auth", targets: ["ps-auth"]),
+        .executable(name: "ps-send", targets: ["ps-send"]),
+        .executable(name: "ps-history", targets: ["ps-history"]),
+        .executable(name: "ps-local-server", targets: ["ps-local-server"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    ],
+    targets: [
+        // C libraries from Debian's -dev packages.
+        .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
+            name: "CCmarkGFM", pkgConfig: "libcmark-gfm",
+            providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
+
+        // Libraries.
+        .target(
+            name: "PSCore",
+            dependencies: ["CJansson", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .target(name: "PSRender", dependencies: ["PSCore", "CCmarkGFM"]),
+        .target(name: "PSNet", dependencies: ["PSCore", "CCurl"]),
+
+        // Pure filters: no network code.
+        .executableTarget(name: "ps-sse", dependencies: commandDependencies),
+        .executableTarget(name: "ps-parts", dependencies: commandDependencies),
+        .executableTarget(name: "ps-render", dependencies: commandDependencies + ["PSRender"]),
+
+        // Commands that talk to a server.
+        .executableTarget(name: "ps-auth", dependencies: commandDependencies + ["PSNet"]),
+        .executableTarget(name: "ps-send", dependencies: commandDependencies + ["PSNet"]),
+        .executableTarget(name: "ps-history", dependencies: commandDependencies + ["PSNet"]),
+
+        // The local PageSpace server for tests and the demo.
+        .executableTarget(
+            name: "ps-local-server",
+            dependencies: commandDependencies + [.product(name: "Hummingbird", package: "hummingbird")]),
+
+        // Tests.
+        .target(name: "TestSupport", dependencies: ["PSCore"], path: "Tests/TestSupport"),
+        .testTarget(name: "PSCoreTests", dependencies: ["PSCore", "TestSupport"]),
+        .testTarget(name: "PSRenderTests", dependencies: ["PSRender", "TestSupport"]),
+        .testTarget(name: "PSNetTests", dependencies: ["PSNet", "TestSupport"]),
+        .testTarget(name: "CommandTests", dependencies: ["PSCore", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What we know about the terminal, if any, on each stream.
+public enum Terminal {
+    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    /// Colour on `fd`: never with NO_COLOR (any non-empty value), always with CLICOLOR_FORCE,
+    /// otherwise only on a terminal.
+    public static func colorEnabled(fd: Int32 = 1, environment: [String: String] = Environment.current) -> Bool {
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+        if let force = environment["CLICOLOR_FORCE"], !force.isEmpty, force != "0" { return true }
+        return isTerminal(fd)
+    }
+
+    /// Width to wrap to: COLUMNS, then the terminal's width, then 80.
+    public static func width(fd: Int32 = 1, environment: [String: String] = Environment.current) -> Int {
+        if let columns = environment["COLUMNS"], let value = Int(columns), value > 0 { return value }
+        var size = winsize()
+        if ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
+    }
+
+    /// For commands that read stdin: a terminal there with nothing piped in means the user did not
+    /// know how to use us. Say how, rather than wait silently.
+    public static func refuseInteractiveStdin(usage: String) throws {
+        if isTerminal(0) {
+            throw ToolError(.usage, "reads from standard input, which is a terminal.\n\(usage)")
+        }
+    }
+}
+
+public enum Environment {
+    public static var current: [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let pair = String(cString: entry)
+            if let equals = pair.firstIndex(of: "=") {
+                result[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return result
+    }
+
+    public static func value(_ name: String) -> String? {
+        guard let raw = getenv(name) else { return nil }
+        return String(cString: raw)
+    }
+}

@@ -1,0 +1,116 @@
+/// A JSON value. Objects keep their keys in insertion order, as JavaScript does, so that what
+/// we write matches what the AI SDK would write.
+public enum JSON: Sendable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case real(Double)
+    case string(String)
+    case array([JSON])
+    case object(JSONObject)
+}
+
+extension JSON: Equatable {
+    /// Values compare as JSON does: `1` equals `1.0`, object key order does not matter.
+    public static func == (lhs: JSON, rhs: JSON) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.integer(a), .integer(b)): return a == b
+        case let (.real(a), .real(b)): return a == b
+        case let (.integer(a), .real(b)), let (.real(b), .integer(a)): return Double(a) == b
+        case let (.string(a), .string(b)): return a == b
+        case let (.array(a), .array(b)): return a == b
+        case let (.object(a), .object(b)): return a == b
+        default: return false
+        }
+    }
+}
+
+extension JSON {
+    public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+    public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+    public var objectValue: JSONObject? { if case .object(let o) = self { return o } else { return nil } }
+    public var arrayValue: [JSON]? { if case .array(let a) = self { return a } else { return nil } }
+    public var isNull: Bool { if case .null = self { return true } else { return false } }
+
+    public var intValue: Int64? {
+        switch self {
+        case .integer(let i): return i
+        case .real(let d) where d.rounded() == d && abs(d) < 9.2e18: return Int64(d)
+        default: return nil
+        }
+    }
+
+    public var doubleValue: Double? {
+        switch self {
+        case .integer(let i): return Double(i)
+        case .real(let d): return d
+        default: return nil
+        }
+    }
+
+    /// The member `key` when this is an object.
+    public subscript(key: String) -> JSON? {
+        if case .object(let o) = self { return o[key] }
+        return nil
+    }
+}
+
+extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    public init(floatLiteral value: Double) { self = .real(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: JSON...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSON)...) {
+        var object = JSONObject()
+        for (key, value) in elements { object[key] = value }
+        self = .object(object)
+    }
+    public init(nilLiteral: ()) { self = .null }
+}
+
+/// A JSON object that remembers the order its keys were first set in.
+public struct JSONObject: Sendable, Sequence {
+    public private(set) var keys: [String] = []
+    private var storage: [String: JSON] = [:]
+
+    public init() {}
+
+    public init(_ pairs: [(String, JSON)]) {
+        for (key, value) in pairs { self[key] = value }
+    }
+
+    public var count: Int { keys.count }
+    public var isEmpty: Bool { keys.isEmpty }
+
+    /// Setting `nil` removes the key (absent, not `null`).
+    public subscript(key: String) -> JSON? {
+        get { storage[key] }
+        set {
+            if let newValue {
+                if storage.updateValue(newValue, forKey: key) == nil { keys.append(key) }
+            } else if storage.removeValue(forKey: key) != nil {
+                keys.removeAll { $0 == key }
+            }
+        }
+    }
+
+    public func makeIterator() -> AnyIterator<(key: String, value: JSON)> {
+        var index = 0
+        let keys = self.keys
+        let storage = self.storage
+        return AnyIterator {
+            guard index < keys.count else { return nil }
+            defer { index += 1 }
+            return (keys[index], storage[keys[index]]!)
+        }
+    }
+}
+
+extension JSONObject: Equatable {
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool { lhs.storage == rhs.storage }
+}
