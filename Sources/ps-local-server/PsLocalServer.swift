@@ -37,7 +37,8 @@ struct PsLocalServer: ParsableCommand {
               {"status":429,"retryAfter":1,"times":1,"path":"/api/ai"}
                   the next matching requests (any path if none given) get
                   that status (401 402 403 404 409 429 500 502 503) with
-                  the dialect's error body; then the server recovers
+                  the dialect's error body (or "body", when given); then
+                  the server recovers
               {"drop":true,"afterEvents":3}
                   the next stream is cut after 3 events: no [DONE]
               {"slow":true,"keepAliveMs":50,"pauseMs":300}
