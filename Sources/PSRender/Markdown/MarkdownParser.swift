@@ -1,12 +1,28 @@
 import CCmarkGFM
+import Synchronization
 
 /// Parses GitHub Flavored Markdown with cmark-gfm and its table, strikethrough, autolink and
 /// task list extensions.
 public enum MarkdownParser {
     private static let extensionNames = ["table", "strikethrough", "autolink", "tasklist"]
 
-    public static func parse(_ text: String) -> MarkdownNode {
+    /// cmark-gfm's extension registry is a global list that is not safe to fill from two threads
+    /// at once; a Swift static is initialised exactly once.
+    private static let registered: Bool = {
         cmark_gfm_core_extensions_ensure_registered()
+        return true
+    }()
+
+    /// Attaching an extension to a parser edits a global table of special characters inside
+    /// cmark-gfm, so two parsers must never be set up or used at the same time.
+    private static let lock = Mutex(())
+
+    public static func parse(_ text: String) -> MarkdownNode {
+        lock.withLock { _ in parseAlone(text) }
+    }
+
+    private static func parseAlone(_ text: String) -> MarkdownNode {
+        _ = registered
         // Smart punctuation stays off: the text must look as the model wrote it.
         guard let parser = cmark_parser_new(CMARK_OPT_DEFAULT) else {
             return MarkdownNode(kind: .document, children: [], startLine: 0, endLine: 0)

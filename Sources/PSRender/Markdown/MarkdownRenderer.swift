@@ -15,6 +15,16 @@ public struct MarkdownRenderer: Sendable {
     /// Renders `text`. With `growing`, the text may still get more appended and `stable` counts
     /// the lines no continuation can change; otherwise every line is final.
     public func render(_ text: String, growing: Bool = false) -> RenderedBlock {
+        // While the text grows, only its complete lines count: a partial last line can still change
+        // what the blocks before it are (`|` alone is a paragraph that ends a table; with more text
+        // it is one of its rows). The lines rendered from complete lines are all that may be
+        // written before the text is finished anyway.
+        var text = text
+        if growing {
+            let bytes = text.utf8
+            let end = bytes.lastIndex(of: 0x0A).map { bytes.index(after: $0) } ?? bytes.startIndex
+            text = String(text[..<end])
+        }
         let document = MarkdownParser.parse(text)
         let state = GrowthState(text: text, growing: growing)
         return BlockRenderer(ansi: ansi, base: base, growth: state).render(document, width: width, open: growing)
@@ -197,7 +207,8 @@ struct BlockRenderer {
         let firstContentLine = fenced ? node.startLine + 1 : node.startLine
         let closedByFence = fenced && node.endLine >= firstContentLine + sourceLines.count
         if closedByFence && lineEnded(node) { return .final(lines) }
-        guard fenced else { return RenderedBlock(lines: lines, stable: 0) }
+        // The opening fence's info string (the language) is final only with its newline.
+        guard fenced, node.startLine <= growth.completeLines else { return RenderedBlock(lines: lines, stable: 0) }
         // A content line is final once its newline is in: it can no longer become the closing fence.
         let finalSourceLines = max(0, min(sourceLines.count, growth.completeLines - firstContentLine + 1))
         return RenderedBlock(lines: lines, stable: 1 + body(finalSourceLines).count)
