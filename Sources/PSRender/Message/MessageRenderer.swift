@@ -59,12 +59,15 @@ public struct MessageRenderer {
             if !block.lines.isEmpty { previousCompact = compact }
         }
         if message.ended {
-            var footer: [StyledLine] = []
-            for error in message.errors { footer += streamError(error) }
+            var notices = message.errors.map(streamError)
             if let reason = message.incompleteReason {
-                footer += incompleteNotice(reason: reason, detail: message.incompleteDetail)
+                notices.append(incompleteNotice(reason: reason, detail: message.incompleteDetail))
             }
-            if !footer.isEmpty { result.append(.final(footer), separator: [[]]) }
+            // On a terminal the notices stack; in markdown each is its own quote.
+            for (index, notice) in notices.enumerated() {
+                let separator: [StyledLine] = index == 0 || options.format == .markdown ? [[]] : []
+                result.append(.final(notice), separator: separator)
+            }
         }
         return result
     }
