@@ -25,16 +25,17 @@ struct PsRender: ParsableCommand {
             written for a streamed message are the bytes written for the same message given whole.
 
             FORMATS:
-              ansi      colours and styles (the default when stdout is a terminal)
-              plain     no escape codes at all (the default otherwise, or when NO_COLOR is set;
-                        CLICOLOR_FORCE=1 chooses ansi)
-              markdown  a markdown transcript for exports: a heading per turn, text as written,
-                        tool calls as quoted lines (fenced JSON with --tools full)
+              ansi      colours and styles; the default on a terminal
+              plain     no escape codes; the default when stdout is not
+                        a terminal or NO_COLOR is set (CLICOLOR_FORCE=1
+                        chooses ansi)
+              markdown  a transcript for exports: a heading per turn,
+                        text as written, tool calls as quoted lines
 
             EXAMPLES:
               ps-send "Explain SSE" | ps-sse | ps-parts | ps-render
-              ps-history --conversation c1 --all | ps-render --format markdown > chat.md
-              ps-parts --final < stream.ndjson | ps-render --tools full --reasoning hide
+              ps-history --conversation c1 --all | ps-render --format markdown
+              ps-parts --final < stream.ndjson | ps-render --tools full
               ps-render --width 60 recorded-parts.ndjson
 
             A bad line is reported on stderr with its line number and skipped; the rest is still \
