@@ -66,6 +66,28 @@ import Testing
         }
     }
 
+    /// Random documents made of markdown's syntax characters, streamed in random pieces: the
+    /// cases nobody thought of.
+    @Test(arguments: [RenderFormat.plain, .ansi])
+    func randomMarkdownStreamsLikeWhole(_ format: RenderFormat) throws {
+        let tokens = ["word ", "other", "*", "**", "_", "`", "```", "~~~", "\n", "\n\n", "> ", "- ", "1. ", "2) ",
+                      "[a]", "(http://u)", "[a]: /x\n", "# ", "===", "---", "|", " | ", "-|-", "  ", "    ", "日本語",
+                      "e\u{301}", "<b>", "</b>", "<div>\n", "www.x.org", "\\", "[ ] ", "[x] ", "&amp;", "!["]
+        var generator = SplitMix(seed: format == .plain ? 7 : 11)
+        for round in 0..<150 {
+            let document = (0..<Int(generator.next() % 60)).map { _ in tokens[Int(generator.next() % UInt64(tokens.count))] }.joined()
+            let options = RenderOptions(format: format, width: 10 + Int(generator.next() % 30))
+            let message = PartRecords.message([PartRecords.text(document), PartRecords.text("tail")])
+            let expected = try Self.whole(message, options)
+            let count = document.unicodeScalars.count
+            let cuts = (0..<Int(generator.next() % 12)).map { _ in Int(generator.next() % UInt64(count + 1)) }
+            let streamed = try RenderHarness.render(PartRecords.streamed(message) { PartRecords.split($0, at: cuts) }, options)
+            #expect(streamed == expected, "round \(round): \(document.debugDescription) cut at \(cuts.sorted())")
+            let scalars = try RenderHarness.render(PartRecords.streamed(message) { $0.unicodeScalars.map { String($0) } }, options)
+            #expect(scalars == expected, "round \(round): \(document.debugDescription) one scalar a delta")
+        }
+    }
+
     /// Finished blocks appear before the text part ends, and the output only ever grows.
     @Test func finishedBlocksAppearEarly() throws {
         let harness = RenderHarness(RenderOptions(format: .plain, width: 80))

@@ -72,6 +72,7 @@ public final class RecordRenderer {
                 current.errors.append(text)
             }
         case "message-end":
+            if message == nil { message = MessageState() }
             if let final = object["message"]?.objectValue, final["parts"]?.arrayValue != nil {
                 let role = current.role
                 var state = MessageState(record: final)
