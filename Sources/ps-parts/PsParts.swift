@@ -85,6 +85,9 @@ struct PsParts: ParsableCommand {
                 trimmed = UnsafeRawBufferPointer(rebasing: trimmed.dropLast())
             }
             if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+            if let (id, delta) = TextDeltaRecord.match(trimmed) {
+                return try stream.consumeTextDelta(id: id, delta: delta, line: number)
+            }
             let value: JSON
             do {
                 value = try JSON.parse(trimmed)

@@ -202,3 +202,50 @@ let done = #"{"event":"message","id":"","data":"[DONE]","done":true}"#
             == #"{"id":"u","role":"user","parts":[{"type":"text","text":"{\"textParts\":1}"}]}"#)
     }
 }
+
+@Suite struct TextDeltaRecordTests {
+    func match(_ line: String) -> (id: String, delta: String)? {
+        Array(line.utf8).withUnsafeBytes { TextDeltaRecord.match($0) }
+    }
+
+    @Test func recognisesTheRecordPsSseWrites() {
+        let plain = match(#"{"event":"message","id":"41","data":{"type":"text-delta","id":"txt-0","delta":" world"}}"#)
+        #expect(plain?.id == "txt-0" && plain?.delta == " world")
+        let escaped = match(#"{"event":"message","id":"a\"b","data":{"type":"text-delta","id":"t","delta":"line\n\t\"q\" \\ é/"}}"#)
+        #expect(escaped?.delta == "line\n\t\"q\" \\ é/")
+    }
+
+    @Test func leavesEverythingElseToTheParser() {
+        #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","id":"t","delta":"\u00e9"}}"#) == nil)
+        #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","delta":"x","id":"t"}}"#) == nil)
+        #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","id":"t","delta":"x","providerMetadata":{}}}"#) == nil)
+        #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","id":"t","delta":"x"}} "#) == nil)
+        #expect(match(#"{"event":"token","id":"","data":{"type":"text-delta","id":"t","delta":"x"}}"#) == nil)
+        #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","id":"t","delta":"x"#) == nil)
+        #expect(Array(#"{"event":"message","id":"","data":{"type":"text-delta","id":"t","delta":"\#u{1}"}}"#.utf8).withUnsafeBytes { TextDeltaRecord.match($0) } == nil)
+        #expect([UInt8](#"{"event":"message","id":"","data":{"type":"text-delta","id":"t","delta":"?"}}"#.utf8).map { $0 == 0x3F ? 0xFF : $0 }.withUnsafeBytes { TextDeltaRecord.match($0) } == nil)
+    }
+
+    @Test func theFastPathGivesWhatTheChunkGives() throws {
+        func run(fast: Bool) throws -> String {
+            var out: [UInt8] = []
+            let writer = PartRecords(final: false)
+            let stream = MessageStream { writer.write($0, to: &out) }
+            try stream.consume(try JSON.parse(event(#"{"type":"text","text":"simplified "}"#)), line: 1)
+            try stream.consume(try JSON.parse(event(#"{"type":"text-start","id":"t"}"#)), line: 2)
+            for (index, delta) in ["a", "b"].enumerated() {
+                if fast {
+                    try stream.consumeTextDelta(id: "t", delta: delta, line: 3 + index)
+                } else {
+                    try stream.consume(try JSON.parse(event(#"{"type":"text-delta","id":"t","delta":"\#(delta)"}"#)), line: 3 + index)
+                }
+            }
+            #expect(throws: MalformedRecord.self) { try stream.consumeTextDelta(id: "ghost", delta: "x", line: 9) }
+            return String(decoding: out, as: UTF8.self)
+        }
+        let fast = try run(fast: true)
+        #expect(fast == (try run(fast: false)))
+        #expect(fast.contains(#"{"type":"part-delta","index":1,"delta":"b"}"#))
+        #expect(fast.contains(#""reason":"malformed","detail":"line 9: text-delta for text part \"ghost\", which is not open (no text-start)""#))
+    }
+}

@@ -147,6 +147,16 @@ public struct MessageAssembler: Sendable {
         (parts.lastIndex { $0["type"] == "step-start" }).map { $0 + 1 } ?? 0
     }
 
+    /// `text-delta` without a chunk object (ps-parts' hot path); the same as applying one.
+    public mutating func appendTextDelta(id: String, delta: String, changes: inout [MessageChange]) throws -> ChunkOutcome {
+        guard let index = activeText[id] else {
+            throw MalformedChunk("text-delta for text part \"\(id)\", which is not open (no text-start)")
+        }
+        parts[index].append(delta, toStringAt: "text")
+        changes.append(.textAppended(index, delta))
+        return .applied
+    }
+
     private mutating func appendDelta(
         _ fields: ChunkFields, kind: String, active: [String: Int], _ changes: inout [MessageChange]
     ) throws {

@@ -55,6 +55,17 @@ public final class MessageStream {
         }
     }
 
+    /// Handles one chunk, decoded already, that came on line `line`.
+    func consume(chunk: JSONObject, line: Int) throws {
+        lastLine = line
+        do {
+            guard case .string(let type)? = chunk["type"] else { throw MalformedChunk("chunk without a \"type\"") }
+            try routeChunk(chunk, type: type, line: line)
+        } catch let error as MalformedChunk {
+            try fail(line: line, error.message)
+        }
+    }
+
     /// A line that is not JSON at all.
     public func consumeUnreadable(line: Int, _ message: String) throws {
         lastLine = line
@@ -138,7 +149,26 @@ public final class MessageStream {
     }
 
     private func apply(_ chunk: JSONObject, line: Int) throws {
-        let isStart = chunk["type"] == "start"
+        try apply(line: line, isStart: chunk["type"] == "start") { try $0.apply(chunk, changes: &$1) }
+    }
+
+    /// A text delta (the hot path): as applying its chunk, without building one. Falls back to the
+    /// chunk when a simplified text run is open, as that chunk would close it first.
+    func applyTextDelta(id: String, delta: String, line: Int) throws {
+        lastLine = line
+        guard !simplified.runs.isOpen else {
+            return try consume(chunk: JSONObject([("type", "text-delta"), ("id", .string(id)), ("delta", .string(delta))]), line: line)
+        }
+        do {
+            try apply(line: line, isStart: false) { try $0.appendTextDelta(id: id, delta: delta, changes: &$1) }
+        } catch let error as MalformedChunk {
+            try fail(line: line, error.message)
+        }
+    }
+
+    private func apply(
+        line: Int, isStart: Bool, _ operation: (inout MessageAssembler, inout [MessageChange]) throws -> ChunkOutcome
+    ) throws {
         if state == .skipping {
             guard isStart else { return }
             state = .idle
@@ -153,7 +183,7 @@ public final class MessageStream {
             if isStart { announceAfter = true } else { try emit(.started(assembler)) }
         }
         changes.removeAll(keepingCapacity: true)
-        let outcome = try assembler.apply(chunk, changes: &changes)
+        let outcome = try operation(&assembler, &changes)
         if announceAfter {
             try emit(.started(assembler))
             changes.removeAll { $0 == .idChanged }

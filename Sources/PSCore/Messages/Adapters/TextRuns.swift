@@ -5,6 +5,8 @@ struct TextRuns: Sendable {
     private var open: (kind: String, id: String)?
     private var count = 0
 
+    var isOpen: Bool { open != nil }
+
     /// The chunks for one piece of text (`kind` is "text" or "reasoning").
     mutating func piece(_ kind: String, _ text: String) -> [JSONObject] {
         var chunks: [JSONObject] = []
