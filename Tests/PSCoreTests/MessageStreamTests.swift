@@ -249,3 +249,12 @@ let done = #"{"event":"message","id":"","data":"[DONE]","done":true}"#
         #expect(fast.contains(#""reason":"malformed","detail":"line 9: text-delta for text part \"ghost\", which is not open (no text-start)""#))
     }
 }
+
+@Suite struct MessageStreamEdgeTests {
+    @Test func aBadLeadingStartStillOpensAndClosesTheMessage() throws {
+        let result = try records([event(#"{"type":"start","messageId":5}"#)])
+        #expect(result.malformed?.message == #"start chunk whose "messageId" is not a string"#)
+        #expect(result.lines.first == #"{"type":"message-start","messageId":"","role":"assistant"}"#)
+        #expect(result.lines.last?.contains(#""reason":"malformed""#) == true)
+    }
+}

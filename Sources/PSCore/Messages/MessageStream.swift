@@ -183,7 +183,13 @@ public final class MessageStream {
             if isStart { announceAfter = true } else { try emit(.started(assembler)) }
         }
         changes.removeAll(keepingCapacity: true)
-        let outcome = try operation(&assembler, &changes)
+        let outcome: ChunkOutcome
+        do {
+            outcome = try operation(&assembler, &changes)
+        } catch {
+            if announceAfter { try emit(.started(assembler)) }  // every message-end has its start
+            throw error
+        }
         if announceAfter {
             try emit(.started(assembler))
             changes.removeAll { $0 == .idChanged }
