@@ -86,6 +86,15 @@ import TestSupport
         #expect(result.stderrText == "status 141\n")
     }
 
+    @Test func rendersARecordedHistoryThroughPsParts() throws {
+        let history = Executables.packageRoot.appendingPathComponent("examples/history.ndjson").path
+        let result = try Run.shell("set -o pipefail; ps-parts < '\(history)' | ps-render --width 60")
+        #expect(result.status == 0)
+        #expect(result.stdoutText.contains("── User ─"))
+        #expect(result.stdoutText.contains("⚙ read_page · done · {\"pageId\":\"pg_launch_checklist\"}"))
+        #expect(result.stdoutText.contains("Onboarding copy │ Maya"))
+    }
+
     @Test func missingFileIsAnError() throws {
         let result = try Run.command("ps-render", ["/nonexistent/records.ndjson"])
         #expect(result.status == 1)
