@@ -12,8 +12,11 @@ public protocol APIAdapter: AnyObject {
     func currentUser() throws -> JSON
     /// Tells the server to end the session, where the API has a way to.
     func logout() throws
-    /// The conversation a message goes to when none is named (created if there is none).
-    func defaultConversationID() throws -> String
+    /// The conversation a message goes to when none is named; with `create`, one is made
+    /// when the user has none (nil then only when the API cannot make one).
+    func defaultConversationID(create: Bool) throws -> String?
+    /// Starts a new global conversation; nil when the API has no way to.
+    func createConversation() throws -> String?
     /// Calls `body` with each global conversation record.
     func listConversations(_ body: (JSON) throws -> Void) throws
     /// Calls `body` with each conversation record of a Page AI agent.
@@ -29,6 +32,11 @@ public protocol APIAdapter: AnyObject {
 public struct LoginResult: Sendable {
     public var credentials: Credentials
     public var user: JSON?
+
+    public init(credentials: Credentials, user: JSON?) {
+        self.credentials = credentials
+        self.user = user
+    }
 }
 
 /// Whose messages to read.

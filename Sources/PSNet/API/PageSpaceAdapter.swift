@@ -28,8 +28,12 @@ public final class PageSpaceAdapter: APIAdapter {
         _ = try client.post("/api/auth/logout")
     }
 
-    public func defaultConversationID() throws -> String {
+    public func defaultConversationID(create: Bool) throws -> String? {
         if let id = try client.get("/api/ai/global/active").conversationID { return id }
+        return create ? try createConversation() : nil
+    }
+
+    public func createConversation() throws -> String? {
         guard let id = try client.post("/api/ai/global", body: [:]).conversationID else {
             throw ToolError(.serverError, "the server created a global conversation but did not say its id")
         }
