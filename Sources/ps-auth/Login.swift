@@ -55,7 +55,7 @@ struct Login: ParsableCommand {
         if let email {
             let password = passwordStdin
                 ? try SecretInput.fromStandardInput(keepSpaces: true)
-                : try SecretInput.fromTerminal(prompt: "Password for \(email) at \(session.server): ")
+                : try SecretInput.fromTerminal(prompt: "Password for \(email) at \(session.server): ", keepSpaces: true)
             guard !password.isEmpty else { throw ToolError(.usage, "empty password") }
             kind = connection.api ?? .pagespaceLegacy
             session.credentials = nil

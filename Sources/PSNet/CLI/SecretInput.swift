@@ -7,7 +7,7 @@ import Glibc
 /// the command line, where `ps` would show them.
 public enum SecretInput {
     /// Asks on the controlling terminal with echo off.
-    public static func fromTerminal(prompt: String) throws -> String {
+    public static func fromTerminal(prompt: String, keepSpaces: Bool = false) throws -> String {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard fd >= 0 else {
             throw ToolError(.usage, "no terminal to ask for the secret on; pipe it in instead (see --help)")
@@ -28,6 +28,12 @@ public enum SecretInput {
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while read(fd, &byte, 1) == 1, byte != 0x0A { line.append(byte) }
+        // Ctrl-C at the prompt: never go on with half a password.
+        if Interrupt.isRequested { throw ToolError(.interrupted, "interrupted") }
+        if keepSpaces {
+            if line.last == 0x0D { line.removeLast() }
+            return String(decoding: line, as: UTF8.self)
+        }
         return trimmed(line)
     }
 
