@@ -195,15 +195,35 @@ import TestSupport
         #expect(events.count == 3)
     }
 
-    @Test func aSlowStreamWithKeepAlivesOutlivesTheIdleTimeout() throws {
+    @Test func keepAlivesKeepASlowStreamAliveAndSilenceTimesOut() throws {
         let server = try LocalServer.start()
         defer { server.stop() }
-        let sandbox = try NetworkSandbox(extra: ["PAGESPACE_TOKEN": LocalServer.sessionToken])
+        let sandbox = try NetworkSandbox(extra: ["PAGESPACE_TOKEN": LocalServer.sessionToken,
+                                                 "PAGESPACE_API_URL": server.baseURL])
+        // Keep-alive comments pass through unchanged and the stream completes.
+        try server.armFault(#"{"slow":true,"keepAliveMs":20,"pauseMs":60,"times":1}"#)
+        let slow = try sandbox.run("ps-send", ["--idle-timeout", "1", "hello"])
+        #expect(slow.status == 0, "\(slow.stderrText)")
+        #expect(slow.stdoutText.contains(": keep-alive\n"))
+        #expect(slow.stdoutText.contains("data: [DONE]"))
+
+        // Pauses longer than the idle timeout, filled with keep-alives: the stream lives on
+        // until the server cuts it after 3 events.
         try server.armFault(#"{"slow":true,"keepAliveMs":50,"pauseMs":1500,"times":1}"#)
-        let result = try sandbox.run("ps-send", ["--server", server.baseURL, "--idle-timeout", "1", "hello"])
-        #expect(result.status == 0, "\(result.stderrText)")
-        #expect(result.stdoutText.contains(": keep-alive"))
-        #expect(result.stdoutText.contains("data: [DONE]"))
+        try server.armFault(#"{"drop":true,"afterEvents":3,"times":1}"#)
+        let kept = try sandbox.run("ps-send", ["--idle-timeout", "1", "hello"])
+        #expect(kept.status == 9)
+        #expect(kept.stderrText.contains("stream was cut"))
+        #expect(!kept.stderrText.contains("nothing received"))
+        #expect(kept.stdoutText.components(separatedBy: "\n").filter { $0.hasPrefix("data: ") }.count == 3)
+
+        // The same pauses in silence: the idle timeout ends the transfer, what came is kept.
+        try server.armFault(#"{"slow":true,"keepAliveMs":3000,"pauseMs":3000,"times":1}"#)
+        try server.armFault(#"{"drop":true,"afterEvents":3,"times":1}"#)
+        let silent = try sandbox.run("ps-send", ["--idle-timeout", "1", "hello"])
+        #expect(silent.status == 9)
+        #expect(silent.stderrText.contains("nothing received for 1 seconds"), "\(silent.stderrText)")
+        #expect(silent.stdoutText.hasPrefix("data: "))
     }
 
     @Test func ctrlCStopsTheStreamAndAbortsTheTurn() throws {
@@ -238,11 +258,13 @@ import TestSupport
         let state = sandbox.directory + "/state.json"
         let args = ["--conversation", LocalServer.globalConversationID, "--state", state, "--page-size", "50"]
 
-        try server.armFault(#"{"dropHistory":true,"afterPages":3,"times":1}"#)
+        // Every further page request fails (libcurl itself resends once on a new connection).
+        try server.armFault(#"{"dropHistory":true,"afterPages":3,"times":5}"#)
         let first = try sandbox.run("ps-history", args + ["--retries", "0"])
         #expect(first.status == 9, "\(first.stderrText)")
         let firstRecords = try Records.parse(first.stdoutText)
         #expect(firstRecords.count == 150)
+        try server.clearFaults()
 
         let second = try sandbox.run("ps-history", args)
         #expect(second.status == 0, "\(second.stderrText)")
@@ -312,7 +334,8 @@ import TestSupport
         defer { server.stop() }
         let sandbox = try NetworkSandbox()
         let login = try sandbox.login(server)
-        try server.armFault(#"{"slow":true,"keepAliveMs":50,"pauseMs":800,"times":1}"#)
+        try server.armFault(#"{"slow":true,"keepAliveMs":50,"pauseMs":500,"times":1}"#)
+        try server.armFault(#"{"drop":true,"afterEvents":4,"times":1}"#)
         let out = sandbox.directory + "/out.sse"
         let result = try sandbox.shell("""
             ps-send hello > \(out) & pid=$!

@@ -19,6 +19,10 @@ final class CurlTransfer {
     private(set) var headDelivered = false
     /// An error thrown by a handler: libcurl only learns "stop", we rethrow the real reason.
     private var handlerError: Error?
+    /// When a byte last arrived (monotonic seconds), for the idle timeout.
+    private var lastActivity = CurlTransfer.now()
+    private var idleTimeout = 0.0
+    private var timedOut = false
 
     init(handle: UnsafeMutableRawPointer, watchInterrupt: Bool, onHead: @escaping HeadHandler, onBody: @escaping BodyHandler) {
         self.handle = handle
@@ -50,7 +54,13 @@ final class CurlTransfer {
             if let handlerError { throw handlerError }
             return
         }
-        if code == CURLE_ABORTED_BY_CALLBACK { throw TransferFailure.interrupted }
+        if code == CURLE_ABORTED_BY_CALLBACK {
+            if timedOut {
+                throw TransferFailure.network(
+                    message: "nothing received for \(Int(idleTimeout)) seconds (see --idle-timeout)", afterHead: headDelivered)
+            }
+            throw TransferFailure.interrupted
+        }
         let detail = String(cString: errorBuffer).trimmingSpaces
         let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
         switch code {
@@ -75,9 +85,13 @@ final class CurlTransfer {
         // Redirects are not followed: they could carry the Authorization header elsewhere.
         ps_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
         ps_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, options.connectTimeout)
-        // "Idle": less than 1 byte a second for idleTimeout seconds ends the transfer.
-        ps_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
-        ps_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, options.idleTimeout)
+        // The idle timeout is ours (see `progress`): libcurl's low-speed check averages over
+        // several seconds, so it cannot tell "idle for N seconds" precisely.
+        idleTimeout = Double(options.idleTimeout)
+        lastActivity = CurlTransfer.now()
+        // A request that may have started something on the server is sent on a new connection:
+        // libcurl silently resends a request once when a reused connection turns out dead.
+        if !request.isIdempotent { ps_curl_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1) }
         if let caFile = options.caFile { ps_curl_setopt_ptr(handle, CURLOPT_CAINFO, caFile) }
         if options.insecure {
             ps_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 0)
@@ -110,15 +124,32 @@ final class CurlTransfer {
         ps_curl_setopt_ptr(handle, CURLOPT_WRITEDATA, me)
         ps_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
         ps_curl_setopt_xferinfo(handle) { user, _, _, _, _ in
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
-            return transfer.watchInterrupt && Interrupt.isRequested ? 1 : 0
+            Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue().progress() ? 0 : 1
         }
         ps_curl_setopt_ptr(handle, CURLOPT_XFERINFODATA, me)
+    }
+
+    /// Called by libcurl at least once a second, also while nothing arrives: false stops the
+    /// transfer (Ctrl-C, or idle too long).
+    private func progress() -> Bool {
+        if watchInterrupt && Interrupt.isRequested { return false }
+        if CurlTransfer.now() - lastActivity > idleTimeout {
+            timedOut = true
+            return false
+        }
+        return true
+    }
+
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// One header line, CRLF included. A status line starts a new header block (after a
     /// 100 Continue, say); the blank line ends it.
     private func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Bool {
+        lastActivity = CurlTransfer.now()
         var end = line.count
         while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
         let text = String(decoding: line[0..<end], as: UTF8.self)
@@ -141,6 +172,7 @@ final class CurlTransfer {
     }
 
     private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        lastActivity = CurlTransfer.now()
         deliverHeadIfNeeded()
         guard handlerError == nil else { return false }
         do {
