@@ -11,7 +11,7 @@ struct Token: ParsableCommand {
             into a command line that others can see.
 
             EXAMPLES:
-              curl -H "Authorization: Bearer $(ps-auth token)" "$(ps-auth status --offline | sed -n 's/^server: \\([^ ]*\\).*/\\1/p')/api/auth/me"
+              curl -H "Authorization: Bearer $(ps-auth token)" https://pagespace.ai/api/auth/me
               ps-auth token --profile work | other-tool --token-stdin
 
             \(ExitStatus.helpText([.success, .failure, .authenticationNeeded]))

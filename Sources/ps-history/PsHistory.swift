@@ -20,7 +20,8 @@ struct PsHistory: ParsableCommand {
             --state FILE makes the export incremental, for cron: the file remembers the newest \
             message exported from each conversation, and is replaced atomically after each \
             page's records are written. A re-run writes only newer messages; a run that is \
-            interrupted loses nothing and repeats nothing when run again.
+            interrupted (Ctrl-C, a network error, a server failure) loses nothing and repeats \
+            nothing when run again. Append the output to your archive (>>).
 
             --list writes conversation records (id, title, ...) of the Global assistant, or \
             of a Page AI agent with --agent.

@@ -78,11 +78,9 @@ struct PsSend: ParsableCommand {
         let message = UserMessage.make(text: text)
         var options = SendOptions(provider: provider, model: model)
         if let page {
-            var context: JSON = ["pageId": .string(page)]
-            if let drive { context = .object({ var o = context.objectValue!; o["driveId"] = .string(drive); return o }()) }
-            options.pageContext = context
+            options.pageContext = SendContext.page(page, drive: drive, client: adapter.client)
         } else if let drive {
-            options.locationContext = ["currentDrive": ["id": .string(drive)]]
+            options.locationContext = SendContext.location(drive: drive, client: adapter.client)
         }
         if printIds {
             if case .global(let id) = target { Diagnostics.writeLine("conversation=\(id)") }

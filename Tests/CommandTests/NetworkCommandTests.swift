@@ -29,7 +29,7 @@ import TestSupport
         #expect(status.stdoutText.contains("works: yes"))
 
         let question = "Please make a table of the plan"
-        let send = try sandbox.run("ps-send", ["--print-ids", question])
+        let send = try sandbox.run("ps-send", ["--print-ids", "--drive", "drive_demo", question])
         #expect(send.status == 0, "\(send.stderrText)")
         #expect(send.stdoutText.contains("data: [DONE]"))
         #expect(Records.value("conversation", in: send.stderrText) == LocalServer.globalConversationID)
@@ -64,6 +64,12 @@ import TestSupport
             #expect(headers["x-browser-session-id"] != nil)
         }
         #expect((headers["user-agent"] as? String)?.hasPrefix("ps-tools/") == true)
+        let body = try #require(post["body"] as? [String: Any])
+        let sent = try #require((body["messages"] as? [[String: Any]])?.last)
+        #expect(sent["id"] as? String == messageID)
+        let location = (body["locationContext"] as? [String: Any])?["currentDrive"] as? [String: Any]
+        #expect(location?["id"] as? String == "drive_demo")
+        #expect(location?["name"] as? String == "Demo Drive")
         #expect(!server.stderrText.contains(LocalServer.sessionToken))
         #expect(!server.stderrText.contains(LocalServer.password))
     }
@@ -357,6 +363,30 @@ import TestSupport
         }
         // Only `ps-auth token` prints it.
         #expect(try sandbox.run("ps-auth", ["token"]).stdoutText == LocalServer.sessionToken + "\n")
+    }
+
+    @Test(arguments: dialects) func theAPIKindIsDetectedAndRemembered(dialect: String) throws {
+        let server = try LocalServer.start(dialect: dialect)
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        // A token of no known shape: the server is asked which API it speaks.
+        let probed = try sandbox.run("ps-auth", ["status"], env: ["PAGESPACE_TOKEN": "opaque-token",
+                                                                 "PAGESPACE_API_URL": server.baseURL])
+        #expect(probed.stdoutText.contains("api: \(dialect)\n"), "\(probed.stdoutText)")
+        #expect(probed.status == 4)
+        // Logged in without --api: the kind is stored in the profile.
+        #expect(try sandbox.login(server).status == 0)
+        let config = try String(contentsOfFile: sandbox.configPath, encoding: .utf8)
+        #expect(config.contains(#""api":"\#(dialect)""#))
+        if dialect == "pagespace-legacy" {
+            // A legacy JWT in the environment is recognised by its shape.
+            let jwt = try server.legacyLogin().token
+            let env = ["PAGESPACE_TOKEN": jwt, "XDG_CONFIG_HOME": sandbox.directory + "/empty",
+                       "PAGESPACE_API_URL": server.baseURL]
+            let history = try sandbox.run("ps-history", ["--limit", "2"], env: env)
+            #expect(history.status == 0, "\(history.stderrText)")
+            #expect(try Records.parse(history.stdoutText).count == 2)
+        }
     }
 
     @Test func environmentOverridesAndLogout() throws {
