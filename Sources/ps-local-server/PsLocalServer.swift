@@ -53,6 +53,8 @@ struct PsLocalServer: ParsableCommand {
             \(ExitStatus.helpText([.success, .failure, .usage]))
             """)
 
+    static func main() { runAsTool() }
+
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
 

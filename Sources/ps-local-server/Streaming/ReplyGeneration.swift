@@ -48,8 +48,8 @@ final class ReplyGeneration: Sendable {
 
     private var isAborted: Bool { abortRequested.withLock { $0 } }
 
-    /// Sends `chunks` with the pacing asked for, then `[DONE]`; calls `finished` with the
-    /// message parts that were streamed (all of them, or those before an abort).
+    /// Sends `chunks` with the pacing asked for, calls `finished` with the message parts that
+    /// were streamed (all of them, or those before an abort), then sends `[DONE]`.
     func run(chunks: [JSON], pacing: Pacing, finished: @Sendable ([JSON]) -> Void) async {
         var recorder = ReplyRecorder()
         for (index, chunk) in chunks.enumerated() {
@@ -61,9 +61,11 @@ final class ReplyGeneration: Sendable {
             recorder.apply(chunk)
             continuation.yield(.chunk(chunk))
         }
+        // Stored before [DONE], as the AI SDK's onFinish runs before the stream closes: a
+        // client that reads the history right after the stream sees the reply.
+        finished(recorder.historyParts)
         continuation.yield(.done)
         continuation.finish()
-        finished(recorder.historyParts)
     }
 
     private func pause(_ pacing: Pacing) async {
