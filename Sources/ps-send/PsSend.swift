@@ -1,6 +1,9 @@
 import ArgumentParser
 import PSCore
 import PSNet
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @main
 struct PsSend: ParsableCommand {
@@ -18,7 +21,8 @@ struct PsSend: ParsableCommand {
             retried: the server may already have started the turn.
 
             Ctrl-C stops cleanly: what was received is already written, and on the current API \
-            the server is asked to abort the turn (POST /api/ai/abort); exit status 130. A stream \
+            the server is asked to abort the turn (POST /api/ai/abort); exit status 130. The same \
+            happens, quietly with status 141, when the reader of the output goes away. A stream \
             the server cuts exits 9 with everything received written; one that ends without \
             [DONE] exits 10.
 
@@ -92,8 +96,11 @@ struct PsSend: ParsableCommand {
         do {
             try stream.run(request, http: adapter.client.http)
         } catch let failure as TransferFailure {
-            if failure == .interrupted { try abortTurn(adapter, streamID: stream.streamID) }
+            if failure == .interrupted { abortTurn(adapter, streamID: stream.streamID) }
             throw stream.toolError(failure, request: request)
+        } catch is ReaderGone {
+            abortTurn(adapter, streamID: stream.streamID, quiet: true)
+            Glibc.exit(ExitStatus.brokenPipe.rawValue)  // quietly, like every command whose reader left
         }
     }
 
@@ -123,13 +130,16 @@ struct PsSend: ParsableCommand {
     }
 
     /// Ctrl-C: ask the server to stop generating (the current API keeps going otherwise).
-    private func abortTurn(_ adapter: APIAdapter, streamID: String?) throws {
+    /// (Also when our reader went away: nobody is left to read the answer.)
+    private func abortTurn(_ adapter: APIAdapter, streamID: String?, quiet: Bool = false) {
         guard let streamID else { return }
         Interrupt.clear()
         do {
-            if try adapter.abort(streamID: streamID) { Diagnostics.writeLine("ps-send: asked the server to stop the turn") }
-        } catch let error as ToolError {
-            Diagnostics.warning("could not ask the server to stop the turn: \(error.message)")
+            if try adapter.abort(streamID: streamID), !quiet {
+                Diagnostics.writeLine("ps-send: asked the server to stop the turn")
+            }
+        } catch {
+            if !quiet { Diagnostics.warning("could not ask the server to stop the turn: \((error as? ToolError)?.message ?? "\(error)")") }
         }
     }
 }

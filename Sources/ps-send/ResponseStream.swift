@@ -1,5 +1,11 @@
 import PSCore
 import PSNet
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The reader of our output went away (`| head`): stop, and let the server stop too.
+struct ReaderGone: Error {}
 
 /// Copies a send's response body to stdout as it arrives. An error answer (4xx/5xx) is read
 /// instead and becomes one line and an exit status; a success is checked for its end: a
@@ -20,7 +26,6 @@ final class ResponseStream {
     }
 
     func run(_ request: HTTPRequest, http: HTTPClient) throws {
-        let out = RecordWriter()
         let state = self
         try http.stream(request, onHead: { head in
             state.head = head
@@ -37,7 +42,9 @@ final class ResponseStream {
                 if state.errorBody.count < 64 * 1024 { state.errorBody.append(contentsOf: chunk) }
                 return
             }
-            try out.writeRaw(chunk)
+            let error = FileDescriptorOutput.writeAll(fd: 1, chunk)
+            if error == EPIPE { throw ReaderGone() }
+            if error != 0 { throw ToolError(.failure, "cannot write output: \(String(cString: strerror(error)))") }
             state.received += chunk.count
             state.tail.append(contentsOf: chunk.suffix(64))
             if state.tail.count > 64 { state.tail.removeFirst(state.tail.count - 64) }

@@ -256,6 +256,19 @@ import TestSupport
             || String(describing: aborts.first?["body"] ?? "").contains(streamID))
     }
 
+    @Test func aReaderThatLeavesEndsTheSendQuietlyAndStopsTheTurn() throws {
+        let server = try LocalServer.start(extraArguments: ["--pace-ms", "20"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox(extra: ["PAGESPACE_TOKEN": LocalServer.sessionToken,
+                                                 "PAGESPACE_API_URL": server.baseURL])
+        let result = try sandbox.shell("ps-send hello | head -n 1; echo \"status=${PIPESTATUS[0]}\"")
+        #expect(result.stdoutText.hasPrefix("data: {\"type\":\"start\""))
+        #expect(result.stdoutText.contains("status=141"))
+        #expect(result.stderrText.isEmpty, "\(result.stderrText)")
+        let aborts = try server.requestLog().filter { ($0["path"] as? String) == "/api/ai/abort" }
+        #expect(aborts.count == 1)
+    }
+
     @Test(arguments: dialects) func anInterruptedExportResumesWithEveryMessageOnce(dialect: String) throws {
         let server = try LocalServer.start(dialect: dialect, extraArguments: ["--history-messages", "500"])
         defer { server.stop() }
