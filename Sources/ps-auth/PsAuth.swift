@@ -29,6 +29,8 @@ struct PsAuth: ParsableCommand {
               curl -H "Authorization: Bearer $(ps-auth token)" https://pagespace.ai/api/auth/me
               ps-auth logout --profile work
 
+            \(ConnectionOptions.environmentHelp)
+
             \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .forbidden, .rateLimited,
                                    .serverError, .networkError, .interrupted]))
             """,

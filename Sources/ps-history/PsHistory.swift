@@ -34,6 +34,8 @@ struct PsHistory: ParsableCommand {
               ps-history --list --agent page_123
               ps-history --conversation conv_1 --state ~/.local/state/ps-history.json >> archive.ndjson
 
+            \(ConnectionOptions.environmentHelp)
+
             \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .forbidden, .notFound,
                                    .rateLimited, .serverError, .networkError, .interrupted, .brokenPipe]))
             """)

@@ -32,6 +32,8 @@ struct PsSend: ParsableCommand {
               ps-send --conversation conv_1 --provider openai --model gpt-4o "Hello"
               ps-send --print-ids "Remember this" 2>ids.txt | ps-sse >/dev/null
 
+            \(ConnectionOptions.environmentHelp)
+
             \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .forbidden, .notFound,
                                    .rateLimited, .serverError, .networkError, .incomplete, .interrupted,
                                    .brokenPipe]))

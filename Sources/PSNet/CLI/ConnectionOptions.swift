@@ -43,6 +43,20 @@ public struct ConnectionOptions: ParsableArguments {
 
     public init() {}
 
+    /// The ENVIRONMENT section every network command's help shows.
+    public static let environmentHelp = """
+        ENVIRONMENT:
+          PAGESPACE_TOKEN       the token, instead of the profile's
+          PAGESPACE_API_URL     the server, instead of the profile's
+          PAGESPACE_API_KIND    pagespace or pagespace-legacy (else detected)
+          PAGESPACE_CSRF_TOKEN  legacy API: the CSRF token of PAGESPACE_TOKEN
+          PS_PROFILE            the profile when --profile is not given
+          PS_RETRIES            retries of failed reads (default 3)
+          PS_MAX_RETRY_WAIT     longest Retry-After waited for (default 60 s)
+          XDG_CONFIG_HOME       settings are in $XDG_CONFIG_HOME/ps-tools
+          https_proxy, no_proxy and the other proxy variables are honoured.
+        """
+
     public func validate() throws {
         if let retries, retries < 0 { throw ValidationError("--retries must be 0 or more") }
         if let maxRetryWait, maxRetryWait < 0 { throw ValidationError("--max-retry-wait must be 0 or more") }
