@@ -16,37 +16,45 @@ struct PsLocalServer: ParsableCommand {
             password). SIGTERM or SIGINT stops it; nothing is kept.
 
             SEEDED ACCOUNT AND DATA:
-              user        user_demo, "Demo User", demo@example.com, password demo-password
-              current     session token ps_sess_demo-session-token (every route);
-                          MCP key mcp_demo-mcp-key (not the Global assistant, settings, abort)
-              legacy      POST /api/auth/login gives {user, token, csrfToken, deviceToken};
-                          send the token as Bearer and X-CSRF-Token on POST/PATCH/DELETE
-              global      conversation conv_global_demo with --history-messages messages
-              drive       drive_demo; AI_CHAT page page_agent_demo with conversation
-                          conv_agent_demo; document page page_doc_demo
+              user      user_demo "Demo User", demo@example.com / demo-password
+              current   session token ps_sess_demo-session-token (all routes);
+                        MCP key mcp_demo-mcp-key (not Global, settings, abort)
+              legacy    POST /api/auth/login returns {user, token, csrfToken,
+                        deviceToken}; send the token as a Bearer token, and
+                        X-CSRF-Token on POST, PATCH and DELETE
+              global    conversation conv_global_demo (--history-messages)
+              drive     drive_demo; AI_CHAT page page_agent_demo with the
+                        conversation conv_agent_demo; page page_doc_demo
 
-            REPLIES: a message containing "tool" gets a read_page tool call then text; "table" a \
-            markdown table; "code" a fenced code block; "think" or "reason" reasoning first; \
-            anything else a few paragraphs of markdown quoting the question. Events are paced \
-            --pace-ms apart. The streamed reply is stored and shows up in the history.
+            REPLIES: a message containing "tool" gets a read_page tool call \
+            then text; "table" a markdown table; "code" a fenced code block; \
+            "think" or "reason" reasoning first; anything else a few \
+            paragraphs of markdown quoting the question. Events are paced \
+            --pace-ms apart. The reply is stored as it was streamed (also when \
+            the client hangs up, or what was sent before POST /api/ai/abort).
 
-            FAULTS (test endpoints, no credentials):
-              POST /_test/faults '{"status":429,"times":1,"retryAfter":1,"path":"/api/ai"}'
-                  the next matching requests get that status (401 402 403 404 409 429 500
-                  502 503) with the dialect's error body, then the server recovers
-              POST /_test/faults '{"drop":true,"afterEvents":3}'
-                  the next stream is cut after 3 events: connection closed, no [DONE]
-              POST /_test/faults '{"slow":true,"keepAliveMs":50,"pauseMs":300}'
-                  the next stream pauses before every event, sending ": keep-alive" comments
-              POST /_test/faults '{"dropHistory":true,"afterPages":1}'
-                  after one history page, the next history GET is closed unanswered
-              DELETE /_test/faults clears them; GET /_test/requests lists the requests received
-              (method, path, query, headers, JSON body; secrets shown as "<redacted>"),
-              DELETE /_test/requests empties that list.
+            FAULTS (POST a JSON object to /_test/faults; no credentials):
+              {"status":429,"retryAfter":1,"times":1,"path":"/api/ai"}
+                  the next matching requests (any path if none given) get
+                  that status (401 402 403 404 409 429 500 502 503) with
+                  the dialect's error body (or "body", when given); then
+                  the server recovers
+              {"drop":true,"afterEvents":3}
+                  the next stream is cut after 3 events: no [DONE]
+              {"slow":true,"keepAliveMs":50,"pauseMs":300}
+                  the next stream pauses before each event, sending
+                  ": keep-alive" comments meanwhile
+              {"dropHistory":true,"afterPages":1}
+                  after one history page, the next history GET is closed
+                  without an answer
+            DELETE /_test/faults clears them. GET /_test/requests lists the \
+            requests received (method, path, query, headers, JSON body; \
+            secrets replaced by "<redacted>"); DELETE empties it.
 
             EXAMPLES:
               ps-local-server --port 8080 --pace-ms 30
-              url=$(ps-local-server --port 0 --quiet & ...)   # read the first line of stdout
+              coproc ps-local-server --port 0 --quiet
+              read -r url <&"${COPROC[0]}"
               curl -H 'Authorization: Bearer ps_sess_demo-session-token' \\
                   "$url/api/ai/global/conv_global_demo/messages?limit=2"
 

@@ -411,6 +411,11 @@ import TestSupport
         }
         #expect(try server.request("GET", path, headers: headers).status == 200)
 
+        try server.armFault(#"{"status":429,"body":{"error":"daily_cap_exceeded","message":"Come back tomorrow"}}"#)
+        let capped = try server.request("GET", path, headers: headers)
+        #expect(capped.status == 429)
+        #expect(try capped.jsonObject()["error"] as? String == "daily_cap_exceeded")
+
         try server.armFault(#"{"status":503,"times":5}"#)
         try server.clearFaults()
         #expect(try server.request("GET", path, headers: headers).status == 200)

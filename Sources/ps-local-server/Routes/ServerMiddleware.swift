@@ -25,7 +25,8 @@ struct ServerMiddleware: RouterMiddleware {
             if let fault = state.faults.takeStatus(path: path) {
                 var headers = HTTPFields()
                 if let seconds = fault.retryAfter { headers[.retryAfter] = String(seconds) }
-                response = Reply.error(fault.status, dialect: state.dialect, headers: headers)
+                response = fault.body.map { Reply.json($0, status: HTTPResponse.Status(code: fault.status), headers: headers) }
+                    ?? Reply.error(fault.status, dialect: state.dialect, headers: headers)
             } else {
                 response = try await answer(request, context: context, next: next)
             }

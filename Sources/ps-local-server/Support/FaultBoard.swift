@@ -7,6 +7,8 @@ final class FaultBoard: Sendable {
         let status: Int
         let retryAfter: Int64?
         let pathPrefix: String?
+        /// Replaces the dialect's error body (e.g. the daily_cap_exceeded form of a 429).
+        let body: JSON?
         var remaining: Int
     }
 
@@ -55,8 +57,12 @@ final class FaultBoard: Sendable {
                 }
                 return seconds
             }
+            if let body = spec["body"], body.objectValue == nil {
+                throw Refusal.badRequest("body must be a JSON object")
+            }
             let fault = StatusFault(
-                status: Int(code), retryAfter: retryAfter, pathPrefix: spec["path"]?.stringValue, remaining: times)
+                status: Int(code), retryAfter: retryAfter, pathPrefix: spec["path"]?.stringValue, body: spec["body"],
+                remaining: times)
             state.withLock { $0.statuses.append(fault) }
         } else if spec["drop"]?.boolValue == true {
             let fault = DropFault(afterEvents: try Self.integer(spec, "afterEvents", default: 3, minimum: 0), remaining: times)
