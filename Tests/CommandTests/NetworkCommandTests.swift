@@ -55,6 +55,19 @@ import TestSupport
             #expect(record["content"] == nil && record["toolCalls"] == nil)
         }
 
+        if dialect == "pagespace-legacy" {
+            // The messages the server sent in the stored-envelope form were rebuilt into parts.
+            let token = try sandbox.run("ps-auth", ["token"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+            let raw = try server.request("GET", "/api/ai_conversations/\(LocalServer.globalConversationID)/messages?limit=200",
+                                         headers: ["Authorization": "Bearer \(token)"])
+            let envelopes = (try raw.jsonObject()["messages"] as? [[String: Any]] ?? []).filter { $0["parts"] == nil }
+            #expect(!envelopes.isEmpty)
+            for envelope in envelopes {
+                let exported = try #require(records.first { $0["id"] as? String == envelope["id"] as? String })
+                #expect(!((exported["parts"] as? [Any]) ?? []).isEmpty)
+            }
+        }
+
         // The CSRF token goes with legacy sends; the browser session id with current ones.
         let log = try server.requestLog()
         let post = try #require(log.last { ($0["method"] as? String) == "POST" && ($0["path"] as? String)?.hasSuffix("/messages") == true })

@@ -31,7 +31,7 @@ public struct HistoryExporter {
             } else {
                 messages.removeAll { $0["id"]?.stringValue == cursor && cursor != nil }
             }
-            for message in messages { try writer.write(StoredEnvelope.normalise(message)) }
+            for message in messages { try writer.write(Self.normalised(message)) }
             written += messages.count
             let newest = messages.last?["id"]?.stringValue
             if let newest, state != nil { try state!.record(lastMessageID: newest, for: key) }
@@ -42,10 +42,16 @@ public struct HistoryExporter {
         return written
     }
 
+    /// Stored envelopes (content + partsOrder + toolCalls/toolResults) rebuilt into parts.
+    static func normalised(_ message: JSON) -> JSON {
+        guard let object = message.objectValue else { return message }
+        return MessageNormalizer.normalize(object)
+    }
+
     /// One page as the server gives it. Returns the cursor for the next page, if there is one.
     public func exportPage(_ source: HistorySource, query: HistoryQuery) throws -> String? {
         let page = try adapter.historyPage(source, query: query)
-        for message in page.messages { try writer.write(StoredEnvelope.normalise(message)) }
+        for message in page.messages { try writer.write(Self.normalised(message)) }
         return page.hasMore ? page.nextCursor : nil
     }
 }
