@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// An incremental parser of `text/event-stream` bodies, exactly as the WHATWG HTML standard
 /// interprets them ("event stream interpretation", section 9.2.6).
 ///
@@ -144,22 +148,29 @@ public struct SSEParser {
             value = UnsafeRawBufferPointer(rebasing: line[valueStart...])
         }
 
-        if field.elementsEqual("data".utf8) {
+        if Self.is(field, "data") {
             dataBuffer.append(contentsOf: value)
             dataBuffer.append(Self.lf)
-        } else if field.elementsEqual("event".utf8) {
+        } else if Self.is(field, "event") {
             eventTypeBuffer.removeAll(keepingCapacity: true)
             eventTypeBuffer.append(contentsOf: value)
-        } else if field.elementsEqual("id".utf8) {
+        } else if Self.is(field, "id") {
             if !value.contains(0) {
                 lastEventIdBuffer.removeAll(keepingCapacity: true)
                 lastEventIdBuffer.append(contentsOf: value)
                 lastEventIdChanged = true
             }
-        } else if field.elementsEqual("retry".utf8) {
+        } else if Self.is(field, "retry") {
             if let milliseconds = Self.parseRetry(value) { blockRetry = milliseconds }
         }
         // Any other field is ignored.
+    }
+
+    /// Whether a field name is `name` (byte for byte: field names are case-sensitive).
+    @inline(__always)
+    private static func `is`(_ field: UnsafeRawBufferPointer, _ name: StaticString) -> Bool {
+        guard field.count == name.utf8CodeUnitCount, let base = field.baseAddress else { return false }
+        return memcmp(base, name.utf8Start, field.count) == 0
     }
 
     /// A `retry:` value counts only when it is ASCII digits (and fits in 64 bits).
