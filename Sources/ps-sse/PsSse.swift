@@ -7,10 +7,10 @@ struct PsSse: ParsableCommand {
         commandName: "ps-sse",
         abstract: "Turn a Server-Sent Events stream into NDJSON event records, one per event.",
         discussion: """
-            ps-sse reads a text/event-stream body (what an AI chat endpoint sends) from FILE or \
+            ps-sse reads a text/event-stream body (what an AI chat endpoint sends) from a file or \
             standard input and writes one event record per event, as ps-ndjson(5) defines them:
 
-              {"event":"message","id":"","data":{"type":"text-delta","id":"0","delta":"Hi"}}
+              {"event":"message","id":"","data":{"type":"text-delta","delta":"Hi"}}
 
             The stream is read exactly as the HTML standard says: a leading byte order mark is \
             dropped; lines end with CR, LF or CRLF; lines starting with ":" are comments; the \
@@ -37,7 +37,7 @@ struct PsSse: ParsableCommand {
 
             EXAMPLES:
               curl -sN URL | ps-sse | ps-parts | ps-render
-              ps-sse recorded.sse | jq -r 'select(.data.type == "text-delta") | .data.delta'
+              ps-sse recorded.sse | jq -j '.data.delta // empty'
               ps-sse --raw stream.txt
               ps-sse --format data-stream old-stream.txt | ps-parts --final
 
