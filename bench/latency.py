@@ -58,8 +58,9 @@ def main():
         # Let anything else the stage writes for this event arrive before the next one.
         drain(out, 0.0005)
     process.stdin.close()
+    drain(out, 5.0)
     try:
-        process.communicate(timeout=10)
+        process.wait(timeout=10)
     except subprocess.TimeoutExpired:
         process.kill()
     if held or not samples:

@@ -182,6 +182,15 @@ import TestSupport
         #expect(result.stderrText == "ps-sse: cannot open /nonexistent/stream.sse: No such file or directory\n")
     }
 
+    @Test func refusesATerminalOnStdinWithAHint() throws {
+        // script(1) runs ps-sse with a pseudo-terminal as its standard input.
+        let result = try Run.shell("command -v script >/dev/null || exit 77; script -qec ps-sse /dev/null </dev/null")
+        try #require(result.status != 77, "script(1) is not installed")
+        #expect(result.status == 2)
+        #expect(result.stdoutText.contains("ps-sse: reads from standard input, which is a terminal."))
+        #expect(result.stdoutText.contains("curl -sN URL | ps-sse"))
+    }
+
     @Test func aBadOptionIsAUsageError() throws {
         let result = try Run.command("ps-sse", ["--format", "xml"], stdin: Data())
         #expect(result.status == 2)
