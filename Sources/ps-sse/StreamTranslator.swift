@@ -40,8 +40,9 @@ struct StreamTranslator {
         case .dataStream:
             try feedDataStream(chunk)
         case .auto:
+            let scanned = undecided.count
             undecided.append(contentsOf: chunk)
-            guard let detected = Self.detectFormat(undecided, atEnd: false) else { return }
+            guard let detected = Self.detectFormat(undecided, scanned: scanned, atEnd: false) else { return }
             try start(detected)
         }
     }
@@ -49,7 +50,7 @@ struct StreamTranslator {
     /// Ends the input: a truncated SSE stream or any malformed data-stream line is an error
     /// (thrown after every good record was written).
     mutating func finish() throws {
-        if format == .auto { try start(Self.detectFormat(undecided, atEnd: true) ?? .sse) }
+        if format == .auto { try start(Self.detectFormat(undecided, scanned: 0, atEnd: true) ?? .sse) }
         switch format {
         case .sse, .auto:
             if let unterminated = sse.finish() {
@@ -107,8 +108,9 @@ struct StreamTranslator {
     }
 
     /// The v4 data stream when the first non-empty line is `CODE:JSON`, SSE otherwise; nil while
-    /// that line is not complete yet.
-    static func detectFormat(_ bytes: [UInt8], atEnd: Bool) -> InputFormat? {
+    /// that is not known yet. `scanned` bytes were already searched for a line end, so a long
+    /// first line is not searched again with every chunk.
+    static func detectFormat(_ bytes: [UInt8], scanned: Int, atEnd: Bool) -> InputFormat? {
         bytes.withUnsafeBytes { bytes in
             let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
             var start = 0
@@ -119,8 +121,14 @@ struct StreamTranslator {
             }
             let isLineEnd = { (byte: UInt8) in byte == 0x0A || byte == 0x0D }
             while start < bytes.count && isLineEnd(bytes[start]) { start += 1 }
+            // Two bytes that are not a type code and a colon settle it at once.
+            if bytes.count - start >= 2 {
+                let code = bytes[start]
+                let isCode = (code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x7A)
+                if !isCode || bytes[start + 1] != UInt8(ascii: ":") { return .sse }
+            }
             var end = bytes.count
-            if let lineEnd = bytes[start...].firstIndex(where: isLineEnd) {
+            if let lineEnd = bytes[max(start, scanned)...].firstIndex(where: isLineEnd) {
                 end = lineEnd
             } else if !atEnd {
                 return nil

@@ -127,6 +127,20 @@ import TestSupport
         #expect(try Self.run("0:\"a\"\n", ["--raw"]).stdoutLines == [#"{"event":"data-stream","id":"","data":"0:\"a\""}"#])
     }
 
+    @Test func detectsTheFormatWhenTheFirstLineArrivesInPieces() throws {
+        // Whatever the reads turn out to be, the result is the same; the pauses make separate
+        // reads likely, they do not decide the outcome.
+        let dataStream = try Run.shell(#"(printf '\xef\xbb'; sleep 0.1; printf '\xbf\n0:'; sleep 0.1; printf '"Hi"\n') | ps-sse"#)
+        #expect(dataStream.status == 0)
+        #expect(dataStream.stdoutLines == [#"{"event":"data-stream","id":"","data":{"code":"0","value":"Hi"}}"#])
+        let sse = try Run.shell(#"(printf 'd'; sleep 0.1; printf 'ata: 1\n'; sleep 0.1; printf '\n') | ps-sse"#)
+        #expect(sse.status == 0)
+        #expect(sse.stdoutLines == [#"{"event":"message","id":"","data":1}"#])
+        // "e:" could start either; not JSON after it, so SSE (an unknown field).
+        let ambiguous = try Self.run("e:x\ndata: 2\n\n")
+        #expect(ambiguous.stdoutLines == [#"{"event":"message","id":"","data":2}"#])
+    }
+
     @Test func aMalformedDataStreamLineIsReportedAndTheRestKept() throws {
         let result = try Self.run("0:\"a\"\nnot a line\n0:{oops\n0:\"b\"\n")
         #expect(result.status == 3)
