@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PSCore
 import TestSupport
 
 /// ps-sse run as a user runs it: the built executable, real pipes.
@@ -203,6 +204,36 @@ import TestSupport
         #expect(result.status == 2)
         #expect(result.stdoutText.contains("ps-sse: reads from standard input, which is a terminal."))
         #expect(result.stdoutText.contains("curl -sN URL | ps-sse"))
+    }
+
+    /// Random mixes of stream pieces, good and bad: ps-sse never crashes, exits with a documented
+    /// status, and every record it writes is one line that jansson (what the next command uses)
+    /// reads back, even when data was copied into it as it was.
+    @Test func anyInputGivesReadableRecordsAndADocumentedStatus() throws {
+        let pieces: [[UInt8]] = [
+            "data: ", "data:", "data", "event: x", "id: 1", "id: \u{0}", "retry: 10", "retry: x", ": c", "\n", "\r", "\r\n",
+            "\n\n", #"{"a":1}"#, "[1,2", #""s\u00e9""#, #""\ud800""#, "1e400", "99999999999999999999", "[DONE]", "0:",
+            "0:\"hi\"\n", "d:{}\n", " ", "\t", "\u{0}", "null", "tru", #"{"\u0000":1}"#, #"{"a":[{}]}"#, "é",
+        ].map { Array($0.utf8) } + [[0xFF], [0xC3], [0xEF, 0xBB, 0xBF]]
+        let argumentChoices = [[], ["--raw"], ["--format", "sse"], ["--format", "data-stream"]]
+        var seed: UInt64 = 0x5EED  // Fixed: a failure reproduces.
+        func next() -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int(truncatingIfNeeded: seed >> 33)
+        }
+        for _ in 0..<150 {
+            let input = (0..<(next() % 50)).flatMap { _ in pieces[next() % pieces.count] }
+            let arguments = argumentChoices[next() % argumentChoices.count]
+            let result = try Self.run(bytes: input, arguments)
+            let shown = "input \(String(decoding: input, as: UTF8.self).debugDescription) \(arguments)"
+            #expect([0, 3, 10].contains(result.status), "\(shown)")
+            #expect(result.stdout.isEmpty || result.stdout.last == 0x0A, "\(shown)")
+            #expect(!result.stdout.contains(0), "\(shown)")
+            for line in result.stdout.split(separator: 0x0A) {
+                let record = try? JSON.parse(bytes: Array(line))
+                #expect(record?["event"] != nil && record?["data"] != nil, "\(shown): \(String(decoding: line, as: UTF8.self))")
+            }
+        }
     }
 
     @Test func aBadOptionIsAUsageError() throws {
