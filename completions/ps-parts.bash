@@ -163,10 +163,18 @@ _ps-parts() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(-h --help)
+    local -a non_repeating_flags=(--final -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=()
-    __ps-parts_offer_flags_options 0
+    __ps-parts_offer_flags_options 1
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __ps-parts_add_completions -f
+        return
+        ;;
+    esac
 
     # Offer subcommand / subcommand argument completions
     local -r subcommand="${unparsed_words[0]}"

@@ -20,7 +20,7 @@ function __ps-parts_parse_tokens -S
     set -l unparsed_tokens (__ps-parts_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-parts'
-        __ps-parts_parse_subcommand 0 'h/help'
+        __ps-parts_parse_subcommand 1 'final' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-parts_parse_subcommand -r 1 
@@ -77,5 +77,7 @@ function __ps-parts_custom_completion
 end
 
 complete -c 'ps-parts' -f
+complete -c 'ps-parts' -n '__ps-parts_should_offer_completions_for_positional "ps-parts" -eq 1' -F
+complete -c 'ps-parts' -n '__ps-parts_should_offer_completions_for_flags_or_options "ps-parts" final' -l 'final' -d 'Write one complete UIMessage line per message at its end instead of part records.'
 complete -c 'ps-parts' -n '__ps-parts_should_offer_completions_for_flags_or_options "ps-parts" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'ps-parts' -n '__ps-parts_should_offer_completions_for_positional "ps-parts" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'ps-parts' -n '__ps-parts_should_offer_completions_for_positional "ps-parts" -eq 2' -fa 'help' -d 'Show subcommand help information.'
