@@ -165,8 +165,27 @@ _ps-render() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(-h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=()
-    __ps-render_offer_flags_options 0
+    local -a non_repeating_options=(--format --width --tools --reasoning)
+    __ps-render_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--format')
+        __ps-render_add_completions -W 'auto'$'\n''ansi'$'\n''plain'$'\n''markdown'
+        return
+        ;;
+    '--width')
+        return
+        ;;
+    '--tools')
+        __ps-render_add_completions -W 'compact'$'\n''full'
+        return
+        ;;
+    '--reasoning')
+        __ps-render_add_completions -W 'show'$'\n''hide'
+        return
+        ;;
+    esac
 
     # Offer subcommand / subcommand argument completions
     local -r subcommand="${unparsed_words[0]}"

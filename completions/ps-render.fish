@@ -20,7 +20,7 @@ function __ps-render_parse_tokens -S
     set -l unparsed_tokens (__ps-render_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-render'
-        __ps-render_parse_subcommand 0 'h/help'
+        __ps-render_parse_subcommand 1 'format=' 'width=' 'tools=' 'reasoning=' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-render_parse_subcommand -r 1 
@@ -77,5 +77,9 @@ function __ps-render_custom_completion
 end
 
 complete -c 'ps-render' -f
+complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" format' -l 'format' -d 'Output format: auto, ansi, plain or markdown.' -rfka 'auto ansi plain markdown'
+complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" width' -l 'width' -d 'Columns to wrap to (default: COLUMNS, then the terminal\'s width, then 80).' -rfka ''
+complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" tools' -l 'tools' -d 'Tool calls as one-line summaries (compact) or with their whole input and output (full).' -rfka 'compact full'
+complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" reasoning' -l 'reasoning' -d 'Show reasoning (dimmed) or hide it.' -rfka 'show hide'
 complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_positional "ps-render" -eq 1' -fa 'help' -d 'Show subcommand help information.'

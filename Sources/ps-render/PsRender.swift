@@ -1,15 +1,128 @@
 import ArgumentParser
 import PSCore
+import PSRender
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @main
 struct PsRender: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-render",
-        abstract: "Not yet built.")
+        abstract: "Show chat messages in the terminal: markdown, tool calls and reasoning, as they stream.",
+        discussion: """
+            Reads NDJSON from ps-parts: part records, which follow one message as it streams, or \
+            message records (whole UIMessages from `ps-parts --final` or ps-history; several in a \
+            row are a conversation, each turn under a header line). See ps-ndjson(5).
+
+            Text is GitHub Flavored Markdown: headings, emphasis, code, lists and task lists, block \
+            quotes, tables with aligned columns, links (OSC 8 hyperlinks in ansi, `text <url>` in \
+            plain) and rules, wrapped to the width. Tool calls show as one line each (name, state, \
+            input; an error's text below it), reasoning dimmed under a bar.
+
+            Output is append-only: each finished block is written as soon as it is finished, and \
+            nothing is ever redrawn, so the output can scroll, be piped or be logged. The bytes \
+            written for a streamed message are the bytes written for the same message given whole.
+
+            FORMATS:
+              ansi      colours and styles; the default on a terminal
+              plain     no escape codes; the default when stdout is not
+                        a terminal or NO_COLOR is set (CLICOLOR_FORCE=1
+                        chooses ansi)
+              markdown  a transcript for exports: a heading per turn,
+                        text as written, tool calls as quoted lines
+
+            EXAMPLES:
+              ps-send "Explain SSE" | ps-sse | ps-parts | ps-render
+              ps-history --conversation c1 --all | ps-render --format markdown
+              ps-parts --final < stream.ndjson | ps-render --tools full
+              ps-render --width 60 recorded-parts.ndjson
+
+            A bad line is reported on stderr with its line number and skipped; the rest is still \
+            rendered.
+
+            \(ExitStatus.helpText([.success, .failure, .usage, .malformedInput, .incomplete, .brokenPipe]))
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case auto, ansi, plain, markdown
+    }
+
+    enum Reasoning: String, ExpressibleByArgument, CaseIterable {
+        case show, hide
+    }
+
+    @Argument(help: ArgumentHelp("NDJSON records to render (default: standard input).", valueName: "file"))
+    var file: String?
+
+    @Option(help: "Output format: auto, ansi, plain or markdown.")
+    var format: Format = .auto
+
+    @Option(help: ArgumentHelp("Columns to wrap to (default: COLUMNS, then the terminal's width, then 80).", valueName: "n"))
+    var width: Int?
+
+    @Option(help: "Tool calls as one-line summaries (compact) or with their whole input and output (full).")
+    var tools: ToolDetail = .compact
+
+    @Option(help: "Show reasoning (dimmed) or hide it.")
+    var reasoning: Reasoning = .show
 
     static func main() { runAsTool() }
 
+    func validate() throws {
+        if let width, width < 10 { throw ValidationError("--width must be at least 10") }
+    }
+
     func run() throws {
-        throw ToolError(.failure, "not yet built")
+        if file == nil || file == "-" {
+            try Terminal.refuseInteractiveStdin(usage: "Usage: ps-parts < records.ndjson | ps-render, or ps-render FILE (see ps-render --help).")
+        }
+        let reader = try ChunkReader.open(path: file)
+        let options = RenderOptions(
+            format: resolvedFormat, width: width ?? Terminal.width(fd: 1), tools: tools,
+            showReasoning: reasoning == .show)
+        let writer = RecordWriter(fd: 1)
+        let renderer = RecordRenderer(options: options) { try writer.writeText($0) }
+        var splitter = LineSplitter()
+        var malformed = false
+
+        func handle(_ line: UnsafeRawBufferPointer, _ number: Int) throws {
+            var trimmed = line
+            while let last = trimmed.last, last == 0x0D || last == 0x20 || last == 0x09 {
+                trimmed = UnsafeRawBufferPointer(rebasing: trimmed.dropLast())
+            }
+            if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+            do {
+                try renderer.handle(try JSON.parse(trimmed))
+            } catch let error as JSONParseError {
+                malformed = true
+                Diagnostics.error("\(reader.name): line \(number): not JSON: \(error.message)")
+            } catch let error as RecordRenderer.RecordError {
+                malformed = true
+                Diagnostics.error("\(reader.name): line \(number): \(error.message)")
+            }
+        }
+
+        // Render once per read: a burst of records costs one render, a slow stream one per record.
+        try reader.forEachChunk { chunk in
+            try splitter.feed(chunk, handle)
+            try renderer.flush()
+        }
+        try splitter.finish(handle)
+        try renderer.flush()
+        try renderer.finish()
+        if malformed { Glibc.exit(ExitStatus.malformedInput.rawValue) }
+        if renderer.sawIncomplete { Glibc.exit(ExitStatus.incomplete.rawValue) }
+    }
+
+    private var resolvedFormat: RenderFormat {
+        switch format {
+        case .ansi: return .ansi
+        case .plain: return .plain
+        case .markdown: return .markdown
+        case .auto: return Terminal.colorEnabled(fd: 1) ? .ansi : .plain
+        }
     }
 }
+
+extension ToolDetail: ExpressibleByArgument {}

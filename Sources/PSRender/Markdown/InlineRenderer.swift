@@ -1,0 +1,109 @@
+/// Turns a block's inline nodes into styled pieces for the wrapper.
+struct InlineRenderer {
+    let ansi: Bool
+
+    /// The pieces of `node`'s inline children, every one styled on top of `base`.
+    func pieces(_ node: MarkdownNode, base: TextStyle) -> [InlinePiece] {
+        var out: [InlinePiece] = []
+        for child in node.children { append(child, style: base, to: &out) }
+        return out
+    }
+
+    private func append(_ node: MarkdownNode, style: TextStyle, to out: inout [InlinePiece]) {
+        switch node.kind {
+        case .text(let text):
+            out.append(.text(text.withoutControlCharacters, style))
+        case .softBreak:
+            out.append(.softBreak)
+        case .lineBreak:
+            out.append(.hardBreak)
+        case .code(let code):
+            var codeStyle = style
+            codeStyle.color = .yellow
+            let text = code.withoutControlCharacters
+            out.append(.text(ansi ? text : "`" + text + "`", codeStyle))
+        case .htmlInline(let html):
+            var htmlStyle = style
+            htmlStyle.dim = true
+            out.append(.text(html.withoutControlCharacters, htmlStyle))
+        case .emphasis:
+            var inner = style
+            inner.italic = true
+            children(of: node, style: inner, to: &out)
+        case .strong:
+            var inner = style
+            inner.bold = true
+            children(of: node, style: inner, to: &out)
+        case .strikethrough:
+            var inner = style
+            inner.strike = true
+            if !ansi { out.append(.text("~~", style)) }
+            children(of: node, style: inner, to: &out)
+            if !ansi { out.append(.text("~~", style)) }
+        case .link(let url, _):
+            link(node, url: url, image: false, style: style, to: &out)
+        case .image(let url, _):
+            link(node, url: url, image: true, style: style, to: &out)
+        default:
+            children(of: node, style: style, to: &out)
+        }
+    }
+
+    private func children(of node: MarkdownNode, style: TextStyle, to out: inout [InlinePiece]) {
+        for child in node.children { append(child, style: style, to: &out) }
+    }
+
+    /// ansi: the text as an OSC 8 hyperlink. plain: `text <url>`, or only the text when it already
+    /// is the URL (autolinks).
+    private func link(_ node: MarkdownNode, url: String, image: Bool, style: TextStyle, to out: inout [InlinePiece]) {
+        var inner = style
+        if ansi {
+            inner.underline = true
+            inner.color = .blue
+            inner.link = url
+        }
+        var text: [InlinePiece] = []
+        children(of: node, style: inner, to: &text)
+        if image {
+            let label = text.isEmpty ? "image" : "image: "
+            out.append(.text("[" + label, inner))
+            out.append(contentsOf: text)
+            out.append(.text("]", inner))
+        } else {
+            out.append(contentsOf: text)
+        }
+        guard !ansi, !url.isEmpty else { return }
+        let shown = Self.plainText(node)
+        if !image && (shown == url || "http://" + shown == url || "mailto:" + shown == url) { return }
+        out.append(.text(" <" + url.withoutControlCharacters + ">", style))
+    }
+
+    /// The text of a node's descendants, without styles.
+    static func plainText(_ node: MarkdownNode) -> String {
+        var text = ""
+        for child in node.children {
+            switch child.kind {
+            case .text(let value), .code(let value), .htmlInline(let value): text += value
+            case .softBreak, .lineBreak: text += " "
+            default: text += plainText(child)
+            }
+        }
+        return text
+    }
+
+    /// Whether the node's text has a `[` with a `]` after it that is not a link: a link reference
+    /// definition later in the text could still turn it into a link.
+    static func mayBecomeLink(_ node: MarkdownNode) -> Bool {
+        var sawOpen = false
+        func visit(_ node: MarkdownNode) -> Bool {
+            if case .text(let text) = node.kind {
+                for scalar in text.unicodeScalars {
+                    if scalar == "[" { sawOpen = true } else if scalar == "]" && sawOpen { return true }
+                }
+            }
+            for child in node.children where visit(child) { return true }
+            return false
+        }
+        return visit(node)
+    }
+}

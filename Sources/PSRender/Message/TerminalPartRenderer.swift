@@ -1,0 +1,149 @@
+import PSCore
+
+/// Message parts for the ansi and plain formats.
+struct TerminalPartRenderer {
+    let options: RenderOptions
+
+    private var ansi: Bool { options.ansi }
+    private var width: Int { options.width }
+
+    private func styled(_ change: (inout TextStyle) -> Void) -> TextStyle {
+        var style = TextStyle.plain
+        if ansi { change(&style) }
+        return style
+    }
+
+    /// `── Assistant ─────…`, the line that starts every message.
+    func header(role: String) -> [StyledLine] {
+        let name = role.isEmpty ? "Message" : role.prefix(1).uppercased() + role.dropFirst()
+        let color: TextColor = role == "user" ? .cyan : role == "assistant" ? .magenta : .yellow
+        let label = "── " + name.withoutControlCharacters + " "
+        let rule = String(repeating: "─", count: max(2, width - DisplayWidth.of(label)))
+        return [[Span(label, styled { $0.bold = true; $0.color = color }), Span(rule, styled { $0.dim = true })]]
+    }
+
+    func part(_ part: JSONObject, finished: Bool) -> RenderedBlock {
+        switch PartKind(part) {
+        case .text:
+            let text = part["text"]?.stringValue ?? ""
+            return MarkdownRenderer(ansi: ansi, width: width).render(text, growing: !finished)
+        case .reasoning:
+            guard options.showReasoning else { return RenderedBlock() }
+            let text = part["text"]?.stringValue ?? ""
+            let style = styled { $0.dim = true; $0.italic = true }
+            let bar: StyledLine = [Span("┊ ", styled { $0.dim = true })]
+            return MarkdownRenderer(ansi: ansi, width: width - 2, base: style).render(text, growing: !finished)
+                .prefixed(first: bar, rest: bar)
+        case .stepStart:
+            return RenderedBlock()
+        case .tool(let name):
+            return tool(ToolCall(part, name: name))
+        case .sourceURL:
+            let title = part["title"]?.stringValue
+            let url = part["url"]?.stringValue ?? ""
+            return .final(item(mark: "↗", label: "source", text: title, url: url))
+        case .sourceDocument:
+            let title = part["title"]?.stringValue ?? part["filename"]?.stringValue ?? "document"
+            let type = part["mediaType"]?.stringValue.map { " (\($0))" } ?? ""
+            return .final(item(mark: "↗", label: "source", text: title + type, url: nil))
+        case .file:
+            let name = part["filename"]?.stringValue ?? "file"
+            let type = part["mediaType"]?.stringValue.map { " (\($0))" } ?? ""
+            let url = part["url"]?.stringValue ?? ""
+            // Inline data URLs can be megabytes of base64: not something to print.
+            return .final(item(mark: "▤", label: "file", text: name + type, url: url.hasPrefix("data:") ? nil : url))
+        case .data(let name):
+            return .final(data(name: name, value: part["data"] ?? .null))
+        case .other:
+            return RenderedBlock()
+        }
+    }
+
+    private func item(mark: String, label: String, text: String?, url: String?) -> [StyledLine] {
+        var pieces: [InlinePiece] = [.text(mark + " ", styled { $0.color = .blue }), .text(label + ": ", styled { $0.dim = true })]
+        let shown = (text?.isEmpty == false ? text! : url ?? "").withoutControlCharacters
+        var linkStyle = styled { $0.underline = url != nil }
+        if ansi, let url { linkStyle.link = url }
+        pieces.append(.text(shown, linkStyle))
+        if !ansi, let url, shown != url { pieces.append(.text(" <" + url.withoutControlCharacters + ">", .plain)) }
+        return Wrapper.wrap(pieces, width: width)
+    }
+
+    private func data(name: String, value: JSON) -> [StyledLine] {
+        let label: StyledLine = [Span("◆ ", styled { $0.color = .blue }), Span("data-" + name.withoutControlCharacters, styled { $0.dim = true })]
+        if options.tools == .full {
+            return [label] + JSONText.pretty(value).flatMap { indented($0, by: 4, style: .plain) }
+        }
+        return [truncated(label + [Span(" " + JSONText.compact(value).withoutControlCharacters, styled { $0.dim = true })])]
+    }
+
+    private func tool(_ call: ToolCall) -> RenderedBlock {
+        let stateStyle = styled { $0.color = call.failed ? .red : call.succeeded ? .green : .yellow }
+        var line: StyledLine = [
+            Span("⚙ ", styled { $0.color = .blue }), Span(call.name.withoutControlCharacters, styled { $0.bold = true }),
+            Span(" · ", styled { $0.dim = true }), Span(call.stateLabel, stateStyle),
+        ]
+        var lines: [StyledLine] = []
+        if options.tools == .compact {
+            if !call.compactInput.isEmpty {
+                line += [Span(" · ", styled { $0.dim = true }), Span(call.compactInput.withoutControlCharacters, styled { $0.dim = true })]
+            }
+            lines.append(truncated(line))
+        } else {
+            lines.append(line)
+            if let input = call.input {
+                lines.append([Span("  input:", styled { $0.dim = true })])
+                lines += JSONText.pretty(input).flatMap { indented($0, by: 4, style: .plain) }
+            }
+            if let output = call.output {
+                lines.append([Span("  output:", styled { $0.dim = true })])
+                let text = output.stringValue.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+                lines += (text ?? JSONText.pretty(output)).flatMap { indented($0, by: 4, style: .plain) }
+            }
+        }
+        if let error = call.errorText {
+            let errorStyle = styled { $0.color = .red }
+            lines += Wrapper.wrap([.text("error: " + error.withoutControlCharacters, errorStyle)], width: width - 2)
+                .map { [Span("  ")] + $0 }
+        }
+        return .final(lines)
+    }
+
+    /// One line cut to the width with an ellipsis.
+    private func truncated(_ line: StyledLine) -> StyledLine {
+        guard line.displayWidth > width else { return line }
+        var result: StyledLine = []
+        var used = 0
+        for span in line {
+            var text = String.UnicodeScalarView()
+            for scalar in span.text.unicodeScalars {
+                let scalarWidth = DisplayWidth.of(scalar)
+                if used + scalarWidth > width - 1 { break }
+                text.append(scalar)
+                used += scalarWidth
+            }
+            if !text.isEmpty { result.append(Span(String(text), span.style)) }
+            if used >= width - 1 || text.count < span.text.unicodeScalars.count {
+                result.append(Span("…", span.style))
+                return result
+            }
+        }
+        return result
+    }
+
+    private func indented(_ text: String, by count: Int, style: TextStyle) -> [StyledLine] {
+        let pad = Span(String(repeating: " ", count: count))
+        let body = BlockRenderer(ansi: ansi, base: style, growth: GrowthState(text: "", growing: false))
+            .hardWrap(text, width: width - count, style: style)
+        return body.map { $0.isEmpty ? [] : [pad] + $0 }
+    }
+
+    func incompleteNotice(reason: String, detail: String?) -> [StyledLine] {
+        let text = "⚠ incomplete: " + reason + (detail.map { " — " + $0 } ?? "")
+        return Wrapper.wrap([.text(text.withoutControlCharacters, styled { $0.color = .yellow; $0.bold = true })], width: width)
+    }
+
+    func streamError(_ text: String) -> [StyledLine] {
+        Wrapper.wrap([.text(("✗ error: " + text).withoutControlCharacters, styled { $0.color = .red; $0.bold = true })], width: width)
+    }
+}

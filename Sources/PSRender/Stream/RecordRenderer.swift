@@ -1,0 +1,181 @@
+import PSCore
+
+/// Follows ps-parts' part records and whole message records and writes the rendered text as it
+/// becomes final: append-only, each line once, never a cursor movement. The bytes written for a
+/// streamed message are those written for the same message given whole.
+public final class RecordRenderer {
+    public let options: RenderOptions
+    private let output: (String) throws -> Void
+
+    private var message: MessageState?
+    private var renderer: MessageRenderer
+    /// The lines of the current message already written.
+    private var written: [StyledLine] = []
+    private var messagesWritten = 0
+    private var dirty = false
+
+    /// Some message was incomplete (exit status 10).
+    public private(set) var sawIncomplete = false
+
+    public init(options: RenderOptions, output: @escaping (String) throws -> Void) {
+        self.options = options
+        self.output = output
+        renderer = MessageRenderer(options: options)
+    }
+
+    /// A record the renderer cannot use; the caller reports it with the line number.
+    public struct RecordError: Error, Equatable {
+        public let message: String
+    }
+
+    /// Takes one record. Output happens at `flush()`, so a burst of records is rendered once.
+    public func handle(_ record: JSON) throws {
+        guard let object = record.objectValue else { throw RecordError(message: "not a JSON object") }
+        if object["role"] != nil, let parts = object["parts"] {
+            guard parts.arrayValue != nil else { throw RecordError(message: "message record whose parts is not an array") }
+            try endMessage(reason: "no-finish", detail: "a new message began before message-end")
+            try show(MessageState(record: object))
+            return
+        }
+        guard let type = object["type"]?.stringValue else {
+            if object["event"] != nil && object["data"] != nil {
+                throw RecordError(message: "an event record from ps-sse: pipe it through ps-parts first")
+            }
+            if object["title"] != nil { throw RecordError(message: "a conversation record, not a message") }
+            throw RecordError(message: "neither a part record (type) nor a message record (role, parts)")
+        }
+        switch type {
+        case "message-start":
+            try endMessage(reason: "no-finish", detail: "a new message began before message-end")
+            message = MessageState(role: object["role"]?.stringValue ?? "assistant")
+            dirty = true
+        case "part-start", "part-update":
+            guard let part = object["part"]?.objectValue else { throw RecordError(message: "\(type) without a part object") }
+            let index = try partIndex(object, allowingEnd: true)
+            if index == current.parts.count { current.parts.append(part) } else { current.parts[index] = part }
+        case "part-delta":
+            let index = try partIndex(object, allowingEnd: false)
+            guard let delta = object["delta"]?.stringValue else { throw RecordError(message: "part-delta without a delta string") }
+            guard let text = current.parts[index]["text"]?.stringValue else {
+                throw RecordError(message: "part-delta for part \(index), which has no text")
+            }
+            current.parts[index]["text"] = .string(text + delta)
+        case "parts-reset":
+            let index = try partIndex(object, allowingEnd: true)
+            current.parts.removeSubrange(index...)
+            renderer.forgetParts(from: index)
+        case "stream-error":
+            let text = object["errorText"]?.stringValue ?? "unknown error"
+            if message == nil {
+                try write(lines: streamErrorLines(text))
+            } else {
+                current.errors.append(text)
+            }
+        case "message-end":
+            if message == nil { message = MessageState() }
+            if let final = object["message"]?.objectValue, final["parts"]?.arrayValue != nil {
+                let role = current.role
+                var state = MessageState(record: final)
+                if state.role.isEmpty { state.role = role }
+                state.errors = current.errors
+                message = state
+            }
+            current.ended = true
+            if object["status"]?.stringValue == "incomplete" || current.incompleteReason != nil {
+                current.incompleteReason = current.incompleteReason ?? object["reason"]?.stringValue ?? "unknown"
+                current.incompleteDetail = current.incompleteDetail ?? object["detail"]?.stringValue
+            }
+            try flush()
+            if current.incompleteReason != nil { sawIncomplete = true }
+            message = nil
+            written = []
+            renderer = MessageRenderer(options: options)
+        default:
+            // metadata, and record types of later format versions: nothing to show.
+            break
+        }
+    }
+
+    /// Writes whatever became final since the last call.
+    public func flush() throws {
+        guard dirty, let message else { return }
+        dirty = false
+        let block = renderer.render(message)
+        let stable = message.ended ? block.lines.count : block.stable
+        var start = written.count
+        if start > 0 && (start > block.lines.count || Array(block.lines[..<start]) != written) {
+            // Only when the stream removed parts we had already shown (a restarted step): what is
+            // on the screen stays, and the message continues from where it differs.
+            var common = 0
+            while common < min(start, block.lines.count) && written[common] == block.lines[common] { common += 1 }
+            try emit([[Span("↺ the server restarted this step; continued below", TextStyle(dim: options.ansi))]])
+            written = Array(block.lines[..<common])
+            start = common
+        }
+        guard stable > start else { return }
+        let lines = Array(block.lines[start..<stable])
+        if written.isEmpty && messagesWritten > 0 { try output("\n") }
+        if written.isEmpty { messagesWritten += 1 }
+        try emit(lines)
+        written += lines
+    }
+
+    /// End of input: a message still open was cut off.
+    public func finish() throws {
+        try endMessage(reason: "no-finish", detail: "the input ended before message-end")
+    }
+
+    private var current: MessageState {
+        get { message! }
+        set { message = newValue; dirty = true }
+    }
+
+    private func partIndex(_ object: JSONObject, allowingEnd: Bool) throws -> Int {
+        if message == nil {
+            message = MessageState()
+            dirty = true
+        }
+        guard let raw = object["index"]?.intValue, raw >= 0 else { throw RecordError(message: "no valid index") }
+        let limit = current.parts.count + (allowingEnd ? 1 : 0)
+        guard raw < limit else {
+            throw RecordError(message: "part index \(raw) but the message has \(current.parts.count) parts")
+        }
+        return Int(raw)
+    }
+
+    private func endMessage(reason: String, detail: String) throws {
+        guard message != nil else { return }
+        try handle(.object(JSONObject([
+            ("type", "message-end"), ("status", "incomplete"), ("reason", .string(reason)), ("detail", .string(detail)),
+        ])))
+    }
+
+    private func show(_ state: MessageState) throws {
+        message = state
+        dirty = true
+        try flush()
+        if state.incompleteReason != nil { sawIncomplete = true }
+        message = nil
+        written = []
+        renderer = MessageRenderer(options: options)
+    }
+
+    private func streamErrorLines(_ text: String) -> [StyledLine] {
+        renderer.streamError(text)
+    }
+
+    private func write(lines: [StyledLine]) throws {
+        if messagesWritten > 0 { try output("\n") }
+        messagesWritten += 1
+        try emit(lines)
+    }
+
+    private func emit(_ lines: [StyledLine]) throws {
+        var text = ""
+        for line in lines {
+            text += LineEncoder.encode(line, ansi: options.ansi)
+            text += "\n"
+        }
+        try output(text)
+    }
+}

@@ -1,0 +1,102 @@
+/// The colours the renderer uses (the 8 basic ANSI colours, so the user's terminal theme decides
+/// the exact shade).
+public enum TextColor: UInt8, Sendable {
+    case red = 31, green = 32, yellow = 33, blue = 34, magenta = 35, cyan = 36
+}
+
+/// How a run of text looks. Only the ansi format shows it; plain drops it.
+public struct TextStyle: Equatable, Sendable {
+    public var bold = false
+    public var dim = false
+    public var italic = false
+    public var underline = false
+    public var strike = false
+    public var color: TextColor?
+    /// The target of a hyperlink (OSC 8 in ansi).
+    public var link: String?
+
+    public init(bold: Bool = false, dim: Bool = false, italic: Bool = false, underline: Bool = false,
+                strike: Bool = false, color: TextColor? = nil, link: String? = nil) {
+        self.bold = bold
+        self.dim = dim
+        self.italic = italic
+        self.underline = underline
+        self.strike = strike
+        self.color = color
+        self.link = link
+    }
+
+    public static let plain = TextStyle()
+
+    var sgrParameters: [String] {
+        var parameters: [String] = []
+        if bold { parameters.append("1") }
+        if dim { parameters.append("2") }
+        if italic { parameters.append("3") }
+        if underline { parameters.append("4") }
+        if strike { parameters.append("9") }
+        if let color { parameters.append(String(color.rawValue)) }
+        return parameters
+    }
+}
+
+/// A run of text without line breaks in one style.
+public struct Span: Equatable, Sendable {
+    public var text: String
+    public var style: TextStyle
+
+    public init(_ text: String, _ style: TextStyle = .plain) {
+        self.text = text
+        self.style = style
+    }
+
+    public var width: Int { DisplayWidth.of(text) }
+}
+
+/// One output line before it is turned into bytes for a format.
+public typealias StyledLine = [Span]
+
+extension Array where Element == Span {
+    public var displayWidth: Int { reduce(0) { $0 + $1.width } }
+    public var plainText: String { map(\.text).joined() }
+}
+
+/// Turns styled lines into the bytes of the ansi or plain format.
+public enum LineEncoder {
+    /// ansi: every styled span is opened and reset on its own, so each line stands alone (a line
+    /// can be printed, cut or copied without a style bleeding into the next).
+    public static func encode(_ line: StyledLine, ansi: Bool) -> String {
+        guard ansi else { return line.plainText }
+        var out = ""
+        for span in line where !span.text.isEmpty {
+            let parameters = span.style.sgrParameters
+            if let link = span.style.link { out += "\u{1B}]8;;\(sanitizedLink(link))\u{1B}\\" }
+            if !parameters.isEmpty { out += "\u{1B}[" + parameters.joined(separator: ";") + "m" }
+            out += span.text
+            if !parameters.isEmpty { out += "\u{1B}[0m" }
+            if span.style.link != nil { out += "\u{1B}]8;;\u{1B}\\" }
+        }
+        return out
+    }
+
+    /// A URL inside OSC 8 must not contain control characters (ESC or BEL would end it early).
+    static func sanitizedLink(_ url: String) -> String {
+        String(String.UnicodeScalarView(url.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+    }
+}
+
+extension String {
+    /// The text with control characters (ESC, BEL, CR, ...) replaced, so that no input can send
+    /// escape sequences to the terminal. Tabs become spaces.
+    var withoutControlCharacters: String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in unicodeScalars {
+            switch scalar.value {
+            case 0x09: scalars.append(contentsOf: "    ".unicodeScalars)
+            case 0..<0x20, 0x7F, 0x80..<0xA0: scalars.append("\u{FFFD}")
+            default: scalars.append(scalar)
+            }
+        }
+        return String(scalars)
+    }
+}

@@ -1,0 +1,123 @@
+/// Inline content ready for wrapping: styled text, and the two kinds of line break.
+public enum InlinePiece: Equatable, Sendable {
+    case text(String, TextStyle)
+    /// A source line break inside a paragraph: a space that may become a wrap.
+    case softBreak
+    /// A forced line break.
+    case hardBreak
+}
+
+/// Greedy word wrapping by display width. Breaks only at spaces; a word longer than the width is
+/// cut at the width. Leading and trailing spaces of every line are dropped.
+public enum Wrapper {
+    private enum Token {
+        case word([Span])
+        case space(Span)
+        case newline
+    }
+
+    public static func wrap(_ pieces: [InlinePiece], width: Int) -> [StyledLine] {
+        let width = max(1, width)
+        var lines: [StyledLine] = []
+        var line: StyledLine = []
+        var lineWidth = 0
+        var pendingSpaces: [Span] = []
+
+        func endLine() {
+            lines.append(line)
+            line = []
+            lineWidth = 0
+            pendingSpaces = []
+        }
+
+        func place(_ word: [Span]) {
+            let wordWidth = word.displayWidth
+            if !line.isEmpty {
+                let spaceWidth = pendingSpaces.displayWidth
+                if lineWidth + spaceWidth + wordWidth <= width {
+                    append(&line, pendingSpaces)
+                    lineWidth += spaceWidth
+                } else {
+                    endLine()
+                }
+            }
+            pendingSpaces = []
+            if lineWidth + wordWidth <= width {
+                append(&line, word)
+                lineWidth += wordWidth
+                return
+            }
+            // Longer than a whole line: cut it into line-sized pieces.
+            for span in word {
+                var chunk = String.UnicodeScalarView()
+                for scalar in span.text.unicodeScalars {
+                    let scalarWidth = DisplayWidth.of(scalar)
+                    if lineWidth + scalarWidth > width && (lineWidth > 0 || !chunk.isEmpty) {
+                        if !chunk.isEmpty { append(&line, [Span(String(chunk), span.style)]) }
+                        chunk = String.UnicodeScalarView()
+                        endLine()
+                    }
+                    chunk.append(scalar)
+                    lineWidth += scalarWidth
+                }
+                if !chunk.isEmpty { append(&line, [Span(String(chunk), span.style)]) }
+            }
+        }
+
+        for token in tokens(pieces) {
+            switch token {
+            case .word(let word): place(word)
+            case .space(let space): if !line.isEmpty { pendingSpaces.append(space) }
+            case .newline: endLine()
+            }
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// Appends spans, merging a span into the previous one when the style is the same.
+    static func append(_ line: inout StyledLine, _ spans: [Span]) {
+        for span in spans where !span.text.isEmpty {
+            if let last = line.last, last.style == span.style {
+                line[line.count - 1].text += span.text
+            } else {
+                line.append(span)
+            }
+        }
+    }
+
+    private static func tokens(_ pieces: [InlinePiece]) -> [Token] {
+        var tokens: [Token] = []
+        var word: [Span] = []
+        func endWord() {
+            if !word.isEmpty { tokens.append(.word(word)) }
+            word = []
+        }
+        for piece in pieces {
+            switch piece {
+            case .softBreak:
+                endWord()
+                tokens.append(.space(Span(" ")))
+            case .hardBreak:
+                endWord()
+                tokens.append(.newline)
+            case .text(let text, let style):
+                var current = String.UnicodeScalarView()
+                for scalar in text.unicodeScalars {
+                    if scalar == " " || scalar == "\n" {
+                        if !current.isEmpty { append(&word, [Span(String(current), style)]) }
+                        current = String.UnicodeScalarView()
+                        endWord()
+                        // Spaces keep the text's style, so a styled phrase is one run of escapes.
+                        tokens.append(.space(Span(" ", style)))
+                    } else {
+                        current.append(scalar)
+                    }
+                }
+                if !current.isEmpty { append(&word, [Span(String(current), style)]) }
+            }
+        }
+        endWord()
+        return tokens
+    }
+}

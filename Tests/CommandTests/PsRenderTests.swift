@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// ps-render as a user runs it: the built executable, real pipes, its environment.
+@Suite struct PsRenderTests {
+    static let golden = Executables.packageRoot.appendingPathComponent("Tests/PSRenderTests/Golden")
+
+    static func fixture(_ name: String) throws -> Data {
+        try Data(contentsOf: golden.appendingPathComponent(name))
+    }
+
+    @Test func plainByDefaultWhenNotATerminal() throws {
+        let result = try Run.command("ps-render", [], stdin: try Self.fixture("history.ndjson"), environment: ["COLUMNS": "80"])
+        #expect(result.status == 0)
+        #expect(result.stdout == (try Self.fixture("history.plain.w80.txt")))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func clicolorForceChoosesAnsi() throws {
+        let result = try Run.command("ps-render", [], stdin: try Self.fixture("history.ndjson"),
+                                     environment: ["CLICOLOR_FORCE": "1", "COLUMNS": "80"])
+        #expect(result.stdout == (try Self.fixture("history.ansi.w80.txt")))
+    }
+
+    @Test func noColorWinsOverClicolorForce() throws {
+        let result = try Run.command("ps-render", [], stdin: try Self.fixture("history.ndjson"),
+                                     environment: ["CLICOLOR_FORCE": "1", "NO_COLOR": "1", "COLUMNS": "80"])
+        #expect(result.stdout == (try Self.fixture("history.plain.w80.txt")))
+    }
+
+    @Test func columnsSetsTheWidthAndTheFlagOverridesIt() throws {
+        let byColumns = try Run.command("ps-render", [], stdin: try Self.fixture("history.ndjson"), environment: ["COLUMNS": "40"])
+        #expect(byColumns.stdout == (try Self.fixture("history.plain.w40.txt")))
+        let byFlag = try Run.command("ps-render", ["--width", "40", "-"], stdin: try Self.fixture("history.ndjson"),
+                                     environment: ["COLUMNS": "100"])
+        #expect(byFlag.stdout == (try Self.fixture("history.plain.w40.txt")))
+    }
+
+    @Test func formatsAndFlagsFromAFile() throws {
+        let file = Self.golden.appendingPathComponent("history.ndjson").path
+        let markdown = try Run.command("ps-render", ["--format", "markdown", "--tools", "full", "--reasoning", "hide", file])
+        #expect(markdown.status == 0)
+        #expect(markdown.stdout == (try Self.fixture("history.markdown.w80.full.noreasoning.txt")))
+        let ansi = try Run.command("ps-render", ["--format", "ansi", "--width", "40", file], environment: ["NO_COLOR": "1"])
+        #expect(ansi.stdout == (try Self.fixture("history.ansi.w40.txt")))
+    }
+
+    @Test func incompleteStreamExitsTen() throws {
+        let result = try Run.command("ps-render", [], stdin: try Self.fixture("incomplete.ndjson"))
+        #expect(result.status == 10)
+        #expect(result.stdout == (try Self.fixture("incomplete.plain.w80.txt")))
+    }
+
+    @Test func malformedLinesAreReportedAndSkipped() throws {
+        let input = """
+            {"type":"message-start","role":"assistant"}
+            {"type":"part-start","index":0,"part":{"type":"text","text":"kept ","state":"streaming"}}
+            this is not json
+            {"type":"part-delta","index":7,"delta":"x"}
+            {"type":"part-delta","index":0,"delta":"and continued"}
+            {"type":"message-end","status":"complete","message":{"id":"","role":"assistant","parts":[{"type":"text","text":"kept and continued","state":"done"}]}}
+
+            """
+        let result = try Run.command("ps-render", [], stdin: Data(input.utf8))
+        #expect(result.status == 3)
+        #expect(result.stdoutText.contains("kept and continued"))
+        let errors = result.stderrText.split(separator: "\n")
+        #expect(errors.count == 2)
+        #expect(errors.first?.hasPrefix("ps-render: stdin: line 3: not JSON") == true)
+        #expect(errors.last?.hasPrefix("ps-render: stdin: line 4: part index 7") == true)
+    }
+
+    @Test func eventRecordsGetAHint() throws {
+        let result = try Run.command("ps-render", [], stdin: Data(#"{"event":"message","id":"","data":{"type":"start"}}"#.utf8))
+        #expect(result.status == 3)
+        #expect(result.stderrText.contains("line 1: an event record from ps-sse: pipe it through ps-parts first"))
+    }
+
+    @Test func closedOutputIsQuiet() throws {
+        // The records come from `yes` inside the shell, so this test never writes into a closed pipe.
+        let record = #"{"id":"m","role":"user","parts":[{"type":"text","text":"message"}]}"#
+        let result = try Run.shell(
+            "yes '\(record)' | head -n 5000 | ps-render | head -n 1; echo \"status ${PIPESTATUS[2]}\" >&2")
+        #expect(result.stdoutText == "── User " + String(repeating: "─", count: 72) + "\n")
+        #expect(result.stderrText == "status 141\n")
+    }
+
+    @Test func rendersARecordedHistoryThroughPsParts() throws {
+        let history = Executables.packageRoot.appendingPathComponent("examples/history.ndjson").path
+        let result = try Run.shell("set -o pipefail; ps-parts < '\(history)' | ps-render --width 60")
+        #expect(result.status == 0)
+        #expect(result.stdoutText.contains("── User ─"))
+        #expect(result.stdoutText.contains("⚙ read_page · done · {\"pageId\":\"pg_launch_checklist\"}"))
+        #expect(result.stdoutText.contains("Onboarding copy │ Maya"))
+    }
+
+    @Test func missingFileIsAnError() throws {
+        let result = try Run.command("ps-render", ["/nonexistent/records.ndjson"])
+        #expect(result.status == 1)
+        #expect(result.stderrText.hasPrefix("ps-render: cannot open /nonexistent/records.ndjson"))
+    }
+
+    @Test func helpListsExitStatuses() throws {
+        let result = try Run.command("ps-render", ["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdoutText.contains("EXIT STATUS:"))
+        #expect(result.stdoutText.contains("10   stream incomplete"))
+        #expect(result.stdoutText.contains("--tools"))
+    }
+}
