@@ -38,7 +38,9 @@ let package = Package(
             name: "PSCore",
             dependencies: ["CJansson", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "PSRender", dependencies: ["PSCore", "CCmarkGFM"]),
-        .target(name: "PSNet", dependencies: ["PSCore", "CCurl"]),
+        .target(
+            name: "PSNet",
+            dependencies: ["PSCore", "CCurl", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // Pure filters: no network code.
         .executableTarget(name: "ps-sse", dependencies: commandDependencies),

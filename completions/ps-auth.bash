@@ -173,13 +173,164 @@ _ps-auth() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    help)
+    login|status|token|logout|help)
         # Offer subcommand argument completions
         "_ps-auth_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'login status token logout help' -- "${cur}"))
+        ;;
+    esac
+}
+
+_ps-auth_login() {
+    repeating_flags=()
+    non_repeating_flags=(--insecure --with-token --password-stdin -h --help)
+    repeating_options=()
+    non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --email)
+    __ps-auth_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--profile')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--api')
+        __ps-auth_add_completions -W 'pagespace'$'\n''pagespace-legacy'
+        return
+        ;;
+    '--cacert')
+        return
+        ;;
+    '--retries')
+        return
+        ;;
+    '--max-retry-wait')
+        return
+        ;;
+    '--connect-timeout')
+        return
+        ;;
+    '--idle-timeout')
+        return
+        ;;
+    '--email')
+        return
+        ;;
+    esac
+}
+
+_ps-auth_status() {
+    repeating_flags=()
+    non_repeating_flags=(--insecure --offline -h --help)
+    repeating_options=()
+    non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout)
+    __ps-auth_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--profile')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--api')
+        __ps-auth_add_completions -W 'pagespace'$'\n''pagespace-legacy'
+        return
+        ;;
+    '--cacert')
+        return
+        ;;
+    '--retries')
+        return
+        ;;
+    '--max-retry-wait')
+        return
+        ;;
+    '--connect-timeout')
+        return
+        ;;
+    '--idle-timeout')
+        return
+        ;;
+    esac
+}
+
+_ps-auth_token() {
+    repeating_flags=()
+    non_repeating_flags=(--insecure -h --help)
+    repeating_options=()
+    non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout)
+    __ps-auth_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--profile')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--api')
+        __ps-auth_add_completions -W 'pagespace'$'\n''pagespace-legacy'
+        return
+        ;;
+    '--cacert')
+        return
+        ;;
+    '--retries')
+        return
+        ;;
+    '--max-retry-wait')
+        return
+        ;;
+    '--connect-timeout')
+        return
+        ;;
+    '--idle-timeout')
+        return
+        ;;
+    esac
+}
+
+_ps-auth_logout() {
+    repeating_flags=()
+    non_repeating_flags=(--insecure --local -h --help)
+    repeating_options=()
+    non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout)
+    __ps-auth_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--profile')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--api')
+        __ps-auth_add_completions -W 'pagespace'$'\n''pagespace-legacy'
+        return
+        ;;
+    '--cacert')
+        return
+        ;;
+    '--retries')
+        return
+        ;;
+    '--max-retry-wait')
+        return
+        ;;
+    '--connect-timeout')
+        return
+        ;;
+    '--idle-timeout')
+        return
         ;;
     esac
 }

@@ -163,10 +163,63 @@ _ps-history() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(-h --help)
+    local -a non_repeating_flags=(--insecure --list --all -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=()
+    local -a non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --agent --conversation --page --limit --cursor --direction --page-size --state)
     __ps-history_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--profile')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--api')
+        __ps-history_add_completions -W 'pagespace'$'\n''pagespace-legacy'
+        return
+        ;;
+    '--cacert')
+        return
+        ;;
+    '--retries')
+        return
+        ;;
+    '--max-retry-wait')
+        return
+        ;;
+    '--connect-timeout')
+        return
+        ;;
+    '--idle-timeout')
+        return
+        ;;
+    '--agent')
+        return
+        ;;
+    '--conversation')
+        return
+        ;;
+    '--page')
+        return
+        ;;
+    '--limit')
+        return
+        ;;
+    '--cursor')
+        return
+        ;;
+    '--direction')
+        return
+        ;;
+    '--page-size')
+        return
+        ;;
+    '--state')
+        return
+        ;;
+    esac
 
     # Offer subcommand / subcommand argument completions
     local -r subcommand="${unparsed_words[0]}"

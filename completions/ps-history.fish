@@ -20,7 +20,7 @@ function __ps-history_parse_tokens -S
     set -l unparsed_tokens (__ps-history_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-history'
-        __ps-history_parse_subcommand 0 'h/help'
+        __ps-history_parse_subcommand 0 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'list' 'agent=' 'conversation=' 'page=' 'all' 'limit=' 'cursor=' 'direction=' 'page-size=' 'state=' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-history_parse_subcommand -r 1 
@@ -77,5 +77,24 @@ function __ps-history_custom_completion
 end
 
 complete -c 'ps-history' -f
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" profile' -l 'profile' -d 'The profile to use (default: PS_PROFILE, then the configured default, then \'default\').' -rfka ''
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" server' -l 'server' -d 'The server\'s base URL; overrides PAGESPACE_API_URL and the profile\'s server.' -rfka ''
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" api' -l 'api' -d 'The API the server speaks: pagespace or pagespace-legacy (default: the profile\'s, else detected).' -rfka 'pagespace pagespace-legacy'
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" cacert' -l 'cacert' -d 'Verify the server\'s TLS certificate with this CA bundle.' -rfka ''
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" insecure' -l 'insecure' -d 'Do not verify the server\'s TLS certificate (only for a local test server).'
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" retries' -l 'retries' -d 'How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. Sends are never retried.' -rfka ''
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" max-retry-wait' -l 'max-retry-wait' -d 'The longest Retry-After to wait for, in seconds; a longer one fails at once. Also PS_MAX_RETRY_WAIT.' -rfka ''
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" connect-timeout' -l 'connect-timeout' -d 'Seconds to wait for a connection (default 15).' -rfka ''
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" idle-timeout' -l 'idle-timeout' -d 'Seconds without a byte from the server before giving up (default 300; keep-alive comments count).' -rfka ''
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" list' -l 'list' -d 'List conversations instead of exporting messages.'
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" agent' -l 'agent' -d 'With --list: list this Page AI agent\'s conversations.' -rfka ''
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" conversation' -l 'conversation' -d 'The conversation to export (default: the current Global assistant conversation).' -rfka ''
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" page' -l 'page' -d 'Export a Page AI agent\'s history (with --conversation: that conversation).' -rfka ''
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" all' -l 'all' -d 'Export every message, walking all pages (the default).'
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" limit' -l 'limit' -d 'One page of at most this many messages (server maximum 200).' -rfka ''
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" cursor' -l 'cursor' -d 'One page next to this message id.' -rfka ''
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" direction' -l 'direction' -d 'One page: messages before (older than) or after the cursor.' -rfka ''
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" page-size' -l 'page-size' -d 'Messages per request when exporting everything (1-200).' -rfka ''
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" state' -l 'state' -d 'Remember where the export stopped in this file; export only what is new.' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_positional "ps-history" -eq 1' -fa 'help' -d 'Show subcommand help information.'

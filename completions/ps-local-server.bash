@@ -163,10 +163,30 @@ _ps-local-server() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(-h --help)
+    local -a non_repeating_flags=(--quiet -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=()
+    local -a non_repeating_options=(--host --port --dialect --pace-ms --history-messages)
     __ps-local-server_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--host')
+        return
+        ;;
+    '--port')
+        return
+        ;;
+    '--dialect')
+        __ps-local-server_add_completions -W 'pagespace'$'\n''pagespace-legacy'
+        return
+        ;;
+    '--pace-ms')
+        return
+        ;;
+    '--history-messages')
+        return
+        ;;
+    esac
 
     # Offer subcommand / subcommand argument completions
     local -r subcommand="${unparsed_words[0]}"

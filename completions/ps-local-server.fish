@@ -20,7 +20,7 @@ function __ps-local-server_parse_tokens -S
     set -l unparsed_tokens (__ps-local-server_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-local-server'
-        __ps-local-server_parse_subcommand 0 'h/help'
+        __ps-local-server_parse_subcommand 0 'host=' 'port=' 'dialect=' 'pace-ms=' 'history-messages=' 'quiet' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-local-server_parse_subcommand -r 1 
@@ -77,5 +77,11 @@ function __ps-local-server_custom_completion
 end
 
 complete -c 'ps-local-server' -f
+complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" host' -l 'host' -d 'The address to listen on.' -rfka ''
+complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" port' -l 'port' -d 'The port to listen on; 0 picks a free one (the URL line says which).' -rfka ''
+complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" dialect' -l 'dialect' -d 'The API generation to speak: pagespace (current) or pagespace-legacy (the seeds\' API).' -rfka 'pagespace pagespace-legacy'
+complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" pace-ms' -l 'pace-ms' -d 'Milliseconds between stream events (0 sends them at once).' -rfka ''
+complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" history-messages' -l 'history-messages' -d 'How many messages the seeded global conversation holds (user and assistant alternating).' -rfka ''
+complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" quiet' -l 'quiet' -d 'Do not log requests on stderr.'
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_positional "ps-local-server" -eq 1' -fa 'help' -d 'Show subcommand help information.'

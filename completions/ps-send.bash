@@ -163,10 +163,54 @@ _ps-send() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(-h --help)
+    local -a non_repeating_flags=(--insecure --new-conversation --print-ids -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=()
-    __ps-send_offer_flags_options 0
+    local -a non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --conversation --page --drive --provider --model)
+    __ps-send_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--profile')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--api')
+        __ps-send_add_completions -W 'pagespace'$'\n''pagespace-legacy'
+        return
+        ;;
+    '--cacert')
+        return
+        ;;
+    '--retries')
+        return
+        ;;
+    '--max-retry-wait')
+        return
+        ;;
+    '--connect-timeout')
+        return
+        ;;
+    '--idle-timeout')
+        return
+        ;;
+    '--conversation')
+        return
+        ;;
+    '--page')
+        return
+        ;;
+    '--drive')
+        return
+        ;;
+    '--provider')
+        return
+        ;;
+    '--model')
+        return
+        ;;
+    esac
 
     # Offer subcommand / subcommand argument completions
     local -r subcommand="${unparsed_words[0]}"

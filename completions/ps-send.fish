@@ -20,7 +20,7 @@ function __ps-send_parse_tokens -S
     set -l unparsed_tokens (__ps-send_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-send'
-        __ps-send_parse_subcommand 0 'h/help'
+        __ps-send_parse_subcommand -r 1 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'conversation=' 'page=' 'new-conversation' 'drive=' 'provider=' 'model=' 'print-ids' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-send_parse_subcommand -r 1 
@@ -77,5 +77,21 @@ function __ps-send_custom_completion
 end
 
 complete -c 'ps-send' -f
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" profile' -l 'profile' -d 'The profile to use (default: PS_PROFILE, then the configured default, then \'default\').' -rfka ''
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" server' -l 'server' -d 'The server\'s base URL; overrides PAGESPACE_API_URL and the profile\'s server.' -rfka ''
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" api' -l 'api' -d 'The API the server speaks: pagespace or pagespace-legacy (default: the profile\'s, else detected).' -rfka 'pagespace pagespace-legacy'
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" cacert' -l 'cacert' -d 'Verify the server\'s TLS certificate with this CA bundle.' -rfka ''
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" insecure' -l 'insecure' -d 'Do not verify the server\'s TLS certificate (only for a local test server).'
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" retries' -l 'retries' -d 'How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. Sends are never retried.' -rfka ''
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" max-retry-wait' -l 'max-retry-wait' -d 'The longest Retry-After to wait for, in seconds; a longer one fails at once. Also PS_MAX_RETRY_WAIT.' -rfka ''
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" connect-timeout' -l 'connect-timeout' -d 'Seconds to wait for a connection (default 15).' -rfka ''
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" idle-timeout' -l 'idle-timeout' -d 'Seconds without a byte from the server before giving up (default 300; keep-alive comments count).' -rfka ''
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" conversation' -l 'conversation' -d 'The conversation to send to (Global assistant; with --page, the agent\'s conversation).' -rfka ''
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" page' -l 'page' -d 'Send to this Page AI agent (an AI_CHAT page).' -rfka ''
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" new-conversation' -l 'new-conversation' -d 'Start a new Global assistant conversation (current API).'
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" drive' -l 'drive' -d 'The drive the user is in: sent as location context (or the page\'s drive with --page).' -rfka ''
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" provider' -l 'provider' -d 'The AI provider to use (selectedProvider).' -rfka ''
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" model' -l 'model' -d 'The model to use (selectedModel).' -rfka ''
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" print-ids' -l 'print-ids' -d 'Print conversation=ID, message=ID and stream=ID lines on stderr, for scripts.'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_positional "ps-send" -eq 1' -fa 'help' -d 'Show subcommand help information.'

@@ -1,15 +1,147 @@
 import ArgumentParser
 import PSCore
+import PSNet
 
 @main
 struct PsHistory: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-history",
-        abstract: "Not yet built.")
+        abstract: "List conversations, or export a conversation's messages as NDJSON, oldest first.",
+        discussion: """
+            Writes message records (UIMessages, see ps-ndjson(5)), one a line, oldest first, \
+            each flushed as it is written. Messages the server stored in the old envelope form \
+            (content + partsOrder + toolCalls/toolResults) are rebuilt into parts, so the \
+            output feeds ps-render and other tools directly.
+
+            Without --limit, --cursor or --direction the whole conversation is exported, page \
+            by page (--all); only one page is held in memory. With them, one page as the \
+            server gives it, and next-cursor=ID on stderr when there is more.
+
+            --state FILE makes the export incremental, for cron: the file remembers the newest \
+            message exported from each conversation, and is replaced atomically after each \
+            page's records are written. A re-run writes only newer messages; a run that is \
+            interrupted (Ctrl-C, a network error, a server failure) loses nothing and repeats \
+            nothing when run again. Append the output to your archive (>>).
+
+            --list writes conversation records (id, title, ...) of the Global assistant, or \
+            of a Page AI agent with --agent.
+
+            EXAMPLES:
+              ps-history > global.ndjson
+              ps-history --conversation conv_1 --all | ps-render
+              ps-history --page page_123 --conversation conv_9 > agent-chat.ndjson
+              ps-history --conversation conv_1 --limit 20 --direction before
+              ps-history --list --agent page_123
+              ps-history --conversation conv_1 --state ~/.local/state/ps-history.json >> archive.ndjson
+
+            \(ConnectionOptions.environmentHelp)
+
+            \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .forbidden, .notFound,
+                                   .rateLimited, .serverError, .networkError, .interrupted, .brokenPipe]))
+            """)
 
     static func main() { runAsTool() }
 
+    @OptionGroup var connection: ConnectionOptions
+
+    @Flag(name: .long, help: "List conversations instead of exporting messages.")
+    var list = false
+
+    @Option(name: .long, help: ArgumentHelp("With --list: list this Page AI agent's conversations.", valueName: "page-id"))
+    var agent: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The conversation to export (default: the current Global assistant conversation).", valueName: "id"))
+    var conversation: String?
+
+    @Option(name: .long, help: ArgumentHelp("Export a Page AI agent's history (with --conversation: that conversation).",
+                                            valueName: "page-id"))
+    var page: String?
+
+    @Flag(name: .long, help: "Export every message, walking all pages (the default).")
+    var all = false
+
+    @Option(name: .long, help: ArgumentHelp("One page of at most this many messages (server maximum 200).", valueName: "n"))
+    var limit: Int?
+
+    @Option(name: .long, help: ArgumentHelp("One page next to this message id.", valueName: "message-id"))
+    var cursor: String?
+
+    @Option(name: .long, help: ArgumentHelp("One page: messages before (older than) or after the cursor.",
+                                            valueName: "before|after"))
+    var direction: String?
+
+    @Option(name: .long, help: ArgumentHelp("Messages per request when exporting everything (1-200).", valueName: "n"))
+    var pageSize = 200
+
+    @Option(name: .long, help: ArgumentHelp("Remember where the export stopped in this file; export only what is new.",
+                                            valueName: "file"))
+    var state: String?
+
+    private var onePage: Bool { limit != nil || cursor != nil || direction != nil }
+
+    func validate() throws {
+        if list && (conversation != nil || page != nil || state != nil || onePage || all) {
+            throw ValidationError("--list goes only with --agent")
+        }
+        if agent != nil && !list { throw ValidationError("--agent goes with --list (to export, use --page)") }
+        if all && onePage { throw ValidationError("--all cannot go with --limit, --cursor or --direction") }
+        if state != nil && onePage { throw ValidationError("--state exports everything new; drop --limit/--cursor/--direction") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if !(1...200).contains(pageSize) { throw ValidationError("--page-size must be between 1 and 200") }
+        if let direction, HistoryDirection(rawValue: direction) == nil {
+            throw ValidationError("--direction is before or after, not \(direction)")
+        }
+    }
+
     func run() throws {
-        throw ToolError(.failure, "not yet built")
+        Interrupt.install()
+        let adapter = try connection.connect().adapter
+        let writer = RecordWriter()
+        if list {
+            if let agent {
+                try adapter.listAgentConversations(agentID: agent) { try writer.write($0) }
+            } else {
+                try adapter.listConversations { try writer.write($0) }
+            }
+            return
+        }
+        let source = try historySource(adapter)
+        var exporter = HistoryExporter(adapter: adapter, writer: writer)
+        if onePage {
+            let query = HistoryQuery(limit: limit, cursor: cursor, direction: direction.flatMap(HistoryDirection.init))
+            if let next = try exporter.exportPage(source, query: query) { Diagnostics.writeLine("next-cursor=\(next)") }
+            return
+        }
+        let progress = Progress()
+        exporter.onProgress = progress.update
+        var exportState = try state.map(ExportState.load)
+        defer { progress.finish() }
+        try exporter.exportAll(source, pageSize: pageSize, state: &exportState)
+    }
+
+    private func historySource(_ adapter: APIAdapter) throws -> HistorySource {
+        if let page { return .agent(pageID: page, conversationID: conversation) }
+        if let conversation { return .global(conversationID: conversation) }
+        guard let id = try adapter.defaultConversationID(create: false) else {
+            throw ToolError(.notFound, "there is no global conversation yet; name one with --conversation")
+        }
+        return .global(conversationID: id)
+    }
+}
+
+/// "1200 messages" on stderr, rewritten in place, only when stderr is a terminal.
+final class Progress {
+    private let enabled = Terminal.isTerminal(2)
+    private var shown = false
+
+    func update(_ count: Int) {
+        guard enabled else { return }
+        FileDescriptorOutput.writeAll(fd: 2, Array("\r\(count) messages".utf8))
+        shown = true
+    }
+
+    func finish() {
+        if shown { FileDescriptorOutput.writeAll(fd: 2, [0x0A]) }
     }
 }

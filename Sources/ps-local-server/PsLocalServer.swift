@@ -1,15 +1,124 @@
 import ArgumentParser
+import Foundation
 import PSCore
 
 @main
 struct PsLocalServer: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-local-server",
-        abstract: "Not yet built.")
+        abstract: "Run a local PageSpace server (either API generation) for tests and demos.",
+        discussion: """
+            Serves the PageSpace API on 127.0.0.1 from memory: the current API (--dialect \
+            pagespace: opaque tokens, /api/ai/global, AI SDK v6 streams) or the one the seed \
+            documents describe (--dialect pagespace-legacy: password login, JWT and CSRF, \
+            /api/ai_conversations, AI SDK v5 streams). When it is ready it prints its base URL \
+            as the only line on stdout; one line per request goes to stderr (never a token or \
+            password). SIGTERM or SIGINT stops it; nothing is kept.
+
+            SEEDED ACCOUNT AND DATA:
+              user      user_demo "Demo User", demo@example.com / demo-password
+              current   session token ps_sess_demo-session-token (all routes);
+                        MCP key mcp_demo-mcp-key (not Global, settings, abort)
+              legacy    POST /api/auth/login returns {user, token, csrfToken,
+                        deviceToken}; send the token as a Bearer token, and
+                        X-CSRF-Token on POST, PATCH and DELETE
+              global    conversation conv_global_demo (--history-messages)
+              drive     drive_demo; AI_CHAT page page_agent_demo with the
+                        conversation conv_agent_demo; page page_doc_demo
+
+            REPLIES: a message containing "tool" gets a read_page tool call \
+            then text; "table" a markdown table; "code" a fenced code block; \
+            "think" or "reason" reasoning first; anything else a few \
+            paragraphs of markdown quoting the question. Events are paced \
+            --pace-ms apart. The reply is stored as it was streamed (also when \
+            the client hangs up, or what was sent before POST /api/ai/abort).
+
+            FAULTS (POST a JSON object to /_test/faults; no credentials):
+              {"status":429,"retryAfter":1,"times":1,"path":"/api/ai"}
+                  the next matching requests (any path if none given) get
+                  that status (401 402 403 404 409 429 500 502 503) with
+                  the dialect's error body (or "body", when given); then
+                  the server recovers
+              {"drop":true,"afterEvents":3}
+                  the next stream is cut after 3 events: no [DONE]
+              {"slow":true,"keepAliveMs":50,"pauseMs":300}
+                  the next stream pauses before each event, sending
+                  ": keep-alive" comments meanwhile
+              {"dropHistory":true,"afterPages":1}
+                  after one history page, the next history GET is closed
+                  without an answer
+            DELETE /_test/faults clears them. GET /_test/requests lists the \
+            requests received (method, path, query, headers, JSON body; \
+            secrets replaced by "<redacted>"); DELETE empties it.
+
+            EXAMPLES:
+              ps-local-server --port 8080 --pace-ms 30
+              coproc ps-local-server --port 0 --quiet
+              read -r url <&"${COPROC[0]}"
+              curl -H 'Authorization: Bearer ps_sess_demo-session-token' \\
+                  "$url/api/ai/global/conv_global_demo/messages?limit=2"
+
+            \(ExitStatus.helpText([.success, .failure, .usage]))
+            """)
 
     static func main() { runAsTool() }
 
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free one (the URL line says which).")
+    var port = 0
+
+    @Option(help: "The API generation to speak: pagespace (current) or pagespace-legacy (the seeds' API).")
+    var dialect = Dialect.pagespace
+
+    @Option(name: .customLong("pace-ms"), help: "Milliseconds between stream events (0 sends them at once).")
+    var paceMs = 20
+
+    @Option(help: "How many messages the seeded global conversation holds (user and assistant alternating).")
+    var historyMessages = 6
+
+    @Flag(help: "Do not log requests on stderr.")
+    var quiet = false
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard (0...60_000).contains(paceMs) else { throw ValidationError("--pace-ms must be between 0 and 60000") }
+        guard (0...5_000_000).contains(historyMessages) else {
+            throw ValidationError("--history-messages must be between 0 and 5000000")
+        }
+    }
+
     func run() throws {
-        throw ToolError(.failure, "not yet built")
+        let state = ServerState(dialect: dialect, paceMs: paceMs, quiet: quiet, historyMessages: historyMessages)
+        let server = LocalServer(state: state, host: host, port: port)
+        let outcome = BlockingResult()
+        Task {
+            do {
+                try await server.run()
+                outcome.finish(nil)
+            } catch {
+                outcome.finish(error)
+            }
+        }
+        if let error = outcome.wait() {
+            throw ToolError(.failure, "cannot serve on \(host):\(port): \(error)")
+        }
+    }
+}
+
+/// Lets the synchronous command wait for the server task.
+final class BlockingResult: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var error: (any Error)?
+
+    func finish(_ error: (any Error)?) {
+        self.error = error
+        done.signal()
+    }
+
+    func wait() -> (any Error)? {
+        done.wait()
+        return error
     }
 }

@@ -1,0 +1,150 @@
+import PSCore
+
+/// What a command asks of a server, whatever API it speaks. One implementation per API kind;
+/// commands only ever talk to this protocol.
+public protocol APIAdapter: AnyObject {
+    var kind: APIKind { get }
+    var client: APIClient { get }
+
+    /// Password login, for APIs that have one.
+    func login(email: String, password: String) throws -> LoginResult
+    /// The logged-in user as the server describes them. Also proves that the credential works.
+    func currentUser() throws -> JSON
+    /// Tells the server to end the session, where the API has a way to.
+    func logout() throws
+    /// The conversation a message goes to when none is named; with `create`, one is made
+    /// when the user has none (nil then only when the API cannot make one).
+    func defaultConversationID(create: Bool) throws -> String?
+    /// Starts a new global conversation; nil when the API has no way to.
+    func createConversation() throws -> String?
+    /// Calls `body` with each global conversation record.
+    func listConversations(_ body: (JSON) throws -> Void) throws
+    /// Calls `body` with each conversation record of a Page AI agent.
+    func listAgentConversations(agentID: String, _ body: (JSON) throws -> Void) throws
+    /// One page of a conversation's messages.
+    func historyPage(_ source: HistorySource, query: HistoryQuery) throws -> HistoryPage
+    /// The request that sends `message` and answers with a stream.
+    func sendRequest(_ target: SendTarget, message: JSON, options: SendOptions) throws -> HTTPRequest
+    /// Stops a turn that is being generated; false when the API has no way to.
+    func abort(streamID: String) throws -> Bool
+}
+
+public struct LoginResult: Sendable {
+    public var credentials: Credentials
+    public var user: JSON?
+
+    public init(credentials: Credentials, user: JSON?) {
+        self.credentials = credentials
+        self.user = user
+    }
+}
+
+/// Whose messages to read.
+public enum HistorySource: Sendable, Equatable {
+    /// A Global assistant conversation.
+    case global(conversationID: String)
+    /// A Page AI agent's conversation; nil = the page's default history.
+    case agent(pageID: String, conversationID: String?)
+
+    /// A stable key for the export state file.
+    public var stateKey: String {
+        switch self {
+        case .global(let id): return "global:" + id
+        case .agent(let page, let conversation): return "page:" + page + ":" + (conversation ?? "")
+        }
+    }
+}
+
+public enum HistoryDirection: String, Sendable, CaseIterable {
+    case before, after
+}
+
+public struct HistoryQuery: Sendable, Equatable {
+    public var limit: Int?
+    public var cursor: String?
+    public var direction: HistoryDirection?
+
+    public init(limit: Int? = nil, cursor: String? = nil, direction: HistoryDirection? = nil) {
+        self.limit = limit
+        self.cursor = cursor
+        self.direction = direction
+    }
+}
+
+/// One page of messages, oldest first. `isPaged` is false when the endpoint returns the whole
+/// history at once (Page AI's bare array), and then `hasMore` is false.
+public struct HistoryPage: Sendable {
+    public var messages: [JSON]
+    public var hasMore: Bool
+    public var nextCursor: String?
+    public var isPaged: Bool
+
+    public init(messages: [JSON], hasMore: Bool, nextCursor: String?, isPaged: Bool) {
+        self.messages = messages
+        self.hasMore = hasMore
+        self.nextCursor = nextCursor
+        self.isPaged = isPaged
+    }
+
+    /// Reads `{messages, pagination:{hasMore,nextCursor}}` or a bare array.
+    public static func parse(_ json: JSON) throws -> HistoryPage {
+        if let array = json.arrayValue {
+            return HistoryPage(messages: array, hasMore: false, nextCursor: nil, isPaged: false)
+        }
+        guard let messages = json["messages"]?.arrayValue else {
+            throw ToolError(.serverError, "the server's history answer has no messages array")
+        }
+        let pagination = json["pagination"]
+        return HistoryPage(
+            messages: messages, hasMore: pagination?["hasMore"]?.boolValue ?? false,
+            nextCursor: pagination?["nextCursor"]?.stringValue, isPaged: true)
+    }
+}
+
+/// Where a message goes.
+public enum SendTarget: Sendable, Equatable {
+    case global(conversationID: String)
+    case agent(pageID: String, conversationID: String?)
+}
+
+public struct SendOptions: Sendable {
+    public var provider: String?
+    public var model: String?
+    /// Global assistant: where the user is (`{currentDrive:{id,name,slug}, breadcrumbs}`).
+    public var locationContext: JSON?
+    /// Page AI: the page being talked to (`{pageId, driveId, ...}`).
+    public var pageContext: JSON?
+    /// The current API's per-run browser session id.
+    public var browserSessionID: String
+
+    public init(provider: String? = nil, model: String? = nil, locationContext: JSON? = nil, pageContext: JSON? = nil,
+                browserSessionID: String = RandomID.browserSessionID()) {
+        self.provider = provider
+        self.model = model
+        self.locationContext = locationContext
+        self.pageContext = pageContext
+        self.browserSessionID = browserSessionID
+    }
+}
+
+/// A user message as UIMessage, with a client-made id.
+public enum UserMessage {
+    public static func make(text: String, id: String = RandomID.messageID()) -> JSON {
+        ["id": .string(id), "role": "user", "parts": [["type": "text", "text": .string(text)]]]
+    }
+}
+
+/// A session with the adapter for its server's API.
+public struct APIConnection {
+    public var session: Session
+    public var adapter: APIAdapter
+}
+
+public enum APIAdapters {
+    public static func make(_ kind: APIKind, client: APIClient) -> APIAdapter {
+        switch kind {
+        case .pagespace: return PageSpaceAdapter(client: client)
+        case .pagespaceLegacy: return PageSpaceLegacyAdapter(client: client)
+        }
+    }
+}

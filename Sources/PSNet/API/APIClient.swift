@@ -1,0 +1,126 @@
+import PSCore
+
+/// Requests to one server with one session: URLs, the headers every request carries, JSON
+/// bodies, and the mapping of failures to one clear line and a shared exit status.
+public final class APIClient {
+    public let session: Session
+    public let http: HTTPClient
+    /// Sent on every request (an API version header, say).
+    public var commonHeaders: [(name: String, value: String)] = []
+    /// Sent on POST, PATCH and DELETE only (the legacy API's CSRF token).
+    public var mutationHeaders: [(name: String, value: String)] = []
+    /// Whether to send `Authorization: Bearer` (off for a password login).
+    public var sendsToken = true
+
+    public init(session: Session, http: HTTPClient) {
+        self.session = session
+        self.http = http
+    }
+
+    /// `server + path + ?query`, with the query's values percent-encoded; nil values are left out.
+    public func url(_ path: String, query: [(String, String?)] = []) -> String {
+        var result = session.server + path
+        var separator = "?"
+        for (name, value) in query {
+            guard let value else { continue }
+            result += separator + name + "=" + URLText.encodeComponent(value)
+            separator = "&"
+        }
+        return result
+    }
+
+    public func request(
+        _ method: String, _ path: String, query: [(String, String?)] = [], body: JSON? = nil,
+        headers extra: [(name: String, value: String)] = []
+    ) -> HTTPRequest {
+        var headers: [(name: String, value: String)] = [("Accept", "application/json")]
+        if sendsToken, let token = session.credentials?.token { headers.append(("Authorization", "Bearer " + token)) }
+        headers += commonHeaders
+        if method != "GET" && method != "HEAD" { headers += mutationHeaders }
+        var bytes: [UInt8]?
+        if let body {
+            headers.append(("Content-Type", "application/json"))
+            var out: [UInt8] = []
+            body.write(to: &out)
+            bytes = out
+        }
+        headers += extra
+        return HTTPRequest(method: method, url: url(path, query: query), headers: headers, body: bytes)
+    }
+
+    /// Sends a request (GETs with retries) and returns the response, whatever its status.
+    public func response(_ request: HTTPRequest) throws -> HTTPResponse {
+        do {
+            return try http.send(request)
+        } catch let failure as TransferFailure {
+            throw APIErrors.toolError(failure, request: request)
+        }
+    }
+
+    /// Sends a request and returns its JSON answer; a non-2xx answer throws its ToolError.
+    public func json(_ request: HTTPRequest) throws -> JSON {
+        let response = try response(request)
+        guard response.head.isSuccess else { throw APIErrors.toolError(response, request: request) }
+        if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .null }
+        do {
+            return try JSON.parse(bytes: response.body)
+        } catch {
+            throw ToolError(.serverError, "\(request.method) \(URLText.path(of: request.url)): the server's answer is not JSON")
+        }
+    }
+
+    public func get(_ path: String, query: [(String, String?)] = []) throws -> JSON {
+        try json(request("GET", path, query: query))
+    }
+
+    public func post(_ path: String, body: JSON? = .object(JSONObject())) throws -> JSON {
+        try json(request("POST", path, body: body))
+    }
+}
+
+/// Percent-encoding for URLs we build from ids and user input.
+public enum URLText {
+    public static func encodeComponent(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
+                 UInt8(ascii: "~"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".utf8)
+                result += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 15)]], as: UTF8.self)
+            }
+        }
+        return result
+    }
+
+    /// The path of a URL without scheme, host and query: for messages.
+    public static func path(of url: String) -> String {
+        var rest = Substring(url)
+        rest = afterScheme(rest)
+        guard let slash = rest.firstIndex(of: "/") else { return "/" }
+        rest = rest[slash...]
+        if let question = rest.firstIndex(of: "?") { rest = rest[..<question] }
+        return String(rest)
+    }
+
+    /// `host[:port]` of a URL: for messages.
+    public static func host(of url: String) -> String {
+        var rest = Substring(url)
+        rest = afterScheme(rest)
+        if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
+        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }  // never echo userinfo
+        return String(rest)
+    }
+
+    private static func afterScheme(_ url: Substring) -> Substring {
+        let bytes = Array(url.utf8)
+        guard bytes.count >= 3 else { return url }
+        for i in 0..<(bytes.count - 2) where bytes[i] == 0x3A && bytes[i + 1] == 0x2F && bytes[i + 2] == 0x2F {
+            return Substring(url.utf8.dropFirst(i + 3))
+        }
+        return url
+    }
+}

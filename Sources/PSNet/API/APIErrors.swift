@@ -1,0 +1,101 @@
+import PSCore
+
+/// Turns what went wrong into one line for stderr and the shared exit status. Server bodies
+/// of either API are read for their `error`/`message`, and 429s for their rate-limit details.
+/// Nothing here ever includes a request header (the token lives there).
+public enum APIErrors {
+    public static func toolError(_ response: HTTPResponse, request: HTTPRequest) -> ToolError {
+        let where_ = "\(request.method) \(URLText.path(of: request.url))"
+        let body = ErrorBody(response.body)
+        let reason = body.summary.map { ": " + $0 } ?? ""
+        switch response.status {
+        case 401:
+            if body.error?.contains("MCP tokens are not permitted") == true {
+                return ToolError(.authenticationNeeded,
+                    "authentication needed\(reason) (\(where_) needs a session token, ps_sess_...; MCP keys cannot use it)")
+            }
+            return ToolError(.authenticationNeeded,
+                "authentication needed\(reason) (\(where_)); log in with `ps-auth login` or set PAGESPACE_TOKEN")
+        case 402:
+            return ToolError(.rateLimited, "out of credits\(reason)")
+        case 403:
+            if body.code == "CSRF_TOKEN_MISSING" || body.code == "CSRF_TOKEN_INVALID" {
+                return ToolError(.forbidden, "forbidden\(reason) (\(where_)); log in again with `ps-auth login` for a new CSRF token")
+            }
+            return ToolError(.forbidden, "forbidden\(reason) (\(where_))")
+        case 404:
+            return ToolError(.notFound, "not found\(reason) (\(where_))")
+        case 429:
+            var text = "rate limited\(reason)"
+            if let limit = body.rateLimit { text += " (" + limit + ")" }
+            if let retryAfter = response.head.header("Retry-After").flatMap({ RetryAfter.seconds($0) }) {
+                text += "; the server asks to retry after \(HTTPClient.format(retryAfter.rounded(.up)))"
+            }
+            return ToolError(.rateLimited, text)
+        case 500...599:
+            return ToolError(.serverError, "server error \(response.status)\(reason) (\(where_))")
+        default:
+            return ToolError(.failure, "the server refused the request with status \(response.status)\(reason) (\(where_))")
+        }
+    }
+
+    public static func toolError(_ failure: TransferFailure, request: HTTPRequest) -> ToolError {
+        let host = URLText.host(of: request.url)
+        switch failure {
+        case .interrupted:
+            return ToolError(.interrupted, "interrupted")
+        case .network(let message, let afterHead):
+            if afterHead {
+                return ToolError(.networkError, "the connection to \(host) broke during the response: \(message)")
+            }
+            return ToolError(.networkError, "cannot reach \(host): \(message)")
+        case .tls(let message):
+            return ToolError(.networkError,
+                "TLS verification with \(host) failed: \(message) (give a CA bundle with --cacert; --insecure skips the check)")
+        }
+    }
+}
+
+/// The error fields of a response body of either API, or its first line when it is not JSON.
+struct ErrorBody {
+    var error: String?
+    var message: String?
+    var code: String?
+    var rateLimit: String?
+    private var text: String?
+
+    init(_ bytes: [UInt8]) {
+        guard let json = try? JSON.parse(bytes: bytes), json.objectValue != nil else {
+            let line = String(decoding: bytes.prefix(300), as: UTF8.self).split(separator: "\n").first.map(String.init)
+            text = line?.trimmingSpaces.isEmpty == false ? line!.trimmingSpaces : nil
+            return
+        }
+        error = json["error"]?.stringValue ?? json["error"]?["message"]?.stringValue
+        message = json["message"]?.stringValue
+        code = json["code"]?.stringValue
+        if let info = json["rateLimitInfo"], info.objectValue != nil { rateLimit = Self.describe(rateLimitInfo: info) }
+    }
+
+    /// "too_many_in_flight: Too many requests" / "Authentication required".
+    var summary: String? {
+        switch (error, message) {
+        case let (error?, message?) where error != message: return error + ": " + message
+        case let (error?, _): return error
+        case let (nil, message?): return message
+        default: return text
+        }
+    }
+
+    /// The legacy API's `rateLimitInfo{currentCount,limit,remainingCalls,resetAt}` in words.
+    static func describe(rateLimitInfo info: JSON) -> String {
+        var parts: [String] = []
+        if let count = info["currentCount"]?.intValue, let limit = info["limit"]?.intValue {
+            parts.append("\(count) of \(limit) calls used")
+        } else if let limit = info["limit"]?.intValue {
+            parts.append("limit \(limit) calls")
+        }
+        if let remaining = info["remainingCalls"]?.intValue { parts.append("\(remaining) left") }
+        if let reset = info["resetAt"]?.stringValue { parts.append("resets at \(reset)") }
+        return parts.joined(separator: ", ")
+    }
+}

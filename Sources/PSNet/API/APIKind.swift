@@ -1,0 +1,22 @@
+import ArgumentParser
+
+/// Which API a server speaks. Adding a backend is adding a case here and one adapter
+/// (see `APIAdapter` and `APIAdapters.make`).
+public enum APIKind: String, CaseIterable, Sendable, ExpressibleByArgument {
+    /// The current PageSpace API: opaque tokens, `/api/ai/global/*`, AI SDK v6 streams.
+    case pagespace
+    /// The API the seed documents describe: JWT login with CSRF, `/api/ai_conversations/*`.
+    case pagespaceLegacy = "pagespace-legacy"
+
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+
+    /// What a token's shape tells about the API that issued it, if anything.
+    public static func guess(fromToken token: String) -> APIKind? {
+        if token.hasPrefix("ps_sess_") || token.hasPrefix("mcp_") || token.hasPrefix("ps_at_") { return .pagespace }
+        // A JWT: three base64url parts, the header starting {"  (eyJ).
+        if token.hasPrefix("eyJ"), token.split(separator: ".", omittingEmptySubsequences: false).count == 3 {
+            return .pagespaceLegacy
+        }
+        return nil
+    }
+}

@@ -1,0 +1,111 @@
+import PSCore
+
+/// The current PageSpace API: opaque tokens (`ps_sess_`, `mcp_`), `/api/ai/global/*`,
+/// `X-Browser-Session-Id` on sends, `POST /api/ai/abort`.
+public final class PageSpaceAdapter: APIAdapter {
+    public let kind = APIKind.pagespace
+    public let client: APIClient
+
+    public init(client: APIClient) {
+        self.client = client
+        // What the official CLI sends.
+        client.commonHeaders = [("X-PageSpace-API-Version", "1.0.0")]
+    }
+
+    public func login(email: String, password: String) throws -> LoginResult {
+        throw ToolError(.usage,
+            "the pagespace API has no password login; create a token in PageSpace and run: ps-auth login --with-token < token-file")
+    }
+
+    public func currentUser() throws -> JSON {
+        let user = try client.get("/api/auth/me")
+        return user["user"]?.objectValue != nil ? user["user"]! : user
+    }
+
+    public func logout() throws {
+        // Only sessions can be ended; an MCP key is revoked in PageSpace's settings.
+        guard client.session.credentials?.token.hasPrefix("ps_sess_") == true else { return }
+        _ = try client.post("/api/auth/logout")
+    }
+
+    public func defaultConversationID(create: Bool) throws -> String? {
+        if let id = try client.get("/api/ai/global/active").conversationID { return id }
+        return create ? try createConversation() : nil
+    }
+
+    public func createConversation() throws -> String? {
+        guard let id = try client.post("/api/ai/global", body: [:]).conversationID else {
+            throw ToolError(.serverError, "the server created a global conversation but did not say its id")
+        }
+        return id
+    }
+
+    public func listConversations(_ body: (JSON) throws -> Void) throws {
+        var cursor: String?
+        repeat {
+            let page = try client.get("/api/ai/global", query: [("paginated", "true"), ("limit", "100"), ("cursor", cursor)])
+            if let all = page.arrayValue {  // a server that ignores `paginated`
+                try all.forEach(body)
+                return
+            }
+            try (page["conversations"]?.arrayValue ?? []).forEach(body)
+            let pagination = page["pagination"]
+            cursor = pagination?["hasMore"]?.boolValue == true ? pagination?["nextCursor"]?.stringValue : nil
+        } while cursor != nil
+    }
+
+    public func listAgentConversations(agentID: String, _ body: (JSON) throws -> Void) throws {
+        var pageNumber = 0
+        while true {
+            let page = try client.get(
+                "/api/ai/page-agents/\(URLText.encodeComponent(agentID))/conversations",
+                query: [("page", String(pageNumber)), ("pageSize", "50")])
+            try (page["conversations"]?.arrayValue ?? []).forEach(body)
+            guard page["pagination"]?["hasMore"]?.boolValue == true else { return }
+            pageNumber += 1
+        }
+    }
+
+    public func historyPage(_ source: HistorySource, query: HistoryQuery) throws -> HistoryPage {
+        let paging: [(String, String?)] = [
+            ("limit", query.limit.map(String.init)), ("cursor", query.cursor), ("direction", query.direction?.rawValue),
+        ]
+        switch source {
+        case .global(let id):
+            return try .parse(client.get("/api/ai/global/\(URLText.encodeComponent(id))/messages", query: paging))
+        case .agent(let page, let conversation?):
+            return try .parse(client.get(
+                "/api/ai/page-agents/\(URLText.encodeComponent(page))/conversations/\(URLText.encodeComponent(conversation))/messages",
+                query: paging))
+        case .agent(let page, nil):
+            return try .parse(client.get("/api/ai/chat/messages", query: [("pageId", page)]))
+        }
+    }
+
+    public func sendRequest(_ target: SendTarget, message: JSON, options: SendOptions) throws -> HTTPRequest {
+        let session: [(name: String, value: String)] = [
+            ("X-Browser-Session-Id", options.browserSessionID), ("Accept", "text/event-stream"),
+        ]
+        switch target {
+        case .global(let id):
+            return client.request("POST", "/api/ai/global/\(URLText.encodeComponent(id))/messages",
+                                  body: SendBody.global(message: message, options: options), headers: session)
+        case .agent(let page, let conversation):
+            return client.request("POST", "/api/ai/chat",
+                                  body: SendBody.agent(pageID: page, conversationID: conversation, message: message, options: options),
+                                  headers: session)
+        }
+    }
+
+    public func abort(streamID: String) throws -> Bool {
+        _ = try client.post("/api/ai/abort", body: ["streamId": .string(streamID)])
+        return true
+    }
+}
+
+extension JSON {
+    /// The id of a conversation answer: `{id}`, `{conversation:{id}}` or `{conversationId}`; nil for `null`.
+    var conversationID: String? {
+        self["id"]?.stringValue ?? self["conversation"]?["id"]?.stringValue ?? self["conversationId"]?.stringValue
+    }
+}

@@ -1,0 +1,16 @@
+/// Client-made ids: message ids (like the AI SDK's `generateId`) and the per-run browser
+/// session id the current API wants (`[A-Za-z0-9_-]{1,64}`).
+public enum RandomID {
+    public static let alphanumeric = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
+    public static let urlSafe = alphanumeric + Array("_-".utf8)
+
+    public static func make(length: Int = 16, alphabet: [UInt8] = alphanumeric) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<length).map { _ in alphabet[Int(generator.next(upperBound: UInt32(alphabet.count)))] }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    public static func messageID() -> String { make(length: 16) }
+
+    public static func browserSessionID() -> String { "ps-tools-" + make(length: 21, alphabet: urlSafe) }
+}

@@ -1,0 +1,106 @@
+import ArgumentParser
+import PSCore
+
+/// The options every command that talks to a server shares.
+public struct ConnectionOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The profile to use (default: PS_PROFILE, then the configured default, then 'default').",
+        valueName: "name"))
+    public var profile: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The server's base URL; overrides PAGESPACE_API_URL and the profile's server.", valueName: "url"))
+    public var server: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The API the server speaks: pagespace or pagespace-legacy (default: the profile's, else detected).",
+        valueName: "kind"))
+    public var api: APIKind?
+
+    @Option(name: .long, help: ArgumentHelp("Verify the server's TLS certificate with this CA bundle.", valueName: "file"))
+    public var cacert: String?
+
+    @Flag(name: .long, help: "Do not verify the server's TLS certificate (only for a local test server).")
+    public var insecure = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. Sends are never retried.",
+        valueName: "n"))
+    public var retries: Int?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The longest Retry-After to wait for, in seconds; a longer one fails at once. Also PS_MAX_RETRY_WAIT.",
+        valueName: "seconds"))
+    public var maxRetryWait: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Seconds to wait for a connection (default 15).", valueName: "seconds"))
+    public var connectTimeout: Int?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Seconds without a byte from the server before giving up (default 300; keep-alive comments count).",
+        valueName: "seconds"))
+    public var idleTimeout: Int?
+
+    public init() {}
+
+    /// The ENVIRONMENT section every network command's help shows.
+    public static let environmentHelp = """
+        ENVIRONMENT:
+          PAGESPACE_TOKEN       the token, instead of the profile's
+          PAGESPACE_API_URL     the server, instead of the profile's
+          PAGESPACE_API_KIND    pagespace or pagespace-legacy (else detected)
+          PAGESPACE_CSRF_TOKEN  legacy API: the CSRF token of PAGESPACE_TOKEN
+          PS_PROFILE            the profile when --profile is not given
+          PS_RETRIES            retries of failed reads (default 3)
+          PS_MAX_RETRY_WAIT     longest Retry-After waited for (default 60 s)
+          XDG_CONFIG_HOME       settings are in $XDG_CONFIG_HOME/ps-tools
+          https_proxy, no_proxy and the other proxy variables are honoured.
+        """
+
+    public func validate() throws {
+        if let retries, retries < 0 { throw ValidationError("--retries must be 0 or more") }
+        if let maxRetryWait, maxRetryWait < 0 { throw ValidationError("--max-retry-wait must be 0 or more") }
+        if let connectTimeout, connectTimeout <= 0 { throw ValidationError("--connect-timeout must be positive") }
+        if let idleTimeout, idleTimeout <= 0 { throw ValidationError("--idle-timeout must be positive") }
+    }
+
+    /// Transfer settings from the options and the environment.
+    public func httpOptions(environment: [String: String]) throws -> HTTPOptions {
+        var options = HTTPOptions()
+        options.caFile = cacert
+        options.insecure = insecure
+        if let connectTimeout { options.connectTimeout = connectTimeout }
+        if let idleTimeout { options.idleTimeout = idleTimeout }
+        if let retries {
+            options.retry.maxRetries = retries
+        } else if let value = environment["PS_RETRIES"], !value.isEmpty {
+            guard let n = Int(value), n >= 0 else { throw ToolError(.usage, "PS_RETRIES must be a number, not \(value)") }
+            options.retry.maxRetries = n
+        }
+        if let maxRetryWait {
+            options.retry.maxRetryAfter = maxRetryWait
+        } else if let value = environment["PS_MAX_RETRY_WAIT"], !value.isEmpty {
+            guard let n = Double(value), n >= 0 else {
+                throw ToolError(.usage, "PS_MAX_RETRY_WAIT must be a number of seconds, not \(value)")
+            }
+            options.retry.maxRetryAfter = n
+        }
+        return options
+    }
+
+    public func resolveSession(environment: [String: String]) throws -> Session {
+        try Session.resolve(profile: profile, server: server, api: api, environment: environment)
+    }
+
+    /// Opens a connection: session, HTTP client (retries reported on stderr) and the adapter
+    /// for the server's API, detecting the API when nobody said which.
+    public func connect(requireCredentials: Bool = true) throws -> APIConnection {
+        let environment = Environment.current
+        var session = try resolveSession(environment: environment)
+        if requireCredentials { _ = try session.requireCredentials() }
+        let http = HTTPClient(options: try httpOptions(environment: environment))
+        http.onRetry = { Diagnostics.warning($0) }
+        let kind = try APIKindDetector.kind(for: &session, http: http)
+        return APIConnection(session: session, adapter: APIAdapters.make(kind, client: APIClient(session: session, http: http)))
+    }
+}

@@ -1,0 +1,66 @@
+import PSCore
+
+/// What proves who we are to a server. Never printed, never logged, never in argv.
+public struct Credentials: Sendable, Equatable {
+    public var token: String
+    /// Legacy API: sent as `X-CSRF-Token` on POST/PATCH/DELETE.
+    public var csrfToken: String?
+    /// Legacy API (mobile login): identifies this device to the server.
+    public var deviceToken: String?
+
+    public init(token: String, csrfToken: String? = nil, deviceToken: String? = nil) {
+        self.token = token
+        self.csrfToken = csrfToken
+        self.deviceToken = deviceToken
+    }
+}
+
+/// `credentials.json`, mode 0600, one entry per profile. A file others may read is refused.
+public struct CredentialStore: Sendable {
+    public var entries: [(profile: String, credentials: Credentials)] = []
+
+    public init() {}
+
+    public subscript(profile: String) -> Credentials? {
+        get { entries.first { $0.profile == profile }?.credentials }
+        set {
+            if let index = entries.firstIndex(where: { $0.profile == profile }) {
+                if let newValue { entries[index].credentials = newValue } else { entries.remove(at: index) }
+            } else if let newValue {
+                entries.append((profile, newValue))
+            }
+        }
+    }
+
+    public static func load(_ path: String) throws -> CredentialStore {
+        guard let bytes = try SecureFile.readPrivate(path) else { return CredentialStore() }
+        let json: JSON
+        do { json = try JSON.parse(bytes: bytes) } catch {
+            // The parse error could quote part of a token: say only where.
+            throw ToolError(.authenticationNeeded, "\(path) is not valid JSON; remove it and log in again")
+        }
+        var store = CredentialStore()
+        for (name, value) in json["profiles"]?.objectValue ?? JSONObject() {
+            guard let token = value["token"]?.stringValue else { continue }
+            store.entries.append((name, Credentials(
+                token: token, csrfToken: value["csrfToken"]?.stringValue, deviceToken: value["deviceToken"]?.stringValue)))
+        }
+        return store
+    }
+
+    public func save(_ path: String) throws {
+        var profiles = JSONObject()
+        for (name, credentials) in entries {
+            var entry = JSONObject()
+            entry["token"] = .string(credentials.token)
+            entry["csrfToken"] = credentials.csrfToken.map { .string($0) }
+            entry["deviceToken"] = credentials.deviceToken.map { .string($0) }
+            profiles[name] = .object(entry)
+        }
+        var bytes: [UInt8] = []
+        let file: JSON = ["version": 1, "profiles": .object(profiles)]
+        file.write(to: &bytes)
+        bytes.append(0x0A)
+        try SecureFile.write(bytes, to: path, mode: 0o600)
+    }
+}

@@ -1,0 +1,78 @@
+import PSCore
+
+/// A named server: its URL, the API it speaks (nil = not known yet, detected on first use)
+/// and who is logged in there. Nothing secret: tokens live in `CredentialStore`.
+public struct Profile: Sendable, Equatable {
+    public var server: String
+    public var api: APIKind?
+    /// The user as the server described them at login (`id`, `name`, `email`).
+    public var user: JSON?
+
+    public init(server: String, api: APIKind? = nil, user: JSON? = nil) {
+        self.server = server
+        self.api = api
+        self.user = user
+    }
+
+    init?(json: JSON) {
+        guard let server = json["server"]?.stringValue else { return nil }
+        self.server = server
+        self.api = json["api"]?.stringValue.flatMap(APIKind.init(rawValue:))
+        self.user = json["user"].flatMap { $0.isNull ? nil : $0 }
+    }
+
+    var json: JSON {
+        var object = JSONObject()
+        object["server"] = .string(server)
+        object["api"] = api.map { .string($0.rawValue) }
+        object["user"] = user
+        return .object(object)
+    }
+}
+
+/// `config.json`: the profiles and which one is used when none is named.
+public struct ConfigFile: Sendable {
+    public static let defaultProfileName = "default"
+    public var defaultProfile: String?
+    public var profiles: [(name: String, profile: Profile)] = []
+
+    public init() {}
+
+    public subscript(name: String) -> Profile? {
+        get { profiles.first { $0.name == name }?.profile }
+        set {
+            if let index = profiles.firstIndex(where: { $0.name == name }) {
+                if let newValue { profiles[index].profile = newValue } else { profiles.remove(at: index) }
+            } else if let newValue {
+                profiles.append((name, newValue))
+            }
+        }
+    }
+
+    public static func load(_ path: String) throws -> ConfigFile {
+        guard let bytes = try SecureFile.read(path) else { return ConfigFile() }
+        let json: JSON
+        do { json = try JSON.parse(bytes: bytes) } catch {
+            throw ToolError(.failure, "\(path) is not valid JSON (\(error)); fix or remove it")
+        }
+        var file = ConfigFile()
+        file.defaultProfile = json["defaultProfile"]?.stringValue
+        for (name, value) in json["profiles"]?.objectValue ?? JSONObject() {
+            if let profile = Profile(json: value) { file.profiles.append((name, profile)) }
+        }
+        return file
+    }
+
+    public func save(_ path: String) throws {
+        var profilesObject = JSONObject()
+        for (name, profile) in profiles { profilesObject[name] = profile.json }
+        var object = JSONObject()
+        object["version"] = 1
+        object["defaultProfile"] = defaultProfile.map { .string($0) }
+        object["profiles"] = .object(profilesObject)
+        var bytes: [UInt8] = []
+        JSON.object(object).write(to: &bytes)
+        bytes.append(0x0A)
+        try SecureFile.write(bytes, to: path, mode: 0o600)
+    }
+}

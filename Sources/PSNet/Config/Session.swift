@@ -1,0 +1,116 @@
+import PSCore
+
+/// Where a setting came from, for `ps-auth status` and for error messages.
+public enum SettingSource: Sendable, Equatable, CustomStringConvertible {
+    case option(String)
+    case environment(String)
+    case file(String)
+    case builtIn
+
+    public var description: String {
+        switch self {
+        case .option(let name): return "the \(name) option"
+        case .environment(let name): return "the environment (\(name))"
+        case .file(let path): return path
+        case .builtIn: return "the built-in default"
+        }
+    }
+}
+
+/// Everything a command needs to talk to a server, resolved once: the profile, the server,
+/// the API kind (if known) and the credentials. Precedence, highest first: command-line
+/// option, environment (`PAGESPACE_API_URL`, `PAGESPACE_TOKEN`), the profile's files.
+public struct Session: Sendable {
+    public static let defaultServer = "https://pagespace.ai"
+
+    public var profileName: String
+    public var paths: ConfigPaths
+    public var config: ConfigFile
+    public var server: String
+    public var serverSource: SettingSource
+    public var api: APIKind?
+    public var apiSource: SettingSource?
+    public var credentials: Credentials?
+    public var credentialsSource: SettingSource?
+
+    public var profile: Profile? { config[profileName] }
+
+    /// Resolves the session. Reads the credentials file (and checks its mode) only when
+    /// `PAGESPACE_TOKEN` does not already give the token.
+    public static func resolve(
+        profile: String?, server: String?, api: APIKind?, environment: [String: String]
+    ) throws -> Session {
+        let paths = ConfigPaths(environment: environment)
+        let config = try ConfigFile.load(paths.config)
+        let profileName = profile ?? nonEmpty(environment["PS_PROFILE"]) ?? config.defaultProfile
+            ?? ConfigFile.defaultProfileName
+        let stored = config[profileName]
+
+        var session = Session(
+            profileName: profileName, paths: paths, config: config, server: defaultServer, serverSource: .builtIn,
+            api: nil, apiSource: nil, credentials: nil, credentialsSource: nil)
+        if let server {
+            session.server = normalise(server)
+            session.serverSource = .option("--server")
+        } else if let url = nonEmpty(environment["PAGESPACE_API_URL"]) {
+            session.server = normalise(url)
+            session.serverSource = .environment("PAGESPACE_API_URL")
+        } else if let stored {
+            session.server = normalise(stored.server)
+            session.serverSource = .file(paths.config)
+        }
+
+        if let token = nonEmpty(environment["PAGESPACE_TOKEN"]) {
+            session.credentials = Credentials(token: token, csrfToken: nonEmpty(environment["PAGESPACE_CSRF_TOKEN"]))
+            session.credentialsSource = .environment("PAGESPACE_TOKEN")
+        } else if let stored = try CredentialStore.load(paths.credentials)[profileName] {
+            session.credentials = stored
+            session.credentialsSource = .file(paths.credentials)
+        }
+
+        // The stored kind belongs to the stored server: another server may speak another API.
+        if let api {
+            session.api = api
+            session.apiSource = .option("--api")
+        } else if let kind = nonEmpty(environment["PAGESPACE_API_KIND"]).flatMap(APIKind.init(rawValue:)) {
+            session.api = kind
+            session.apiSource = .environment("PAGESPACE_API_KIND")
+        } else if let stored, let kind = stored.api, normalise(stored.server) == session.server {
+            session.api = kind
+            session.apiSource = .file(paths.config)
+        }
+        return session
+    }
+
+    /// The credentials, or exit status 4 with a message saying how to get some.
+    public func requireCredentials() throws -> Credentials {
+        guard let credentials else {
+            throw ToolError(
+                .authenticationNeeded,
+                "not logged in to \(server) (profile \(profileName)); run `ps-auth login` or set PAGESPACE_TOKEN")
+        }
+        return credentials
+    }
+
+    /// Remembers a detected API kind in the profile, when the profile is the one in use for
+    /// this server. Failing to write is not worth failing the command for.
+    public mutating func rememberAPI(_ kind: APIKind) {
+        api = kind
+        guard var stored = config[profileName], Session.normalise(stored.server) == server, stored.api != kind else { return }
+        stored.api = kind
+        config[profileName] = stored
+        try? config.save(paths.config)
+    }
+
+    /// A server URL without trailing slashes, so paths can be appended.
+    public static func normalise(_ url: String) -> String {
+        var result = url.trimmingSpaces
+        while result.hasSuffix("/") { result.removeLast() }
+        return result
+    }
+
+    static func nonEmpty(_ value: String?) -> String? {
+        guard let value, !value.isEmpty else { return nil }
+        return value
+    }
+}

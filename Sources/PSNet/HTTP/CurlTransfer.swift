@@ -1,0 +1,197 @@
+import CCurl
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One libcurl transfer: the status and headers go to `onHead` as soon as the header block
+/// is complete, then every chunk of the body goes to `onBody` as it arrives (nothing is
+/// buffered here, so a long stream uses constant memory).
+final class CurlTransfer {
+    typealias HeadHandler = (HTTPResponseHead) throws -> Void
+    typealias BodyHandler = (UnsafeRawBufferPointer) throws -> Void
+
+    private let handle: UnsafeMutableRawPointer
+    private let onHead: HeadHandler
+    private let onBody: BodyHandler
+    private let watchInterrupt: Bool
+    private var status = 0
+    private var headers: [(name: String, value: String)] = []
+    private(set) var headDelivered = false
+    /// An error thrown by a handler: libcurl only learns "stop", we rethrow the real reason.
+    private var handlerError: Error?
+    /// When a byte last arrived (monotonic seconds), for the idle timeout.
+    private var lastActivity = CurlTransfer.now()
+    private var idleTimeout = 0.0
+    private var timedOut = false
+
+    init(handle: UnsafeMutableRawPointer, watchInterrupt: Bool, onHead: @escaping HeadHandler, onBody: @escaping BodyHandler) {
+        self.handle = handle
+        self.watchInterrupt = watchInterrupt
+        self.onHead = onHead
+        self.onBody = onBody
+    }
+
+    /// Runs the transfer. Throws a handler's error, or a TransferFailure.
+    func perform(_ request: HTTPRequest, options: HTTPOptions) throws {
+        curl_easy_reset(handle)
+        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        defer { curl_slist_free_all(headerList) }
+        for header in request.headers {
+            headerList = curl_slist_append(headerList, "\(header.name): \(header.value)")
+        }
+        // libcurl would otherwise wait for "100 Continue" before sending a larger body.
+        headerList = curl_slist_append(headerList, "Expect:")
+
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { errorPointer in
+            setOptions(request, options: options, headerList: headerList, errorBuffer: errorPointer.baseAddress!, me: me)
+            return curl_easy_perform(handle)
+        }
+        if let handlerError { throw handlerError }
+        if code == CURLE_OK {
+            deliverHeadIfNeeded()
+            if let handlerError { throw handlerError }
+            return
+        }
+        if code == CURLE_ABORTED_BY_CALLBACK {
+            if timedOut {
+                throw TransferFailure.network(
+                    message: "nothing received for \(Int(idleTimeout)) seconds (see --idle-timeout)", afterHead: headDelivered)
+            }
+            throw TransferFailure.interrupted
+        }
+        let detail = String(cString: errorBuffer).trimmingSpaces
+        let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        switch code {
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE,
+             CURLE_SSL_CERTPROBLEM, CURLE_SSL_ISSUER_ERROR:
+            throw TransferFailure.tls(message: message)
+        default:
+            throw TransferFailure.network(message: message, afterHead: headDelivered)
+        }
+    }
+
+    private func setOptions(
+        _ request: HTTPRequest, options: HTTPOptions, headerList: UnsafeMutablePointer<curl_slist>?,
+        errorBuffer: UnsafeMutablePointer<CChar>, me: UnsafeMutableRawPointer
+    ) {
+        ps_curl_setopt_ptr(handle, CURLOPT_URL, request.url)
+        ps_curl_setopt_ptr(handle, CURLOPT_USERAGENT, options.userAgent)
+        ps_curl_setopt_ptr(handle, CURLOPT_HTTPHEADER, headerList)
+        ps_curl_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer)
+        ps_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        ps_curl_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
+        // Redirects are not followed: they could carry the Authorization header elsewhere.
+        ps_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
+        ps_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, options.connectTimeout)
+        // The idle timeout is ours (see `progress`): libcurl's low-speed check averages over
+        // several seconds, so it cannot tell "idle for N seconds" precisely.
+        idleTimeout = Double(options.idleTimeout)
+        lastActivity = CurlTransfer.now()
+        // A request that may have started something on the server is sent on a new connection:
+        // libcurl silently resends a request once when a reused connection turns out dead.
+        if !request.isIdempotent { ps_curl_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1) }
+        if let caFile = options.caFile { ps_curl_setopt_ptr(handle, CURLOPT_CAINFO, caFile) }
+        if options.insecure {
+            ps_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 0)
+            ps_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 0)
+        }
+        switch request.method {
+        case "GET": ps_curl_setopt_long(handle, CURLOPT_HTTPGET, 1)
+        case "POST": ps_curl_setopt_long(handle, CURLOPT_POST, 1)
+        default: ps_curl_setopt_ptr(handle, CURLOPT_CUSTOMREQUEST, request.method)
+        }
+        if let body = request.body {
+            ps_curl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+            body.withUnsafeBytes { ps_curl_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)) }
+        } else if request.method == "POST" {
+            ps_curl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, 0)
+            ps_curl_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, "")
+        }
+
+        ps_curl_setopt_header(handle) { buffer, size, count, user in
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+            let bytes = UnsafeRawBufferPointer(start: buffer, count: size * count)
+            return transfer.receiveHeaderLine(bytes) ? size * count : 0
+        }
+        ps_curl_setopt_ptr(handle, CURLOPT_HEADERDATA, me)
+        ps_curl_setopt_write(handle) { buffer, size, count, user in
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+            let bytes = UnsafeRawBufferPointer(start: buffer, count: size * count)
+            return transfer.receiveBody(bytes) ? size * count : 0
+        }
+        ps_curl_setopt_ptr(handle, CURLOPT_WRITEDATA, me)
+        ps_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
+        ps_curl_setopt_xferinfo(handle) { user, _, _, _, _ in
+            Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue().progress() ? 0 : 1
+        }
+        ps_curl_setopt_ptr(handle, CURLOPT_XFERINFODATA, me)
+    }
+
+    /// Called by libcurl at least once a second, also while nothing arrives: false stops the
+    /// transfer (Ctrl-C, or idle too long).
+    private func progress() -> Bool {
+        if watchInterrupt && Interrupt.isRequested { return false }
+        if CurlTransfer.now() - lastActivity > idleTimeout {
+            timedOut = true
+            return false
+        }
+        return true
+    }
+
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// One header line, CRLF included. A status line starts a new header block (after a
+    /// 100 Continue, say); the blank line ends it.
+    private func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Bool {
+        lastActivity = CurlTransfer.now()
+        var end = line.count
+        while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
+        let text = String(decoding: line[0..<end], as: UTF8.self)
+        if text.hasPrefix("HTTP/") {
+            headers.removeAll()
+            let fields = text.split(separator: " ", maxSplits: 2)
+            status = fields.count > 1 ? Int(fields[1]) ?? 0 : 0
+            return true
+        }
+        if end == 0 {
+            if status >= 200 || status == 0 { deliverHeadIfNeeded() }
+            return handlerError == nil
+        }
+        if let colon = text.firstIndex(of: ":") {
+            let name = String(text[..<colon])
+            let value = String(text[text.index(after: colon)...]).trimmingSpaces
+            headers.append((name, value))
+        }
+        return true
+    }
+
+    private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        lastActivity = CurlTransfer.now()
+        deliverHeadIfNeeded()
+        guard handlerError == nil else { return false }
+        do {
+            try onBody(bytes)
+            return true
+        } catch {
+            handlerError = error
+            return false
+        }
+    }
+
+    private func deliverHeadIfNeeded() {
+        guard !headDelivered else { return }
+        headDelivered = true
+        if status == 0 {
+            var code = 0
+            ps_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
+            status = code
+        }
+        do { try onHead(HTTPResponseHead(status: status, headers: headers)) } catch { handlerError = error }
+    }
+}

@@ -1,0 +1,32 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Ctrl-C handling for network commands: SIGINT only sets a flag, and the transfer's progress
+/// callback (which libcurl calls at least once a second, also while a stream is idle) sees it and
+/// aborts the transfer. The command then finishes cleanly: what it received is already written,
+/// and it can still tell the server to stop.
+public enum Interrupt {
+    nonisolated(unsafe) private static var flag: sig_atomic_t = 0
+
+    /// Installs the SIGINT and SIGTERM handlers.
+    public static func install() {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in Interrupt.flag = 1 }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0
+        sigaction(SIGINT, &action, nil)
+        sigaction(SIGTERM, &action, nil)
+        // A parent may have started us with these blocked; then Ctrl-C would never arrive.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        sigprocmask(SIG_UNBLOCK, &signals, nil)
+    }
+
+    public static var isRequested: Bool { flag != 0 }
+
+    /// Tests and the abort request after an interrupt use this to carry on.
+    public static func clear() { flag = 0 }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import PSCore
+import PSNet
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the server, the user, where the credential comes from, and whether it works.",
+        discussion: """
+            Prints one "key: value" line each for profile, server, api, credential, user and \
+            works. The server is asked whether the credential works (GET /api/auth/me on the \
+            current API); --offline skips that. Exits 4 when there is no credential or the \
+            server refuses it.
+
+            EXAMPLES:
+              ps-auth status
+              PAGESPACE_TOKEN=mcp_... ps-auth status --server https://pagespace.ai
+              ps-auth status --offline --profile work
+
+            \(ExitStatus.helpText([.success, .failure, .authenticationNeeded, .serverError, .networkError,
+                                   .interrupted]))
+            """)
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Flag(name: .long, help: "Do not contact the server.")
+    var offline = false
+
+    func run() throws {
+        Interrupt.install()
+        let session = try connection.resolveSession(environment: Environment.current)
+        let out = RecordWriter()
+        try out.writeText("profile: \(session.profileName)\n")
+        try out.writeText("server: \(session.server) (from \(session.serverSource))\n")
+        guard let source = session.credentialsSource else {
+            try out.writeText("credential: none\n")
+            _ = try session.requireCredentials()
+            return
+        }
+        try out.writeText("credential: from \(source)\n")
+        if offline {
+            if let api = session.api { try out.writeText("api: \(api.rawValue)\n") }
+            let stored = UserText.describe(session.profile?.user)
+            if !stored.isEmpty { try out.writeText("user: \(stored)\n") }
+            return
+        }
+        let connection = try self.connection.connect()
+        try out.writeText("api: \(connection.adapter.kind.rawValue)\n")
+        do {
+            let user = try connection.adapter.currentUser()
+            let who = UserText.describe(user)
+            if !who.isEmpty { try out.writeText("user: \(who)\n") }
+            try out.writeText("works: yes\n")
+        } catch let error as ToolError where error.status == .authenticationNeeded {
+            try out.writeText("works: no\n")
+            throw error
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Hummingbird
+import PSCore
+
+/// Login, who-am-I and logout. Legacy: password login returning a JWT and a CSRF token.
+/// Current: no password login; `/api/auth/me` and `/api/auth/logout` with a token.
+struct AuthRoutes {
+    let state: ServerState
+
+    func register(on router: Router<ServerContext>) {
+        switch state.dialect {
+        case .legacy:
+            router.post("/api/auth/login") { request, _ in
+                var request = request
+                let body = try await request.jsonBody()
+                guard let email = body["email"]?.stringValue, let password = body["password"]?.stringValue,
+                    !email.isEmpty, !password.isEmpty
+                else { throw Refusal.badRequest("Email and password are required") }
+                guard let login = state.authenticator.legacyLogin(email: email, password: password) else {
+                    throw Refusal(status: .unauthorized, error: "Invalid email or password")
+                }
+                return Reply.json(login)
+            }
+        case .pagespace:
+            router.get("/api/auth/me") { request, _ in
+                _ = try state.authenticator.require(request, scope: .sessionOrMCP)
+                return Reply.json(SeedData.user)
+            }
+            router.post("/api/auth/logout") { request, _ in
+                _ = try state.authenticator.require(request, scope: .sessionOnly)
+                state.authenticator.logOutSession()
+                return Reply.json(["message": "Logged out successfully"])
+            }
+        }
+    }
+}

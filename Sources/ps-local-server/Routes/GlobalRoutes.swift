@@ -1,0 +1,106 @@
+import Hummingbird
+import PSCore
+
+/// The current server's Global assistant: `/api/ai/global/*` and `/api/ai/abort`, session
+/// tokens only.
+struct GlobalRoutes {
+    let state: ServerState
+
+    func register(on router: Router<ServerContext>) {
+        let history = HistoryResponder(state: state)
+        let auth = state.authenticator
+
+        router.get("/api/ai/global") { request, _ in
+            _ = try auth.require(request, scope: .sessionOnly)
+            let all = state.store.list(kind: .global)
+            guard request.query("paginated") == "true" else { return Reply.json(.array(all.map(\.summary))) }
+            return try paginatedList(all, request: request)
+        }
+        router.post("/api/ai/global") { request, _ in
+            _ = try auth.require(request, scope: .sessionOnly)
+            var request = request
+            let body = try? await request.jsonBody()
+            let title = body?["title"]?.stringValue ?? "New conversation"
+            let conversation = Conversation(
+                id: Identifiers.random(prefix: "conv_"), title: title, kind: .global, createdAt: Timestamp.now())
+            state.store.insert(conversation)
+            return Reply.json(conversation.summary)
+        }
+        router.get("/api/ai/global/active") { request, _ in
+            _ = try auth.require(request, scope: .sessionOnly)
+            return Reply.json(state.store.list(kind: .global).first?.summary ?? .null)
+        }
+        router.get("/api/ai/global/:id") { request, context in
+            _ = try auth.require(request, scope: .sessionOnly)
+            return Reply.json(try globalConversation(context).summary)
+        }
+        router.patch("/api/ai/global/:id") { request, context in
+            _ = try auth.require(request, scope: .sessionOnly)
+            var request = request
+            let body = try await request.jsonBody()
+            guard let title = body["title"]?.stringValue, !title.isEmpty else {
+                throw Refusal.badRequest("title is required")
+            }
+            let id = try globalConversation(context).id
+            return Reply.json(state.store.rename(id, to: title)?.summary ?? .null)
+        }
+        router.delete("/api/ai/global/:id") { request, context in
+            _ = try auth.require(request, scope: .sessionOnly)
+            guard state.store.remove(try globalConversation(context).id) else { throw Refusal.notFound("Conversation not found") }
+            return Reply.json(["success": true])
+        }
+        router.get("/api/ai/global/:id/messages") { request, context in
+            _ = try auth.require(request, scope: .sessionOnly)
+            return try await history.page(of: context.parameters.get("id") ?? "", request: request, context: context)
+        }
+        router.post("/api/ai/global/:id/messages") { request, context in
+            _ = try auth.require(request, scope: .sessionOnly)
+            let id = try globalConversation(context).id
+            var request = request
+            let body = try await request.jsonBody()
+            return try ReplyStreamer.respond(to: body, conversationID: id, state: state)
+        }
+        router.post("/api/ai/abort") { request, _ in
+            _ = try auth.require(request, scope: .sessionOnly)
+            var request = request
+            let body = try await request.jsonBody()
+            let found = state.streams.find(
+                streamID: body["streamId"]?.stringValue, messageID: body["messageId"]?.stringValue,
+                conversationID: body["conversationId"]?.stringValue)
+            guard !found.isEmpty else {
+                return Reply.json(["success": false, "message": "No active stream found"])
+            }
+            found.forEach { $0.requestAbort() }
+            return Reply.json(["success": true, "aborted": .integer(Int64(found.count))])
+        }
+    }
+
+    private func globalConversation(_ context: ServerContext) throws -> Conversation {
+        guard let id = context.parameters.get("id"), let conversation = state.store.conversation(id),
+            conversation.kind == .global
+        else { throw Refusal.notFound("Conversation not found") }
+        return conversation
+    }
+
+    /// `?paginated=true&limit=&cursor=`: the cursor is the id of the last conversation seen.
+    private func paginatedList(_ all: [Conversation], request: Request) throws -> Response {
+        var limit = 20
+        if let text = request.query("limit") {
+            guard let value = Int(text) else { throw Refusal.badRequest("limit must be a number") }
+            limit = min(max(value, 1), 100)
+        }
+        var start = 0
+        if let cursor = request.query("cursor"), !cursor.isEmpty {
+            start = (all.firstIndex { $0.id == cursor }).map { $0 + 1 } ?? all.count
+        }
+        let page = all[start..<min(all.count, start + limit)]
+        let hasMore = page.endIndex < all.count
+        return Reply.json([
+            "conversations": .array(page.map(\.summary)),
+            "pagination": [
+                "hasMore": .bool(hasMore), "nextCursor": hasMore ? .string(page.last!.id) : .null,
+                "limit": .integer(Int64(limit)),
+            ],
+        ])
+    }
+}

@@ -1,0 +1,52 @@
+import Hummingbird
+import PSCore
+
+/// Runs around every route: records the request (secrets redacted), applies an armed status
+/// fault, turns refusals into their responses and logs one line per request on stderr.
+struct ServerMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+    let state: ServerState
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var request = request
+        let path = request.uri.path
+        var response: Response
+        if path.hasPrefix("/_test/") {
+            response = try await answer(request, context: context, next: next)
+        } else {
+            var body: JSON?
+            if request.method != .get && request.method != .head {
+                let buffer = try await request.collectBody(upTo: 4 << 20)
+                body = try? JSON.parse(bytes: Array(buffer.readableBytesView))
+            }
+            state.requests.record(request, body: body)
+            if let fault = state.faults.takeStatus(path: path) {
+                var headers = HTTPFields()
+                if let seconds = fault.retryAfter { headers[.retryAfter] = String(seconds) }
+                response = fault.body.map { Reply.json($0, status: HTTPResponse.Status(code: fault.status), headers: headers) }
+                    ?? Reply.error(fault.status, dialect: state.dialect, headers: headers)
+            } else {
+                response = try await answer(request, context: context, next: next)
+            }
+        }
+        if !state.quiet {
+            Diagnostics.writeLine("\(request.method.rawValue) \(path) \(response.status.code)")
+        }
+        return response
+    }
+
+    private func answer(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let refusal as Refusal {
+            return refusal.response
+        } catch let error as HTTPError {
+            let message = error.body ?? (error.status == .notFound ? "Not found" : error.status.reasonPhrase)
+            return Reply.json(["error": .string(message)], status: error.status)
+        }
+    }
+}

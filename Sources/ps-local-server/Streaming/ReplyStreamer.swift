@@ -1,0 +1,78 @@
+import HTTPTypes
+import Hummingbird
+import PSCore
+
+/// Answers a send: stores the user's message, starts generating the reply and returns the
+/// UI message stream. Both dialects and both assistants (Global, Page AI) come through here.
+enum ReplyStreamer {
+    static func respond(
+        to body: JSON, conversationID: String, state: ServerState, extraHeaders: HTTPFields = [:]
+    ) throws -> Response {
+        let userMessage = try userMessage(from: body, state: state)
+        guard state.store.append(userMessage, to: conversationID) else {
+            throw Refusal.notFound("Conversation not found")
+        }
+
+        let generation = ReplyGeneration(
+            streamID: Identifiers.random(prefix: "stream_"), messageID: state.ids.nextMessageID(),
+            conversationID: conversationID)
+        let segments = ReplyScript.reply(to: userMessage.plainText, callID: Identifiers.random(prefix: "call_", bytes: 8))
+        let chunks = ChunkScript.chunks(for: segments, messageID: generation.messageID, dialect: state.dialect)
+        let pacing = ReplyGeneration.Pacing(paceMs: state.paceMs, slow: state.faults.takeSlow())
+        let drop = state.faults.takeDrop()
+
+        state.streams.add(generation)
+        Task {
+            await generation.run(chunks: chunks, pacing: pacing) { parts in
+                if !parts.isEmpty {
+                    let reply = StoredMessage(id: generation.messageID, role: "assistant", parts: parts, createdAt: Timestamp.now())
+                    state.store.append(reply, to: conversationID)
+                }
+                state.streams.remove(generation)
+            }
+        }
+
+        var headers = extraHeaders
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-cache"
+        headers[HTTPField.Name("x-vercel-ai-ui-message-stream")!] = "v1"
+        headers[HTTPField.Name("x-accel-buffering")!] = "no"
+        if state.dialect.isCurrent { headers[HTTPField.Name("X-Stream-Id")!] = generation.streamID }
+
+        let body = ResponseBody { writer in
+            var sent = 0
+            for await event in generation.events {
+                if let drop, case .chunk = event, sent >= drop.afterEvents {
+                    // The fault: close the connection mid-stream, no [DONE].
+                    throw ConnectionDropped()
+                }
+                try await writer.write(ByteBuffer(bytes: event.wireBytes))
+                if case .chunk = event { sent += 1 }
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// The last message of the body's `messages`, which must be the user's; only it is
+    /// used, the server has the rest. Its client-made id is kept.
+    static func userMessage(from body: JSON, state: ServerState) throws -> StoredMessage {
+        guard let last = body["messages"]?.arrayValue?.last, last.objectValue != nil else {
+            throw Refusal.badRequest("messages must be a non-empty array of UIMessages")
+        }
+        guard last["role"]?.stringValue == "user" else {
+            throw Refusal.badRequest("the last message must have role user")
+        }
+        var parts: [JSON]
+        if let given = last["parts"]?.arrayValue {
+            parts = given
+        } else if let content = last["content"]?.stringValue {
+            parts = [["type": "text", "text": .string(content)]]
+        } else {
+            throw Refusal.badRequest("the last message has neither parts nor content")
+        }
+        parts = parts.filter { $0.objectValue != nil }
+        let id = last["id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? state.ids.nextMessageID()
+        return StoredMessage(id: id, role: "user", parts: parts, createdAt: Timestamp.now())
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PSCore
+import Synchronization
+
+/// Who may call which route, per dialect (pagespace-api.md, "Authentication").
+final class Authenticator: Sendable {
+    /// Routes that only a session token reaches on the current server (Global assistant,
+    /// settings, abort, logout); the rest also take MCP keys.
+    enum Scope: Sendable { case sessionOnly, sessionOrMCP }
+
+    enum Credential: Sendable {
+        case session
+        case mcpKey
+        case legacyJWT(token: String)
+    }
+
+    private struct State {
+        var sessionLoggedOut = false
+        /// Legacy logins handed out: JWT → its CSRF token.
+        var legacyLogins: [String: String] = [:]
+    }
+
+    let dialect: Dialect
+    private let state = Mutex(State())
+
+    init(dialect: Dialect) { self.dialect = dialect }
+
+    func require(_ request: Request, scope: Scope) throws -> Credential {
+        let token = Authenticator.bearerToken(request)
+        switch dialect {
+        case .pagespace: return try requireCurrent(token: token, scope: scope)
+        case .legacy: return try requireLegacy(token: token, request: request)
+        }
+    }
+
+    static func bearerToken(_ request: Request) -> String? {
+        guard let value = request.headers[.authorization] else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+
+    private func requireCurrent(token: String?, scope: Scope) throws -> Credential {
+        guard let token else { throw Refusal(Reply.text("Authentication required", status: .unauthorized)) }
+        let unauthorized = Refusal(Reply.error(401, dialect: .pagespace))
+        if token.hasPrefix("mcp_") {
+            guard scope == .sessionOrMCP else {
+                throw Refusal(status: .unauthorized, error: "MCP tokens are not permitted for this endpoint")
+            }
+            guard token == SeedData.mcpKey else { throw unauthorized }
+            return .mcpKey
+        }
+        if token.hasPrefix("ps_sess_") {
+            let loggedOut = state.withLock { $0.sessionLoggedOut }
+            guard token == SeedData.sessionToken, !loggedOut else { throw unauthorized }
+            return .session
+        }
+        // OAuth access tokens exist, but this server never issues any.
+        if token.hasPrefix("ps_at_") { throw unauthorized }
+        throw Refusal(status: .unauthorized, error: "Invalid token format")
+    }
+
+    private func requireLegacy(token: String?, request: Request) throws -> Credential {
+        guard let token else { throw Refusal(Reply.error(401, dialect: .legacy)) }
+        if token == SeedData.mcpKey { return .mcpKey }  // MCP keys skip CSRF: they are not cookies.
+        guard let csrf = state.withLock({ $0.legacyLogins[token] }) else {
+            throw Refusal(Reply.error(401, dialect: .legacy))
+        }
+        if request.method != .get && request.method != .head {
+            guard let sent = request.headers[HTTPField.Name("X-CSRF-Token")!] else {
+                throw Refusal(status: .forbidden, error: "CSRF token missing", code: "CSRF_TOKEN_MISSING")
+            }
+            guard sent == csrf else {
+                throw Refusal(status: .forbidden, error: "Invalid CSRF token", code: "CSRF_TOKEN_INVALID")
+            }
+        }
+        return .legacyJWT(token: token)
+    }
+
+    /// Legacy password login: a fresh JWT-looking token with its CSRF and device tokens.
+    func legacyLogin(email: String, password: String) -> JSON? {
+        guard email.lowercased() == SeedData.email, password == SeedData.password else { return nil }
+        let issued = Timestamp.now()
+        let header: JSON = ["alg": "HS256", "typ": "JWT"]
+        let payload: JSON = [
+            "userId": .string(SeedData.userID), "tokenVersion": 0, "iat": .integer(issued),
+            "exp": .integer(issued + 15 * 60), "jti": .string(Identifiers.randomHex(8)),
+        ]
+        let token = [header, payload].map { Identifiers.base64URL(Array($0.serialized().utf8)) }.joined(separator: ".")
+            + "." + Identifiers.base64URL((0..<32).map { _ in UInt8.random(in: 0...255) })
+        let csrf = Identifiers.randomHex(32)
+        state.withLock { $0.legacyLogins[token] = csrf }
+        return [
+            "user": SeedData.user, "token": .string(token), "csrfToken": .string(csrf),
+            "deviceToken": .string(Identifiers.random(prefix: "dev_", bytes: 16)),
+        ]
+    }
+
+    func logOutSession() {
+        state.withLock { $0.sessionLoggedOut = true }
+    }
+}

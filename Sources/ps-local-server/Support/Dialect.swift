@@ -1,0 +1,40 @@
+import ArgumentParser
+import PSCore
+
+/// Which PageSpace generation the server imitates. Everything that differs between the two
+/// is decided here or in the dialect's own route file, so the rest of the server is shared.
+enum Dialect: String, ExpressibleByArgument, CaseIterable, Sendable {
+    /// The current server: opaque tokens, `/api/ai/global/*`, AI SDK v6 streams.
+    case pagespace
+    /// The server the seed documents describe: JWT login, CSRF, `/api/ai_conversations/*`, AI SDK v5.
+    case legacy = "pagespace-legacy"
+
+    var isCurrent: Bool { self == .pagespace }
+
+    /// The JSON body each generation sends with an error status (pagespace-api.md, "Errors").
+    func errorBody(for status: Int) -> JSON {
+        switch (status, self) {
+        case (401, .pagespace): return ["error": "Authentication required"]
+        case (401, .legacy): return ["error": "Unauthorized"]
+        case (402, _): return ["error": "out_of_credits", "message": "You have used all of your AI credits for this period."]
+        case (403, .pagespace): return ["error": "You do not have permission to access this resource"]
+        case (403, .legacy): return ["error": "No permission to send messages"]
+        case (404, _): return ["error": "Conversation not found"]
+        case (409, _): return ["error": "Message is still streaming"]
+        case (429, .pagespace):
+            return ["error": "too_many_in_flight", "message": "Too many requests are in flight for this user; try again shortly."]
+        case (429, .legacy):
+            return [
+                "error": "Rate limit exceeded",
+                "rateLimitInfo": [
+                    "currentCount": 20, "limit": 20, "remainingCalls": 0,
+                    "resetAt": .string(Timestamp.iso8601(Timestamp.startOfTomorrow())),
+                ],
+            ]
+        case (500, _): return ["error": "Internal server error"]
+        case (502, _): return ["error": "Bad gateway: the AI provider did not answer"]
+        case (503, _): return ["error": "Service temporarily unavailable"]
+        default: return ["error": "Request failed"]
+        }
+    }
+}

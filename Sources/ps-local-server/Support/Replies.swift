@@ -1,0 +1,58 @@
+import Hummingbird
+import PSCore
+
+/// Responses with the bodies and headers PageSpace uses.
+enum Reply {
+    static func json(_ value: JSON, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var bytes: [UInt8] = []
+        value.write(to: &bytes)
+        var fields = headers
+        fields[.contentType] = "application/json"
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    static func text(_ text: String, status: HTTPResponse.Status) -> Response {
+        Response(
+            status: status, headers: [.contentType: "text/plain; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// The dialect's error body for `status` (pagespace-api.md, "Errors").
+    static func error(_ status: Int, dialect: Dialect, headers: HTTPFields = [:]) -> Response {
+        json(dialect.errorBody(for: status), status: HTTPResponse.Status(code: status), headers: headers)
+    }
+}
+
+/// A request the server turns down: handlers throw it, ServerMiddleware answers with it.
+struct Refusal: Error {
+    let response: Response
+
+    init(_ response: Response) { self.response = response }
+
+    init(status: HTTPResponse.Status, error: String, code: String? = nil) {
+        var body = JSONObject()
+        body["error"] = .string(error)
+        body["code"] = code.map(JSON.string)
+        response = Reply.json(.object(body), status: status)
+    }
+
+    static func badRequest(_ message: String) -> Refusal { Refusal(status: .badRequest, error: message) }
+    static func notFound(_ message: String) -> Refusal { Refusal(status: .notFound, error: message) }
+}
+
+extension Request {
+    /// The body as JSON; a missing or malformed body is a 400 with a message saying so.
+    mutating func jsonBody() async throws -> JSON {
+        let buffer = try await collectBody(upTo: 4 << 20)
+        guard buffer.readableBytes > 0 else { throw Refusal.badRequest("Request body is required") }
+        do {
+            return try JSON.parse(bytes: Array(buffer.readableBytesView))
+        } catch {
+            throw Refusal.badRequest("Invalid JSON body: \(error)")
+        }
+    }
+
+    func query(_ name: String) -> String? {
+        uri.queryParameters[name[...]].map(String.init)
+    }
+}

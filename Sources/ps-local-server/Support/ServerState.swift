@@ -1,0 +1,42 @@
+import Hummingbird
+import Logging
+import NIOCore
+import PSCore
+
+/// Everything the routes share: the dialect, the data, the faults and the logs.
+final class ServerState: Sendable {
+    let dialect: Dialect
+    let paceMs: Int
+    let quiet: Bool
+    let store = ConversationStore()
+    let authenticator: Authenticator
+    let faults = FaultBoard()
+    let requests = RequestLog()
+    let streams = StreamRegistry()
+    let agents = AgentDirectory()
+    let ids: Identifiers
+
+    init(dialect: Dialect, paceMs: Int, quiet: Bool, historyMessages: Int) {
+        self.dialect = dialect
+        self.paceMs = paceMs
+        self.quiet = quiet
+        authenticator = Authenticator(dialect: dialect)
+        let nextNumber = HistorySeeder.seed(store, globalMessages: historyMessages)
+        ids = Identifiers(firstMessageNumber: nextNumber)
+    }
+}
+
+/// The request context: Hummingbird's basics plus the connection, which the history-drop
+/// fault closes without answering.
+struct ServerContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+}
+
+/// Thrown to end a response by closing the connection (fault injection).
+struct ConnectionDropped: Error {}

@@ -1,0 +1,75 @@
+import PSCore
+import PSNet
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The reader of our output went away (`| head`): stop, and let the server stop too.
+struct ReaderGone: Error {}
+
+/// Copies a send's response body to stdout as it arrives. An error answer (4xx/5xx) is read
+/// instead and becomes one line and an exit status; a success is checked for its end: a
+/// UI message stream that stops without `data: [DONE]` did not finish.
+final class ResponseStream {
+    let printIDs: Bool
+    let knowsConversation: Bool
+    private(set) var streamID: String?
+    private var head: HTTPResponseHead?
+    private var errorBody: [UInt8] = []
+    private var received = 0
+    /// The last bytes written, to see the closing [DONE].
+    private var tail: [UInt8] = []
+
+    init(printIDs: Bool, knowsConversation: Bool) {
+        self.printIDs = printIDs
+        self.knowsConversation = knowsConversation
+    }
+
+    func run(_ request: HTTPRequest, http: HTTPClient) throws {
+        let state = self
+        try http.stream(request, onHead: { head in
+            state.head = head
+            guard head.isSuccess else { return }
+            state.streamID = head.header("X-Stream-Id")
+            if state.printIDs {
+                if !state.knowsConversation, let id = head.header("X-Conversation-Id") {
+                    Diagnostics.writeLine("conversation=\(id)")
+                }
+                if let id = state.streamID { Diagnostics.writeLine("stream=\(id)") }
+            }
+        }, onBody: { chunk in
+            guard state.head?.isSuccess == true else {
+                if state.errorBody.count < 64 * 1024 { state.errorBody.append(contentsOf: chunk) }
+                return
+            }
+            let error = FileDescriptorOutput.writeAll(fd: 1, chunk)
+            if error == EPIPE { throw ReaderGone() }
+            if error != 0 { throw ToolError(.failure, "cannot write output: \(String(cString: strerror(error)))") }
+            state.received += chunk.count
+            state.tail.append(contentsOf: chunk.suffix(64))
+            if state.tail.count > 64 { state.tail.removeFirst(state.tail.count - 64) }
+        })
+        guard let head, head.isSuccess else {
+            let response = HTTPResponse(head: head ?? HTTPResponseHead(status: 0, headers: []), body: errorBody)
+            throw APIErrors.toolError(response, request: request)
+        }
+        let isUIMessageStream = head.header("x-vercel-ai-ui-message-stream") != nil
+            || head.header("Content-Type")?.hasPrefix("text/event-stream") == true
+        if isUIMessageStream && !containsDone(tail) {
+            throw ToolError(.incomplete, "the stream ended without [DONE] after \(received) bytes")
+        }
+    }
+
+    func toolError(_ failure: TransferFailure, request: HTTPRequest) -> ToolError {
+        if case .network(let message, true) = failure {
+            return ToolError(.networkError, "the stream was cut after \(received) bytes: \(message)")
+        }
+        return APIErrors.toolError(failure, request: request)
+    }
+
+    private func containsDone(_ bytes: [UInt8]) -> Bool {
+        let marker = Array("[DONE]".utf8)
+        guard bytes.count >= marker.count else { return false }
+        return (0...(bytes.count - marker.count)).contains { Array(bytes[$0..<($0 + marker.count)]) == marker }
+    }
+}

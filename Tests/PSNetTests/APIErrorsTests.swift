@@ -1,0 +1,69 @@
+import PSCore
+import Testing
+@testable import PSNet
+
+@Suite struct APIErrorsTests {
+    let secret = "ps_sess_SECRET-token-value"
+    var request: HTTPRequest {
+        HTTPRequest(method: "GET", url: "http://127.0.0.1:9/api/ai/global/c1/messages?limit=5",
+                    headers: [("Authorization", "Bearer " + secret), ("X-CSRF-Token", "csrf-SECRET")])
+    }
+
+    func response(_ status: Int, _ body: String, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        HTTPResponse(head: HTTPResponseHead(status: status, headers: headers), body: Array(body.utf8))
+    }
+
+    func error(_ status: Int, _ body: String, headers: [(name: String, value: String)] = []) -> ToolError {
+        let error = APIErrors.toolError(response(status, body, headers: headers), request: request)
+        #expect(!error.message.contains("SECRET"))
+        #expect(!error.message.contains("\n"))
+        return error
+    }
+
+    @Test func statusesMapToSharedExitCodes() {
+        #expect(error(401, #"{"error":"Authentication required"}"#).status == .authenticationNeeded)
+        #expect(error(401, "Authentication required").status == .authenticationNeeded)
+        #expect(error(402, #"{"error":"out_of_credits","message":"No credits left"}"#).status == .rateLimited)
+        #expect(error(403, #"{"error":"No permission to send messages"}"#).status == .forbidden)
+        #expect(error(404, #"{"error":"Conversation not found"}"#).status == .notFound)
+        #expect(error(429, #"{"error":"too_many_in_flight","message":"Slow down"}"#).status == .rateLimited)
+        #expect(error(500, "").status == .serverError)
+        #expect(error(503, "<html>\nbusy</html>").status == .serverError)
+        #expect(error(400, #"{"error":"bad"}"#).status == .failure)
+    }
+
+    @Test func messagesCarryTheServersReasonAndWhere() {
+        let notFound = error(404, #"{"error":"Conversation not found"}"#)
+        #expect(notFound.message == "not found: Conversation not found (GET /api/ai/global/c1/messages)")
+        let credits = error(402, #"{"error":"out_of_credits","message":"No credits left"}"#)
+        #expect(credits.message == "out of credits: out_of_credits: No credits left")
+        let mcp = error(401, #"{"error":"MCP tokens are not permitted for this endpoint"}"#)
+        #expect(mcp.message.contains("needs a session token"))
+        let csrf = error(403, #"{"error":"CSRF token missing","code":"CSRF_TOKEN_MISSING"}"#)
+        #expect(csrf.message.contains("CSRF token missing") && csrf.message.contains("ps-auth login"))
+    }
+
+    @Test func rateLimitDetailsOfBothAPIs() {
+        let current = error(429, #"{"error":"too_many_in_flight","message":"Too many requests"}"#,
+                            headers: [("Retry-After", "30")])
+        #expect(current.message == "rate limited: too_many_in_flight: Too many requests; the server asks to retry after 30s")
+        let legacy = error(429, #"{"error":"Rate limit exceeded","rateLimitInfo":{"currentCount":20,"limit":20,"remainingCalls":0,"resetAt":"2025-11-02T00:00:00Z"}}"#)
+        #expect(legacy.message == "rate limited: Rate limit exceeded (20 of 20 calls used, 0 left, resets at 2025-11-02T00:00:00Z)")
+    }
+
+    @Test func transferFailures() {
+        let refused = APIErrors.toolError(.network(message: "Connection refused", afterHead: false), request: request)
+        #expect(refused.status == .networkError)
+        #expect(refused.message == "cannot reach 127.0.0.1:9: Connection refused")
+        let cut = APIErrors.toolError(.network(message: "transfer closed", afterHead: true), request: request)
+        #expect(cut.status == .networkError && cut.message.contains("broke during the response"))
+        #expect(APIErrors.toolError(.interrupted, request: request).status == .interrupted)
+        let tls = APIErrors.toolError(.tls(message: "self-signed certificate"), request: request)
+        #expect(tls.status == .networkError && tls.message.contains("--cacert"))
+    }
+
+    @Test func hostNeverShowsUserinfo() {
+        #expect(URLText.host(of: "https://user:pw@example.com:8443/a?b") == "example.com:8443")
+        #expect(URLText.path(of: "https://example.com/api/x?y=1") == "/api/x")
+    }
+}
