@@ -155,8 +155,14 @@ import TestSupport
     }
 
     @Test func endsQuietlyWhenTheReaderGoesAway() throws {
-        let result = try Run.shell(
-            "yes 'data: {\"type\":\"text-delta\",\"delta\":\"x\"}\n' | head -c 5000000 | ps-sse | head -1; echo \"status ${PIPESTATUS[2]}\"")
+        // Read from a file, so that no other writer in the pipeline can complain of a closed
+        // pipe; the output (5 MB) is far more than a pipe holds, so ps-sse is still writing when
+        // head has gone.
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ps-sse-epipe-\(getpid()).sse")
+        let event = "data: {\"type\":\"text-delta\",\"delta\":\"x\"}\n\n"
+        try Data(String(repeating: event, count: 100_000).utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let result = try Run.shell("ps-sse '\(url.path)' | head -1; echo \"status ${PIPESTATUS[0]}\"")
         #expect(result.stdoutLines == [#"{"event":"message","id":"","data":{"type":"text-delta","delta":"x"}}"#, "status 141"])
         #expect(result.stderrText == "")
     }
