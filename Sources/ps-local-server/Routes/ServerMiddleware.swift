@@ -31,10 +31,13 @@ struct ServerMiddleware: RouterMiddleware {
                 response = try await answer(request, context: context, next: next)
             }
         }
-        if !state.quiet {
-            Diagnostics.writeLine("\(request.method.rawValue) \(path) \(response.status.code)")
-        }
+        log(request, String(response.status.code))
         return response
+    }
+
+    private func log(_ request: Request, _ outcome: String) {
+        guard !state.quiet else { return }
+        Diagnostics.writeLine("\(request.method.rawValue) \(request.uri.path) \(outcome)")
     }
 
     private func answer(
@@ -42,6 +45,9 @@ struct ServerMiddleware: RouterMiddleware {
     ) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch let dropped as ConnectionDropped {
+            log(request, "dropped (fault)")
+            throw dropped
         } catch let refusal as Refusal {
             return refusal.response
         } catch let error as HTTPError {

@@ -12,12 +12,6 @@ struct HistoryQuery: Sendable {
     var cursor: String?
     var direction = Direction.before
 
-    init(limit: Int = 50, cursor: String? = nil, direction: Direction = .before) {
-        self.limit = limit
-        self.cursor = cursor
-        self.direction = direction
-    }
-
     /// Reads the query string; out-of-range limits are clamped, an unknown direction is a 400.
     init(_ uri: URI) throws {
         let query = uri.queryParameters
