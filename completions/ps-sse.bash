@@ -163,10 +163,18 @@ _ps-sse() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(-h --help)
+    local -a non_repeating_flags=(--raw -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=()
-    __ps-sse_offer_flags_options 0
+    local -a non_repeating_options=(--format)
+    __ps-sse_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--format')
+        __ps-sse_add_completions -W 'auto'$'\n''sse'$'\n''data-stream'
+        return
+        ;;
+    esac
 
     # Offer subcommand / subcommand argument completions
     local -r subcommand="${unparsed_words[0]}"

@@ -1,0 +1,211 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An incremental parser of `text/event-stream` bodies, exactly as the WHATWG HTML standard
+/// interprets them ("event stream interpretation", section 9.2.6).
+///
+/// It works on bytes: the stream's only syntax is ASCII (CR, LF, `:` and space), and a UTF-8
+/// decoder never folds an ASCII byte into a multi-byte sequence, so splitting the bytes first and
+/// decoding each piece with U+FFFD replacement gives what the standard's decode-then-parse gives.
+/// Chunks may end anywhere (inside a line, between a CR and its LF, inside the BOM). Memory is
+/// bounded by the largest event, not the stream.
+public struct SSEParser {
+    /// One dispatched event. `data` borrows the parser's buffer: it is valid only inside the
+    /// callback that received it; copy it (or use `dataString`) to keep it.
+    public struct Event {
+        /// The `event:` field, or "message" when the block had none (or an empty one).
+        public let type: String
+        /// The data lines joined with LF, without the final LF.
+        public let data: UnsafeRawBufferPointer
+        /// The last event ID set by the stream so far ("" if none): it persists across events.
+        public let lastEventId: String
+        /// The reconnection time, only when this event's own block set a valid `retry:`.
+        public let retry: Int64?
+        /// The data decoded as UTF-8, with U+FFFD for invalid bytes.
+        public var dataString: String { String(decoding: data, as: UTF8.self) }
+    }
+
+    /// What was left at the end of the stream: an event whose blank line never came.
+    public struct UnterminatedEvent: Equatable, Sendable {
+        /// The line the unfinished block began on (1-based).
+        public let line: Int
+    }
+
+    private static let lf: UInt8 = 0x0A, cr: UInt8 = 0x0D, colon: UInt8 = 0x3A, space: UInt8 = 0x20
+    private static let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// How many bytes of a leading BOM have been seen; nil once the stream start is settled.
+    private var bomMatched: Int? = 0
+    /// A line that began in an earlier chunk.
+    private var partialLine: [UInt8] = []
+    /// The previous chunk ended with CR: an LF at the start of the next one belongs to it.
+    private var skipLeadingLF = false
+
+    private var dataBuffer: [UInt8] = []
+    private var eventTypeBuffer: [UInt8] = []
+    private var lastEventIdBuffer: [UInt8] = []
+    private var lastEventIdString = ""
+    private var lastEventIdChanged = false
+    private var blockRetry: Int64?
+    /// The first line of the current block (0 when the block is empty so far).
+    private var blockStartLine = 0
+
+    /// Lines completed so far.
+    public private(set) var lineNumber = 0
+
+    public init() {}
+
+    /// Parses a chunk, calling `onEvent` for each event whose blank line it completes.
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ onEvent: (Event) throws -> Void) rethrows {
+        var index = 0
+        let count = chunk.count
+        if let matched = bomMatched {
+            index = skipByteOrderMark(chunk, alreadyMatched: matched)
+        }
+        if skipLeadingLF && index < count {
+            skipLeadingLF = false
+            if chunk[index] == Self.lf { index += 1 }
+        }
+        var lineStart = index
+        while index < count {
+            let byte = chunk[index]
+            if byte != Self.lf && byte != Self.cr {
+                index += 1
+                continue
+            }
+            if partialLine.isEmpty {
+                try processLine(UnsafeRawBufferPointer(rebasing: chunk[lineStart..<index]), onEvent)
+            } else {
+                partialLine.append(contentsOf: chunk[lineStart..<index])
+                // Move the buffer out while it is processed: processLine mutates self.
+                var line: [UInt8] = []
+                swap(&line, &partialLine)
+                try line.withUnsafeBytes { try processLine($0, onEvent) }
+                line.removeAll(keepingCapacity: true)
+                swap(&line, &partialLine)
+            }
+            index += 1
+            if byte == Self.cr {
+                if index < count {
+                    if chunk[index] == Self.lf { index += 1 }
+                } else {
+                    skipLeadingLF = true
+                }
+            }
+            lineStart = index
+        }
+        if lineStart < count { partialLine.append(contentsOf: chunk[lineStart..<count]) }
+    }
+
+    /// Ends the stream. An event without its blank line is dropped, as the standard says, and
+    /// reported so that the caller can tell a truncated stream from a finished one. The parser is
+    /// then ready for a new stream.
+    public mutating func finish() -> UnterminatedEvent? {
+        if let matched = bomMatched, matched > 0 { partialLine.insert(contentsOf: Self.bom[0..<matched], at: 0) }
+        let pendingLineIsField = partialLine.first.map { $0 != Self.colon } ?? false
+        var result: UnterminatedEvent?
+        if !dataBuffer.isEmpty || pendingLineIsField {
+            result = UnterminatedEvent(line: blockStartLine > 0 ? blockStartLine : lineNumber + 1)
+        }
+        self = SSEParser()
+        return result
+    }
+
+    /// Consumes the part of a leading BOM in `chunk`; returns where the stream's text starts.
+    private mutating func skipByteOrderMark(_ chunk: UnsafeRawBufferPointer, alreadyMatched: Int) -> Int {
+        var matched = alreadyMatched
+        var index = 0
+        while index < chunk.count && matched < 3 {
+            guard chunk[index] == Self.bom[matched] else {
+                // Not a BOM after all: the bytes matched so far are text (never a line end).
+                partialLine.append(contentsOf: Self.bom[0..<matched])
+                bomMatched = nil
+                return index
+            }
+            matched += 1
+            index += 1
+        }
+        bomMatched = matched == 3 ? nil : matched
+        return index
+    }
+
+    private mutating func processLine(_ line: UnsafeRawBufferPointer, _ onEvent: (Event) throws -> Void) rethrows {
+        lineNumber += 1
+        guard let first = line.first else {
+            try dispatch(onEvent)
+            return
+        }
+        if first == Self.colon { return }  // A comment.
+        if blockStartLine == 0 { blockStartLine = lineNumber }
+
+        var field = line
+        var value = UnsafeRawBufferPointer(start: nil, count: 0)
+        if let colon = line.firstIndex(of: Self.colon) {
+            field = UnsafeRawBufferPointer(rebasing: line[..<colon])
+            var valueStart = colon + 1
+            if valueStart < line.count && line[valueStart] == Self.space { valueStart += 1 }
+            value = UnsafeRawBufferPointer(rebasing: line[valueStart...])
+        }
+
+        if Self.is(field, "data") {
+            dataBuffer.append(contentsOf: value)
+            dataBuffer.append(Self.lf)
+        } else if Self.is(field, "event") {
+            eventTypeBuffer.removeAll(keepingCapacity: true)
+            eventTypeBuffer.append(contentsOf: value)
+        } else if Self.is(field, "id") {
+            if !value.contains(0) {
+                lastEventIdBuffer.removeAll(keepingCapacity: true)
+                lastEventIdBuffer.append(contentsOf: value)
+                lastEventIdChanged = true
+            }
+        } else if Self.is(field, "retry") {
+            if let milliseconds = Self.parseRetry(value) { blockRetry = milliseconds }
+        }
+        // Any other field is ignored.
+    }
+
+    /// Whether a field name is `name` (byte for byte: field names are case-sensitive).
+    @inline(__always)
+    private static func `is`(_ field: UnsafeRawBufferPointer, _ name: StaticString) -> Bool {
+        guard field.count == name.utf8CodeUnitCount, let base = field.baseAddress else { return false }
+        return memcmp(base, name.utf8Start, field.count) == 0
+    }
+
+    /// A `retry:` value counts only when it is ASCII digits (and fits in 64 bits).
+    private static func parseRetry(_ value: UnsafeRawBufferPointer) -> Int64? {
+        guard !value.isEmpty else { return nil }
+        var result: Int64 = 0
+        for byte in value {
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            let (times10, overflow1) = result.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(Int64(byte - 0x30))
+            if overflow1 || overflow2 { return nil }
+            result = sum
+        }
+        return result
+    }
+
+    /// At a blank line: dispatch when there is data, and start a new block either way.
+    private mutating func dispatch(_ onEvent: (Event) throws -> Void) rethrows {
+        defer {
+            dataBuffer.removeAll(keepingCapacity: true)
+            eventTypeBuffer.removeAll(keepingCapacity: true)
+            blockRetry = nil
+            blockStartLine = 0
+        }
+        guard !dataBuffer.isEmpty else { return }
+        dataBuffer.removeLast()  // The LF after the last data line.
+        if lastEventIdChanged {
+            lastEventIdString = String(decoding: lastEventIdBuffer, as: UTF8.self)
+            lastEventIdChanged = false
+        }
+        let type = eventTypeBuffer.isEmpty ? "message" : String(decoding: eventTypeBuffer, as: UTF8.self)
+        let lastEventId = lastEventIdString
+        let retry = blockRetry
+        try dataBuffer.withUnsafeBytes { data in
+            try onEvent(Event(type: type, data: data, lastEventId: lastEventId, retry: retry))
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Testing
+@testable import PSCore
+
+/// JSONSyntax must accept exactly what jansson (JSON.parse) accepts, or ps-sse would copy data
+/// into a record that the next command cannot read. Checked case by case and on many mutated
+/// texts; the one deliberate difference (a raw NUL byte outside strings) is checked on its own.
+@Suite struct JSONSyntaxTests {
+    static func janssonAccepts(_ bytes: [UInt8]) -> Bool { (try? JSON.parse(bytes: bytes)) != nil }
+
+    static let cases: [String] = [
+        "1", "-0", "0", "01", "1.", ".5", "-", "+1", "1e", "1E+2", "1e-2", "1.5e3", "-1.25", "1e400", "-1e400", "1e-400",
+        String(repeating: "1", count: 400) + ".0", "0." + String(repeating: "1", count: 400),
+        "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
+        "99999999999999999999", "1234567890123456789",
+        "true", "false", "null", "tru", "nulll", "True", "[true,false,null]",
+        "\"\"", "\"a\"", "\"\\u0000\"", "{\"\\u0000\":1}", "{\"a\\u0000\":1}", "\"\\ud800\"", "\"\\udc00\"",
+        "\"\\ud800\\udc00\"", "\"\\uD83D\\uDE00\"", "\"\\ud800\\u0041\"", "\"\\ud800x\"", "\"\\/\"", "\"\\U0041\"", "\"\\x\"",
+        "\"\\u12\"", "\"\\u12g4\"", "\"a\tb\"", "\"\u{7F}\"", "\"é✓🎉\"", "\"unterminated", "\"a\\\"",
+        "[]", "{}", "[1,]", "{\"a\":1,}", "[,1]", "{,}", "{\"a\" 1}", "{\"a\":}", "{1:2}", "[1 2]", "[[[]]]",
+        " 1 ", "\t\n\r 1", "\u{0C}1", "1 2", "{\"a\":[1,{\"b\":null}],\"c\":\"d\"}", "{\"a\":1}x", "[\"a\",]",
+        "{\"type\":\"text-delta\",\"id\":\"0\",\"delta\":\"Hello \\\"world\\\"\\n\"}",
+    ]
+
+    @Test(arguments: cases)
+    func agreesWithJansson(_ text: String) {
+        let bytes = Array(text.utf8)
+        #expect(JSONSyntax.isValid(bytes) == Self.janssonAccepts(bytes), "\(text.prefix(60))")
+    }
+
+    @Test func agreesOnInvalidUTF8() {
+        let strings: [[UInt8]] = [
+            [0xC0, 0x80], [0xC1, 0xBF], [0xC2, 0x80], [0xDF, 0xBF], [0xE0, 0x9F, 0x80], [0xE0, 0xA0, 0x80],
+            [0xED, 0x9F, 0xBF], [0xED, 0xA0, 0x80], [0xEF, 0xBF, 0xBF], [0xF0, 0x8F, 0xBF, 0xBF], [0xF0, 0x90, 0x80, 0x80],
+            [0xF4, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xFF], [0x80], [0xC3], [0xE2, 0x82],
+            [0xC3, 0x28],
+        ]
+        for inner in strings {
+            let bytes = [UInt8(ascii: "\"")] + inner + [UInt8(ascii: "\"")]
+            #expect(JSONSyntax.isValid(bytes) == Self.janssonAccepts(bytes), "\(inner)")
+        }
+        #expect(!JSONSyntax.isValid([0xEF, 0xBB, 0xBF, 0x31]))
+    }
+
+    @Test func agreesOnTheNestingLimit() {
+        for depth in [2047, 2048, 2049] {
+            let arrays = Array((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
+            #expect(JSONSyntax.isValid(arrays) == Self.janssonAccepts(arrays), "arrays \(depth)")
+            let objects = Array((String(repeating: "{\"a\":", count: depth) + "1" + String(repeating: "}", count: depth)).utf8)
+            #expect(JSONSyntax.isValid(objects) == Self.janssonAccepts(objects), "objects \(depth)")
+        }
+    }
+
+    @Test func refusesARawNULOutsideStrings() {
+        for text in ["1\u{0}", "[1\u{0}]", "\u{0}", "\"a\u{0}b\"", "{\"a\":1}\u{0}"] {
+            #expect(!JSONSyntax.isValid(Array(text.utf8)), "\(text.debugDescription)")
+        }
+    }
+
+    /// Random JSON texts, then random edits of them, with a fixed seed.
+    @Test func agreesOnMutatedTexts() {
+        var random = SplitMix(seed: 42)
+        let alphabet = Array("{}[],:\"\\/ 0123456789.eE+-tfnulrsabu\u{0C}\t\n".utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xBF, 0xC3, 0xE2, 0xED, 0xF0, 0xFF]
+        var disagreements: [String] = []
+        for _ in 0..<4000 {
+            var bytes = Array(Self.randomJSON(&random, depth: 0).utf8)
+            for _ in 0..<Int(random.next() % 3) {
+                let position = Int(random.next() % UInt64(bytes.count + 1))
+                let byte = alphabet[Int(random.next() % UInt64(alphabet.count))]
+                switch random.next() % 3 {
+                case 0: bytes.insert(byte, at: position)
+                case 1: if position < bytes.count { bytes.remove(at: position) }
+                default: if position < bytes.count { bytes[position] = byte }
+                }
+            }
+            if bytes.contains(0) { continue }  // The deliberate difference, tested above.
+            if JSONSyntax.isValid(bytes) != Self.janssonAccepts(bytes) {
+                disagreements.append(String(decoding: bytes, as: UTF8.self).debugDescription)
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
+    }
+
+    static func randomJSON(_ random: inout SplitMix, depth: Int) -> String {
+        let pick = depth > 3 ? random.next() % 5 : random.next() % 7
+        switch pick {
+        case 0: return ["true", "false", "null"][Int(random.next() % 3)]
+        case 1: return ["0", "-1", "42", "3.25", "-0.5e-3", "1E10", "9223372036854775807", "12345678901234567890"][Int(random.next() % 8)]
+        case 2, 3: return ["\"\"", "\"text\"", "\"a\\\"b\"", "\"\\u00e9\\n\"", "\"é✓\"", "\"\\ud83d\\ude00\"", "\"x\\\\y\""][Int(random.next() % 7)]
+        case 4: return " \(randomJSON(&random, depth: depth + 1)) "
+        case 5:
+            let items = (0..<Int(random.next() % 4)).map { _ in randomJSON(&random, depth: depth + 1) }
+            return "[" + items.joined(separator: ",") + "]"
+        default:
+            let members = (0..<Int(random.next() % 4)).map { index in "\"k\(index)\":" + randomJSON(&random, depth: depth + 1) }
+            return "{" + members.joined(separator: ",") + "}"
+        }
+    }
+}
+
+/// A small deterministic generator, so a failure can be reproduced.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Added latency of one pipeline stage: writes one input record at a time into the stage's
+stdin and times until its output reaches us, N times; prints "median_us p99_us" (or "held"
+when the stage wrote nothing within the timeout, i.e. it holds the event back).
+
+  latency.py --count N --preamble FILE --event FILE -- COMMAND [ARGS...]
+
+The preamble (records that open a message, say) is written first and its output drained. Then
+the event is written N times; each time we wait until output stops arriving for a moment
+(at least one byte must come), so the figure is "write to first byte read".
+"""
+import argparse
+import os
+import select
+import statistics
+import subprocess
+import sys
+import time
+
+
+def drain(fd, quiet_seconds):
+    """Reads whatever the stage writes until it is quiet for `quiet_seconds`."""
+    while True:
+        ready, _, _ = select.select([fd], [], [], quiet_seconds)
+        if not ready:
+            return
+        if not os.read(fd, 1 << 16):
+            return
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--count", type=int, default=1000)
+    parser.add_argument("--preamble", default=None)
+    parser.add_argument("--event", required=True)
+    parser.add_argument("--timeout", type=float, default=2.0)
+    parser.add_argument("command", nargs=argparse.REMAINDER)
+    args = parser.parse_args()
+    command = args.command[1:] if args.command and args.command[0] == "--" else args.command
+    event = open(args.event, "rb").read()
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    out = process.stdout.fileno()
+    inp = process.stdin.fileno()
+    if args.preamble:
+        os.write(inp, open(args.preamble, "rb").read())
+        drain(out, 0.3)
+    samples = []
+    held = False
+    for _ in range(args.count):
+        start = time.perf_counter_ns()
+        os.write(inp, event)
+        ready, _, _ = select.select([out], [], [], args.timeout)
+        if not ready:
+            held = True
+            break
+        os.read(out, 1 << 16)
+        samples.append(time.perf_counter_ns() - start)
+        # Let anything else the stage writes for this event arrive before the next one.
+        drain(out, 0.0005)
+    process.stdin.close()
+    drain(out, 5.0)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    if held or not samples:
+        print("held")
+        return
+    samples.sort()
+    p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))]
+    print(f"{statistics.median(samples) / 1000:.1f} {p99 / 1000:.1f}")
+
+
+if __name__ == "__main__":
+    main()
