@@ -17,8 +17,13 @@ public enum MarkdownParser {
     /// cmark-gfm, so two parsers must never be set up or used at the same time.
     private static let lock = Mutex(())
 
+    /// Counts the bytes parsed while it is bound, so a test can check that streaming does not
+    /// parse the whole text again for every delta.
+    @TaskLocal static var meter: ParseMeter?
+
     public static func parse(_ text: String) -> MarkdownNode {
-        lock.withLock { _ in parseAlone(text) }
+        meter?.bytes.add(text.utf8.count, ordering: .relaxed)
+        return lock.withLock { _ in parseAlone(text) }
     }
 
     private static func parseAlone(_ text: String) -> MarkdownNode {
@@ -118,4 +123,9 @@ public enum MarkdownParser {
             kind: kind, children: children, startLine: Int(cmark_node_get_start_line(node)),
             endLine: Int(cmark_node_get_end_line(node)))
     }
+}
+
+/// The number of bytes handed to the markdown parser (see `MarkdownParser.meter`).
+final class ParseMeter: Sendable {
+    let bytes = Atomic<Int>(0)
 }

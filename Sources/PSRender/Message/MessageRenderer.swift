@@ -40,6 +40,8 @@ public struct MessageRenderer {
     /// Lines of parts that can no longer change, by part index (re-rendering long messages on
     /// every delta would otherwise grow quadratic).
     private var cache: [Int: (part: JSONObject, block: RenderedBlock)] = [:]
+    /// Incremental renderers of the text parts still growing, by part index.
+    private var streams: [Int: MarkdownStream] = [:]
 
     public init(options: RenderOptions) {
         self.options = options
@@ -75,6 +77,13 @@ public struct MessageRenderer {
     /// Forgets cached parts from `index` on (the stream removed them).
     public mutating func forgetParts(from index: Int) {
         cache = cache.filter { $0.key < index }
+        streams = streams.filter { $0.key < index }
+    }
+
+    /// Forgets what was rendered of part `index` so far: it was replaced, not appended to.
+    public mutating func forgetPart(_ index: Int) {
+        cache[index] = nil
+        streams[index] = nil
     }
 
     private mutating func partBlock(_ index: Int, _ part: JSONObject, finished: Bool) -> RenderedBlock {
@@ -82,9 +91,16 @@ public struct MessageRenderer {
         var block: RenderedBlock
         switch options.format {
         case .markdown: block = TranscriptPartRenderer(options: options).part(part, finished: finished)
-        case .ansi, .plain: block = TerminalPartRenderer(options: options).part(part, finished: finished)
+        case .ansi, .plain:
+            block = TerminalPartRenderer(options: options).part(part, finished: finished) { markdown in
+                if let stream = streams[index] { return stream }
+                let stream = MarkdownStream(renderer: markdown)
+                streams[index] = stream
+                return stream
+            }
         }
         if finished {
+            streams[index] = nil
             cache[index] = (part, block)
         } else {
             block.pending = true

@@ -22,17 +22,20 @@ struct TerminalPartRenderer {
         return [[Span(label, styled { $0.bold = true; $0.color = color }), Span(rule, styled { $0.dim = true })]]
     }
 
-    func part(_ part: JSONObject, finished: Bool) -> RenderedBlock {
+    /// `stream` gives the incremental renderer of a text that is still growing.
+    func part(_ part: JSONObject, finished: Bool, stream: (MarkdownRenderer) -> MarkdownStream) -> RenderedBlock {
+        func markdown(_ renderer: MarkdownRenderer) -> RenderedBlock {
+            let text = part["text"]?.stringValue ?? ""
+            return finished ? renderer.render(text) : stream(renderer).render(text)
+        }
         switch PartKind(part) {
         case .text:
-            let text = part["text"]?.stringValue ?? ""
-            return MarkdownRenderer(ansi: ansi, width: width).render(text, growing: !finished)
+            return markdown(MarkdownRenderer(ansi: ansi, width: width))
         case .reasoning:
             guard options.showReasoning else { return RenderedBlock() }
-            let text = part["text"]?.stringValue ?? ""
             let style = styled { $0.dim = true; $0.italic = true }
             let bar: StyledLine = [Span("┊ ", styled { $0.dim = true })]
-            return MarkdownRenderer(ansi: ansi, width: width - 2, base: style).render(text, growing: !finished)
+            return markdown(MarkdownRenderer(ansi: ansi, width: width - 2, base: style))
                 .prefixed(first: bar, rest: bar)
         case .stepStart:
             return RenderedBlock()

@@ -13,6 +13,9 @@ public final class RecordRenderer {
     private var written: [StyledLine] = []
     private var messagesWritten = 0
     private var dirty = false
+    /// A record other than a delta came: the lines written may no longer be those rendered. A
+    /// delta only appends, and the lines written are the stable ones, which appending keeps.
+    private var mayRewrite = false
 
     /// Some message was incomplete (exit status 10).
     public private(set) var sawIncomplete = false
@@ -52,16 +55,27 @@ public final class RecordRenderer {
         case "part-start", "part-update":
             guard let part = object["part"]?.objectValue else { throw RecordError(message: "\(type) without a part object") }
             let index = try partIndex(object, allowingEnd: true)
-            if index == current.parts.count { current.parts.append(part) } else { current.parts[index] = part }
+            mayRewrite = true
+            if index == current.parts.count {
+                current.parts.append(part)
+            } else {
+                current.parts[index] = part
+                renderer.forgetPart(index)
+            }
         case "part-delta":
             let index = try partIndex(object, allowingEnd: false)
             guard let delta = object["delta"]?.stringValue else { throw RecordError(message: "part-delta without a delta string") }
-            guard let text = current.parts[index]["text"]?.stringValue else {
+            guard var text = current.parts[index]["text"]?.stringValue else {
                 throw RecordError(message: "part-delta for part \(index), which has no text")
             }
-            current.parts[index]["text"] = .string(text + delta)
+            // Let go of the part's copy first, so the text grows in place instead of being copied.
+            message!.parts[index]["text"] = .null
+            text += delta
+            message!.parts[index]["text"] = .string(text)
+            dirty = true
         case "parts-reset":
             let index = try partIndex(object, allowingEnd: true)
+            mayRewrite = true
             current.parts.removeSubrange(index...)
             renderer.forgetParts(from: index)
         case "stream-error":
@@ -73,6 +87,7 @@ public final class RecordRenderer {
             }
         case "message-end":
             if message == nil { message = MessageState() }
+            mayRewrite = true
             if let final = object["message"]?.objectValue, final["parts"]?.arrayValue != nil {
                 let role = current.role
                 var state = MessageState(record: final)
@@ -103,7 +118,9 @@ public final class RecordRenderer {
         let block = renderer.render(message)
         let stable = message.ended ? block.lines.count : block.stable
         var start = written.count
-        if start > 0 && (start > block.lines.count || Array(block.lines[..<start]) != written) {
+        let checkWritten = mayRewrite
+        mayRewrite = false
+        if start > 0 && (start > block.lines.count || checkWritten && !block.lines.starts(with: written)) {
             // Only when the stream removed parts we had already shown (a restarted step): what is
             // on the screen stays, and the message continues from where it differs.
             var common = 0
