@@ -45,7 +45,7 @@ import Testing
         return (maxParsed, try harness.finish())
     }
 
-    @Test(arguments: [RenderFormat.ansi, .plain])
+    @Test(arguments: [RenderFormat.ansi, .plain, .markdown])
     func parsingPerDeltaIsBoundedByTheBlock(_ format: RenderFormat) throws {
         let (text, longestBlock) = Self.longDocument(blocks: 600)
         let options = RenderOptions(format: format, width: 60)
@@ -69,5 +69,19 @@ import Testing
         #expect(output == whole)
         #expect(output.contains("docs <https://d.example>"))
         #expect(output.contains("3. three"))
+    }
+
+    /// The markdown format cuts lines as Characters do: CR LF is one line end, a lone CR none.
+    @Test func transcriptLinesWithCarriageReturns() throws {
+        let text = "\n \nfirst\r\nsecond\rthird\n\n\n  \nlast\r\n\n"
+        let options = RenderOptions(format: .markdown, width: 40)
+        let message = PartRecords.message([PartRecords.text(text)])
+        let whole = try RenderHarness.render([message], options)
+        for offset in 0...text.unicodeScalars.count {
+            let streamed = try RenderHarness.render(PartRecords.streamed(message) { PartRecords.split($0, at: [offset]) }, options)
+            #expect(streamed == whole, "split at \(offset)")
+        }
+        let scalars = try RenderHarness.render(PartRecords.streamed(message) { $0.unicodeScalars.map { String($0) } }, options)
+        #expect(scalars == whole)
     }
 }

@@ -42,6 +42,7 @@ public struct MessageRenderer {
     private var cache: [Int: (part: JSONObject, block: RenderedBlock)] = [:]
     /// Incremental renderers of the text parts still growing, by part index.
     private var streams: [Int: MarkdownStream] = [:]
+    private var transcripts: [Int: TranscriptLines] = [:]
 
     public init(options: RenderOptions) {
         self.options = options
@@ -78,19 +79,27 @@ public struct MessageRenderer {
     public mutating func forgetParts(from index: Int) {
         cache = cache.filter { $0.key < index }
         streams = streams.filter { $0.key < index }
+        transcripts = transcripts.filter { $0.key < index }
     }
 
     /// Forgets what was rendered of part `index` so far: it was replaced, not appended to.
     public mutating func forgetPart(_ index: Int) {
         cache[index] = nil
         streams[index] = nil
+        transcripts[index] = nil
     }
 
     private mutating func partBlock(_ index: Int, _ part: JSONObject, finished: Bool) -> RenderedBlock {
         if finished, let cached = cache[index], cached.part == part { return cached.block }
         var block: RenderedBlock
         switch options.format {
-        case .markdown: block = TranscriptPartRenderer(options: options).part(part, finished: finished)
+        case .markdown:
+            block = TranscriptPartRenderer(options: options).part(part, finished: finished) {
+                if let lines = transcripts[index] { return lines }
+                let lines = TranscriptLines()
+                transcripts[index] = lines
+                return lines
+            }
         case .ansi, .plain:
             block = TerminalPartRenderer(options: options).part(part, finished: finished) { markdown in
                 if let stream = streams[index] { return stream }
@@ -101,6 +110,7 @@ public struct MessageRenderer {
         }
         if finished {
             streams[index] = nil
+            transcripts[index] = nil
             cache[index] = (part, block)
         } else {
             block.pending = true

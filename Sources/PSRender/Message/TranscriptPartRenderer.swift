@@ -10,13 +10,18 @@ struct TranscriptPartRenderer {
         return [line("## " + name.withoutControlCharacters)]
     }
 
-    func part(_ part: JSONObject, finished: Bool) -> RenderedBlock {
+    /// `stream` gives the lines of a text that is still growing.
+    func part(_ part: JSONObject, finished: Bool, stream: () -> TranscriptLines) -> RenderedBlock {
+        func source() -> RenderedBlock {
+            let text = part["text"]?.stringValue ?? ""
+            return finished ? self.source(text, finished: true) : stream().render(text)
+        }
         switch PartKind(part) {
         case .text:
-            return source(part["text"]?.stringValue ?? "", finished: finished)
+            return source()
         case .reasoning:
             guard options.showReasoning else { return RenderedBlock() }
-            let body = source(part["text"]?.stringValue ?? "", finished: finished)
+            let body = source()
             var result = RenderedBlock.final([line("> **Reasoning**"), line(">")])
             result.append(body.prefixed(first: [Span("> ")], rest: [Span("> ")]), separator: [])
             return result

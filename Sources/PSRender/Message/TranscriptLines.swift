@@ -1,0 +1,60 @@
+/// The lines of a text that grows at its end, for the markdown format (the text's own lines):
+/// each complete line is cut out and cleaned once, not again for every delta.
+final class TranscriptLines {
+    /// UTF-8 offset just past the last newline already taken in.
+    private var scannedBytes = 0
+    /// Complete lines, without the blank lines the text starts with.
+    private var lines: [StyledLine] = []
+    /// Blank complete lines at the start (dropped) while nothing else came yet.
+    private var sawContent = false
+    /// Blank lines at the end of `lines`: final only once something follows them.
+    private var trailingBlank = 0
+
+    /// What `TranscriptPartRenderer.source(text, finished: false)` gives, from the new text only.
+    func render(_ text: String) -> RenderedBlock {
+        let bytes = text.utf8
+        if bytes.count < scannedBytes {
+            // Not the text seen before with more appended: start over.
+            (scannedBytes, lines, sawContent, trailingBlank) = (0, [], false, 0)
+        }
+        var start = bytes.index(bytes.startIndex, offsetBy: scannedBytes)
+        if let newline = Self.lastLineEnd(bytes[start...]) {
+            for line in text[start..<newline].split(separator: "\n", omittingEmptySubsequences: false) {
+                take(String(line).withoutControlCharacters)
+            }
+            start = bytes.index(after: newline)
+            scannedBytes = bytes.distance(from: bytes.startIndex, to: start)
+        }
+        let partial = String(text[start...]).withoutControlCharacters
+        guard sawContent else {
+            // Only blank lines so far: they are dropped, and nothing is final yet.
+            return RenderedBlock(lines: Self.isBlank(partial) ? [] : [Self.styled(partial)], stable: 0, pending: true)
+        }
+        return RenderedBlock(lines: lines + [Self.styled(partial)], stable: lines.count - trailingBlank, pending: true)
+    }
+
+    private func take(_ line: String) {
+        let blank = Self.isBlank(line)
+        if !sawContent && blank { return }
+        sawContent = true
+        lines.append(Self.styled(line))
+        trailingBlank = blank ? trailingBlank + 1 : 0
+    }
+
+    /// The last newline that ends a line. As in a split of the Characters, a CR LF pair is one
+    /// character and no line end (the byte before the region is the newline that ended a line).
+    static func lastLineEnd(_ bytes: Substring.UTF8View) -> String.Index? {
+        var index = bytes.endIndex
+        while index > bytes.startIndex {
+            index = bytes.index(before: index)
+            guard bytes[index] == 0x0A else { continue }
+            if index > bytes.startIndex && bytes[bytes.index(before: index)] == 0x0D { continue }
+            return index
+        }
+        return nil
+    }
+
+    static func isBlank(_ line: String) -> Bool { line.allSatisfy { $0 == " " } }
+
+    static func styled(_ line: String) -> StyledLine { line.isEmpty ? [] : [Span(line)] }
+}
