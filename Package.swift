@@ -60,7 +60,7 @@ let package = Package(
         // Tests.
         .target(name: "TestSupport", dependencies: ["PSCore"], path: "Tests/TestSupport"),
         .testTarget(name: "PSCoreTests", dependencies: ["PSCore", "TestSupport"]),
-        .testTarget(name: "PSRenderTests", dependencies: ["PSRender", "TestSupport"]),
+        .testTarget(name: "PSRenderTests", dependencies: ["PSRender", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "PSNetTests", dependencies: ["PSNet", "TestSupport"]),
         .testTarget(name: "CommandTests", dependencies: ["PSCore", "TestSupport"]),
     ],

@@ -87,24 +87,53 @@ import TestSupport
         #expect(!server.stderrText.contains(LocalServer.password))
     }
 
-    @Test func pipelineThroughTheFilters() throws {
-        let sse = try Run.command("ps-sse", ["--help"])
-        let parts = try Run.command("ps-parts", ["--help"])
-        let filtersBuilt = !sse.stdoutText.contains("Not yet built") && !parts.stdoutText.contains("Not yet built")
-        let server = try LocalServer.start()
+    /// The whole loop a user runs: send through the live pipeline, then export; the exported
+    /// assistant messages have exactly the parts the pipeline rebuilt from the stream.
+    @Test(arguments: dialects) func pipelineThenExportGivesTheSameMessages(dialect: String) throws {
+        let server = try LocalServer.start(dialect: dialect)
         defer { server.stop() }
-        let sandbox = try NetworkSandbox(extra: ["PAGESPACE_TOKEN": LocalServer.sessionToken,
-                                                 "PAGESPACE_API_URL": server.baseURL])
-        let pipeline = filtersBuilt ? "ps-send 'think about code' | ps-sse | ps-parts --final" : "ps-send 'think about code'"
-        let result = try sandbox.shell(pipeline)
-        #expect(result.status == 0, "\(result.stderrText)")
-        if filtersBuilt {
+        let sandbox = try NetworkSandbox()
+        #expect(try sandbox.login(server).status == 0)
+
+        var rebuilt: [[String: Any]] = []
+        for question in ["think about code", "use a tool to read the roadmap", "a table please", "hello there"] {
+            let result = try sandbox.shell(
+                "set -o pipefail; ps-send --conversation \(LocalServer.globalConversationID) '\(question)' | ps-sse | ps-parts --final")
+            #expect(result.status == 0, "\(question): \(result.stderrText)")
             let message = try #require(try Records.parse(result.stdoutText).last)
             #expect(message["role"] as? String == "assistant")
-            let history = try Records.parse(try sandbox.run("ps-history", []).stdoutText)
-            #expect(Records.text(of: message) == Records.text(of: try #require(history.last)))
-        } else {
-            #expect(result.stdoutText.contains("data: [DONE]"))
+            #expect(message["incomplete"] == nil)
+            rebuilt.append(message)
+        }
+        // The rendered pipeline works on the same stream, and says nothing on stderr.
+        let rendered = try sandbox.shell(
+            "set -o pipefail; ps-send 'show me some code' | ps-sse | ps-parts | ps-render --format plain --width 70")
+        #expect(rendered.status == 0, "\(rendered.stderrText)")
+        #expect(rendered.stdoutText.contains("── Assistant"))
+        #expect(rendered.stderrText.isEmpty)
+
+        let history = try sandbox.run("ps-history", ["--conversation", LocalServer.globalConversationID, "--all"])
+        #expect(history.status == 0, "\(history.stderrText)")
+        let exported = try Records.parse(history.stdoutText)
+        let answers = exported.filter { $0["role"] as? String == "assistant" }.suffix(5).prefix(4)
+        #expect(answers.count == 4)
+        for (streamed, stored) in zip(rebuilt, answers) {
+            // History drops step-start parts and text states, as the server's rebuild does.
+            #expect(Records.text(of: streamed) == Records.text(of: stored))
+            #expect(Self.toolSummary(streamed) == Self.toolSummary(stored))
+        }
+        #expect(rebuilt.contains { !Self.toolSummary($0).isEmpty })
+    }
+
+    /// Tool parts reduced to what both the stream and the history must agree on.
+    static func toolSummary(_ message: [String: Any]) -> [String] {
+        (message["parts"] as? [[String: Any]] ?? []).compactMap { part in
+            guard let type = part["type"] as? String, type.hasPrefix("tool-") else { return nil }
+            let input = try? JSONSerialization.data(withJSONObject: part["input"] ?? NSNull(), options: [.sortedKeys, .fragmentsAllowed])
+            let output = try? JSONSerialization.data(withJSONObject: part["output"] ?? NSNull(), options: [.sortedKeys, .fragmentsAllowed])
+            return [type, part["toolCallId"] as? String ?? "", part["state"] as? String ?? "",
+                    String(decoding: input ?? Data(), as: UTF8.self), String(decoding: output ?? Data(), as: UTF8.self)]
+                .joined(separator: "|")
         }
     }
 

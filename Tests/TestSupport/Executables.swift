@@ -29,6 +29,9 @@ public struct ProcessResult: Sendable {
     public var stdoutLines: [String] { stdoutText.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
 }
 
+/// Writing input to a command that stopped reading must fail with EPIPE, not kill the tests.
+private let ignoreBrokenPipeInTests: Void = { signal(SIGPIPE, SIG_IGN) }()
+
 /// Runs real processes with real pipes.
 public enum Run {
     /// The environment tests give commands: PATH starts with the build folder, no colour
@@ -65,9 +68,12 @@ public enum Run {
     public static func run(
         _ executable: URL, _ arguments: [String], stdin: Data?, environment: [String: String], timeout: TimeInterval
     ) throws -> ProcessResult {
+        ignoreBrokenPipeInTests
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        // Through env, so the child starts with SIGPIPE at its default action as under a shell,
+        // whatever this test process does with it.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["--default-signal=PIPE", executable.path] + arguments
         process.environment = environment
         let outPipe = Pipe(), errPipe = Pipe()
         process.standardOutput = outPipe
