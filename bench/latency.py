@@ -38,7 +38,10 @@ def main():
     args = parser.parse_args()
     command = args.command[1:] if args.command and args.command[0] == "--" else args.command
     event = open(args.event, "rb").read()
-    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    # The probe closes the stream without finishing the message, which ps-parts rightly reports on
+    # stderr; that line is not part of the figures.
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, bufsize=0)
     out = process.stdout.fileno()
     inp = process.stdin.fileno()
     if args.preamble:
