@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import PSCore
 
 /// JSONSyntax must accept exactly what jansson (JSON.parse) accepts, or ps-sse would copy data
@@ -94,18 +95,5 @@ import Testing
             let members = (0..<Int(random.next() % 4)).map { index in "\"k\(index)\":" + randomJSON(&random, depth: depth + 1) }
             return "{" + members.joined(separator: ",") + "}"
         }
-    }
-}
-
-/// A small deterministic generator, so a failure can be reproduced.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

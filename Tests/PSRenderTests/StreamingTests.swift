@@ -1,5 +1,6 @@
 import PSCore
 import Testing
+import TestSupport
 @testable import PSRender
 
 /// The hard rule: a message streamed in deltas renders to exactly the bytes of the same message
@@ -126,18 +127,5 @@ import Testing
         let streamed = try RenderHarness.render(PartRecords.streamed(message) { PartRecords.split($0, at: [17, 24]) }, options)
         #expect(streamed == (try Self.whole(message, options)))
         #expect(streamed.contains("docs <https://d.example>"))
-    }
-}
-
-/// A small seeded generator, so random splits are the same on every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

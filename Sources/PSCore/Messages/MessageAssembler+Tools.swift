@@ -63,14 +63,7 @@ extension MessageAssembler {
         part["errorText"] = o.errorText.map(JSON.string)
         part["rawInput"] = o.rawInput
         part["preliminary"] = o.preliminary.map(JSON.bool)
-        if let title = o.title { part["title"] = .string(title) }
-        if let toolMetadata = o.toolMetadata { part["toolMetadata"] = toolMetadata }
-        part["providerExecuted"] = o.providerExecuted.map(JSON.bool) ?? part["providerExecuted"]
-        if let metadata = o.providerMetadata {
-            part[o.isResult ? "resultProviderMetadata" : "callProviderMetadata"] = metadata
-        }
-        parts[index] = part
-        changes.append(.partChanged(index))
+        finishToolUpdate(o, part, at: index, &changes)
     }
 
     mutating func updateDynamicToolPart(_ o: ToolUpdate, existing: Int? = nil, _ changes: inout [MessageChange]) {
@@ -97,6 +90,12 @@ extension MessageAssembler {
         part["errorText"] = o.errorText.map(JSON.string)
         part["rawInput"] = o.rawInput ?? part["rawInput"]
         part["preliminary"] = o.preliminary.map(JSON.bool)
+        finishToolUpdate(o, part, at: index, &changes)
+    }
+
+    /// The fields both SDK updaters assign last, in the same order, to an existing tool part.
+    private mutating func finishToolUpdate(_ o: ToolUpdate, _ part: JSObject, at index: Int, _ changes: inout [MessageChange]) {
+        var part = part
         if let title = o.title { part["title"] = .string(title) }
         if let toolMetadata = o.toolMetadata { part["toolMetadata"] = toolMetadata }
         part["providerExecuted"] = o.providerExecuted.map(JSON.bool) ?? part["providerExecuted"]
