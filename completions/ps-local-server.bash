@@ -163,7 +163,7 @@ _ps-local-server() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--quiet -h --help)
+    local -a non_repeating_flags=(--quiet --watch-stdin -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=(--host --port --dialect --pace-ms --history-messages)
     __ps-local-server_offer_flags_options 0

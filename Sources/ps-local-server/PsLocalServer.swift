@@ -81,6 +81,9 @@ struct PsLocalServer: ParsableCommand {
     @Flag(help: "Do not log requests on stderr.")
     var quiet = false
 
+    @Flag(help: "Stop when standard input reaches end of file (a parent holding a pipe to it ends the server by ending).")
+    var watchStdin = false
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard (0...60_000).contains(paceMs) else { throw ValidationError("--pace-ms must be between 0 and 60000") }
@@ -92,6 +95,7 @@ struct PsLocalServer: ParsableCommand {
     func run() throws {
         let state = ServerState(dialect: dialect, paceMs: paceMs, quiet: quiet, historyMessages: historyMessages)
         let server = LocalServer(state: state, host: host, port: port)
+        if watchStdin { StdinWatch.start() }
         let outcome = BlockingResult()
         Task {
             do {

@@ -54,6 +54,20 @@ import TestSupport
         #expect(!server.stderrText.contains(LocalServer.sessionToken))
     }
 
+    @Test func stopsWhenItsParentGoesAway() throws {
+        // What a crashed test process does to the server it started: the write end of the
+        // server's stdin closes. The server must stop by itself, not linger.
+        let child = try ChildProcess.spawn(
+            Executables.url("ps-local-server").path, ["--port", "0", "--watch-stdin", "--quiet"],
+            environment: Run.environment(), stdin: .pipe)
+        #expect(String(decoding: child.readStdoutLine(timeout: 60), as: UTF8.self).hasPrefix("http://127.0.0.1:"))
+        child.closeStdin()
+        let deadline = Date().addingTimeInterval(20)
+        while child.isRunning && Date() < deadline { usleep(20_000) }
+        #expect(!child.isRunning)
+        #expect(child.wait() == 0)
+    }
+
     @Test func helpExplainsTheAccountAndFaults() throws {
         let help = try Run.command("ps-local-server", ["--help"])
         #expect(help.status == 0)

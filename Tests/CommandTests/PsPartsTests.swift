@@ -147,25 +147,12 @@ import TestSupport
     @Test func writesEachRecordAtOnce() throws {
         // Feed one record, then wait for its output before sending more: output held in a buffer
         // would never arrive and the read would hang (bounded by the timeout below).
-        let process = Process()
-        process.executableURL = Executables.url("ps-parts")
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: killer)
-        input.fileHandleForWriting.write(Data((Self.event(#"{"type":"start","messageId":"live"}"#) + "\n").utf8))
-        var received = Data()
-        while !received.contains(0x0A) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            received.append(chunk)
-        }
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        killer.cancel()
+        let child = try ChildProcess.spawn(
+            Executables.url("ps-parts").path, [], environment: Run.environment(), stdin: .pipe)
+        child.write(Data((Self.event(#"{"type":"start","messageId":"live"}"#) + "\n").utf8))
+        let received = child.readStdoutLine(timeout: 60)
+        child.closeStdin()
+        child.wait()
         #expect(String(decoding: received, as: UTF8.self) == #"{"type":"message-start","messageId":"live","role":"assistant"}"# + "\n")
     }
 

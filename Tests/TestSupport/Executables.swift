@@ -29,9 +29,6 @@ public struct ProcessResult: Sendable {
     public var stdoutLines: [String] { stdoutText.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
 }
 
-/// Writing input to a command that stopped reading must fail with EPIPE, not kill the tests.
-private let ignoreBrokenPipeInTests: Void = { signal(SIGPIPE, SIG_IGN) }()
-
 /// Runs real processes with real pipes.
 public enum Run {
     /// The environment tests give commands: PATH starts with the build folder, no colour
@@ -68,40 +65,8 @@ public enum Run {
     public static func run(
         _ executable: URL, _ arguments: [String], stdin: Data?, environment: [String: String], timeout: TimeInterval
     ) throws -> ProcessResult {
-        ignoreBrokenPipeInTests
-        let process = Process()
-        // Through env, so the child starts with SIGPIPE at its default action as under a shell,
-        // whatever this test process does with it.
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["--default-signal=PIPE", executable.path] + arguments
-        process.environment = environment
-        let outPipe = Pipe(), errPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        let inPipe = Pipe()
-        process.standardInput = stdin == nil ? FileHandle.nullDevice : inPipe
-        try process.run()
-        if let stdin {
-            DispatchQueue.global().async {
-                try? inPipe.fileHandleForWriting.write(contentsOf: stdin)
-                try? inPipe.fileHandleForWriting.close()
-            }
-        }
-        // Read both pipes concurrently so neither fills up and blocks the child.
-        var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = errPipe.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let deadline = DispatchTime.now() + timeout
-        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: deadline, execute: killer)
-        let outData = outPipe.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        killer.cancel()
-        return ProcessResult(status: process.terminationStatus, stdout: outData, stderr: errData)
+        let child = try ChildProcess.spawn(
+            executable.path, arguments, environment: environment, stdin: stdin == nil ? .null : .pipe)
+        return child.collect(input: stdin, timeout: timeout)
     }
 }

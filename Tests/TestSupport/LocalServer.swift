@@ -20,12 +20,13 @@ public final class LocalServer: @unchecked Sendable {
     /// `http://127.0.0.1:PORT`, as the server printed it.
     public let baseURL: String
     public let dialect: String
-    private let process: Process
+    private let process: ChildProcess
     private let log: LockedBuffer
     private let stopped = NSLock()
     private var isStopped = false
+    private var status: Int32 = 0
 
-    private init(baseURL: String, dialect: String, process: Process, log: LockedBuffer) {
+    private init(baseURL: String, dialect: String, process: ChildProcess, log: LockedBuffer) {
         self.baseURL = baseURL
         self.dialect = dialect
         self.process = process
@@ -35,45 +36,43 @@ public final class LocalServer: @unchecked Sendable {
     deinit { stop() }
 
     /// Starts the built server with `--port 0 --pace-ms 0` (later arguments win, so
-    /// `extraArguments` may set another pace) and waits for its URL line.
+    /// `extraArguments` may set another pace) and waits for its URL line. The server's stdin is
+    /// a pipe this process holds open and the server runs with `--watch-stdin`: when the test
+    /// process ends, however it ends, the server sees end of file and stops.
     public static func start(
         dialect: String = "pagespace", extraArguments: [String] = [], timeout: TimeInterval = 60
     ) throws -> LocalServer {
-        let process = Process()
-        process.executableURL = Executables.url("ps-local-server")
-        process.arguments = ["--port", "0", "--dialect", dialect, "--pace-ms", "0"] + extraArguments
-        process.environment = Run.environment()
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess.spawn(
+            Executables.url("ps-local-server").path,
+            ["--port", "0", "--dialect", dialect, "--pace-ms", "0", "--watch-stdin"] + extraArguments,
+            environment: Run.environment(), stdin: .pipe)
 
-        // Keep draining stderr (the request log) so the server never blocks on a full pipe.
-        let log = LockedBuffer()
-        DispatchQueue.global().async {
-            while true {
-                let data = err.fileHandleForReading.availableData
-                if data.isEmpty { break }
-                log.append(data)
-            }
-        }
-
-        let firstLine = LockedBuffer()
+        // Keep draining stderr (the request log) so the server never blocks on a full pipe,
+        // and read the URL line from stdout.
+        let log = LockedBuffer(), firstLine = LockedBuffer()
         let ready = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            let handle = out.fileHandleForReading
-            while true {
-                let byte = handle.readData(ofLength: 1)
-                if byte.isEmpty || byte == Data([0x0A]) { break }
-                firstLine.append(byte)
-            }
-            ready.signal()
+        let reader = Thread {
+            var sawLine = false
+            _ = process.drain([
+                (process.stderrFD, { log.append($0) }),
+                (process.stdoutFD, { data in
+                    guard !sawLine else { return }
+                    if let newline = data.firstIndex(of: 0x0A) {
+                        firstLine.append(data[data.startIndex..<newline])
+                        sawLine = true
+                        ready.signal()
+                    } else {
+                        firstLine.append(data)
+                    }
+                }),
+            ], timeout: .infinity)
+            if !sawLine { ready.signal() }
         }
+        reader.start()
         let url = ready.wait(timeout: .now() + timeout) == .success ? firstLine.text : ""
         guard url.hasPrefix("http://") else {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
+            process.signalGroup(SIGKILL)
+            process.wait()
             throw LocalServerError("ps-local-server did not print its URL (stdout: \(url.debugDescription), stderr: \(log.text))")
         }
         return LocalServer(baseURL: url, dialect: dialect, process: process, log: log)
@@ -87,14 +86,15 @@ public final class LocalServer: @unchecked Sendable {
         if !isStopped {
             isStopped = true
             if process.isRunning {
-                process.terminate()
+                kill(process.pid, SIGTERM)
                 let deadline = Date().addingTimeInterval(5)
                 while process.isRunning && Date() < deadline { usleep(10_000) }
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                if process.isRunning { process.signalGroup(SIGKILL) }
             }
-            process.waitUntilExit()
+            status = process.wait()
+            process.closeStdin()
         }
-        return process.terminationStatus
+        return status
     }
 
     public var isRunning: Bool { process.isRunning }
@@ -175,35 +175,26 @@ public final class LocalServer: @unchecked Sendable {
 
 /// An exchange still under way: `received` grows as the response arrives.
 public final class RunningRequest: @unchecked Sendable {
-    private let process = Process()
+    private let process: ChildProcess
     private let output = LockedBuffer()
     private let errors = LockedBuffer()
     private let drained = DispatchGroup()
 
     init(arguments: [String], body: String?) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = arguments
-        process.environment = Run.environment()
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = body == nil ? FileHandle.nullDevice : input
-        try process.run()
+        process = try ChildProcess.spawn(
+            "/usr/bin/curl", arguments, environment: Run.environment(), stdin: body == nil ? .null : .pipe)
         if let body {
-            try? input.fileHandleForWriting.write(contentsOf: Data(body.utf8))
-            try? input.fileHandleForWriting.close()
+            process.write(Data(body.utf8))
         }
-        for (pipe, buffer) in [(out, output), (err, errors)] {
-            drained.enter()
-            DispatchQueue.global().async { [drained] in
-                while true {
-                    let data = pipe.fileHandleForReading.availableData
-                    if data.isEmpty { break }
-                    buffer.append(data)
-                }
-                drained.leave()
-            }
+        process.closeStdin()
+        drained.enter()
+        let reader = Thread { [process, output, errors, drained] in
+            _ = process.drain(
+                [(process.stdoutFD, { output.append($0) }), (process.stderrFD, { errors.append($0) })],
+                timeout: .infinity)
+            drained.leave()
         }
+        reader.start()
     }
 
     /// Everything received so far, headers included.
@@ -223,9 +214,9 @@ public final class RunningRequest: @unchecked Sendable {
 
     /// Waits for the exchange to end.
     public func finish() -> HTTPReply {
-        process.waitUntilExit()
+        let status = process.wait()
         drained.wait()
-        return HTTPReply(curlOutput: output.data, curlStatus: process.terminationStatus, curlError: errors.text)
+        return HTTPReply(curlOutput: output.data, curlStatus: status, curlError: errors.text)
     }
 }
 
