@@ -165,7 +165,7 @@ _ps-local-server() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--quiet --watch-stdin -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--host --port --dialect --pace-ms --history-messages)
+    local -a non_repeating_options=(--host --port --dialect --pace-ms --history-messages --messages-per-timestamp)
     __ps-local-server_offer_flags_options 0
 
     # Offer option value completions
@@ -184,6 +184,9 @@ _ps-local-server() {
         return
         ;;
     '--history-messages')
+        return
+        ;;
+    '--messages-per-timestamp')
         return
         ;;
     esac

@@ -20,7 +20,7 @@ function __ps-local-server_parse_tokens -S
     set -l unparsed_tokens (__ps-local-server_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-local-server'
-        __ps-local-server_parse_subcommand 0 'host=' 'port=' 'dialect=' 'pace-ms=' 'history-messages=' 'quiet' 'watch-stdin' 'h/help'
+        __ps-local-server_parse_subcommand 0 'host=' 'port=' 'dialect=' 'pace-ms=' 'history-messages=' 'messages-per-timestamp=' 'quiet' 'watch-stdin' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-local-server_parse_subcommand -r 1 
@@ -82,6 +82,7 @@ complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" dialect' -l 'dialect' -d 'The API generation to speak: pagespace (current) or pagespace-legacy (the seeds\' API).' -rfka 'pagespace pagespace-legacy'
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" pace-ms' -l 'pace-ms' -d 'Milliseconds between stream events (0 sends them at once).' -rfka ''
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" history-messages' -l 'history-messages' -d 'How many messages the seeded global conversation holds (user and assistant alternating).' -rfka ''
+complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" messages-per-timestamp' -l 'messages-per-timestamp' -d 'How many consecutive seeded messages share one createdAt (a burst written in the same tick).' -rfka ''
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" quiet' -l 'quiet' -d 'Do not log requests on stderr.'
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" watch-stdin' -l 'watch-stdin' -d 'Stop when standard input reaches end of file (a parent holding a pipe to it ends the server by ending).'
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" h help' -s 'h' -l 'help' -d 'Show help information.'

@@ -13,15 +13,26 @@ struct PsHistory: ParsableCommand {
             (content + partsOrder + toolCalls/toolResults) are rebuilt into parts, so the \
             output feeds ps-render and other tools directly.
 
-            Without --limit, --cursor or --direction the whole conversation is exported, page \
-            by page (--all); only one page is held in memory. With them, one page as the \
+            Without --limit, --cursor or --direction the whole conversation is exported (--all). \
+            The server always answers with the newest messages that match a cursor, so the \
+            export walks back from the newest page to the oldest, keeps the pages in a \
+            temporary file (memory stays flat), then writes them oldest first: one request a \
+            page, every message once. With --limit, --cursor or --direction, one page as the \
             server gives it, and next-cursor=ID on stderr when there is more.
 
+            --page P without --conversation exports each of the agent's conversations in turn \
+            (current API), every record carrying its conversationId.
+
             --state FILE makes the export incremental, for cron: the file remembers the newest \
-            message exported from each conversation, and is replaced atomically after each \
-            page's records are written. A re-run writes only newer messages; a run that is \
-            interrupted (Ctrl-C, a network error, a server failure) loses nothing and repeats \
-            nothing when run again. Append the output to your archive (>>).
+            message exported from each conversation (its id and timestamp, so that a deleted \
+            message or several sharing a timestamp are still handled), and is replaced \
+            atomically after each page's records are written. A re-run writes only newer \
+            messages, however many; a run that is interrupted (Ctrl-C, a network error, a \
+            server failure) loses nothing and repeats nothing when run again. Append the \
+            output to your archive (>>).
+
+            A page whose messages all share one timestamp is reported on stderr: a server \
+            that pages by timestamp alone may skip others with it.
 
             --list writes conversation records (id, title, ...) of the Global assistant, or \
             of a Page AI agent with --agent.
@@ -106,8 +117,12 @@ struct PsHistory: ParsableCommand {
             }
             return
         }
-        let source = try historySource(adapter)
         var exporter = HistoryExporter(adapter: adapter, writer: writer)
+        if let page, conversation == nil, !onePage, adapter.listsAgentConversations {
+            try exportAgent(page, adapter: adapter, exporter: &exporter)
+            return
+        }
+        let source = try historySource(adapter)
         if onePage {
             let query = HistoryQuery(limit: limit, cursor: cursor, direction: direction.flatMap(HistoryDirection.init))
             if let next = try exporter.exportPage(source, query: query) { Diagnostics.writeLine("next-cursor=\(next)") }
@@ -118,6 +133,25 @@ struct PsHistory: ParsableCommand {
         var exportState = try state.map(ExportState.load)
         defer { progress.finish() }
         try exporter.exportAll(source, pageSize: pageSize, state: &exportState)
+    }
+
+    /// Every conversation of a Page AI agent, one after another, each record tagged with its
+    /// conversationId (the page's combined history would interleave them, other members'
+    /// included).
+    private func exportAgent(_ agentID: String, adapter: APIAdapter, exporter: inout HistoryExporter) throws {
+        var ids: [String] = []
+        try adapter.listAgentConversations(agentID: agentID) { record in
+            if let id = record["id"]?.stringValue { ids.append(id) }
+        }
+        let progress = Progress()
+        var exportState = try state.map(ExportState.load)
+        defer { progress.finish() }
+        var total = 0
+        for id in ids.reversed() {
+            exporter.conversationID = id
+            exporter.onProgress = { progress.update(total + $0) }
+            total += try exporter.exportAll(.agent(pageID: agentID, conversationID: id), pageSize: pageSize, state: &exportState)
+        }
     }
 
     private func historySource(_ adapter: APIAdapter) throws -> HistorySource {

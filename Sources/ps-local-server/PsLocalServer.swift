@@ -47,7 +47,16 @@ struct PsLocalServer: ParsableCommand {
               {"dropHistory":true,"afterPages":1}
                   after one history page, the next history GET is closed
                   without an answer
-            DELETE /_test/faults clears them. GET /_test/requests lists the \
+            DELETE /_test/faults clears them.
+
+            TEST DATA (no credentials):
+              POST /_test/messages {"conversationId":"conv_global_demo",
+                  "count":3,"sameTimestamp":false}
+                  appends alternating user/assistant messages after the
+                  newest one (45 s apart, or all at its timestamp)
+              DELETE /_test/messages/ID removes one message
+
+             GET /_test/requests lists the \
             requests received (method, path, query, headers, JSON body; \
             secrets replaced by "<redacted>"); DELETE empties it.
 
@@ -78,6 +87,9 @@ struct PsLocalServer: ParsableCommand {
     @Option(help: "How many messages the seeded global conversation holds (user and assistant alternating).")
     var historyMessages = 6
 
+    @Option(help: "How many consecutive seeded messages share one createdAt (a burst written in the same tick).")
+    var messagesPerTimestamp = 1
+
     @Flag(help: "Do not log requests on stderr.")
     var quiet = false
 
@@ -87,13 +99,17 @@ struct PsLocalServer: ParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard (0...60_000).contains(paceMs) else { throw ValidationError("--pace-ms must be between 0 and 60000") }
+        guard (1...1_000).contains(messagesPerTimestamp) else {
+            throw ValidationError("--messages-per-timestamp must be between 1 and 1000")
+        }
         guard (0...5_000_000).contains(historyMessages) else {
             throw ValidationError("--history-messages must be between 0 and 5000000")
         }
     }
 
     func run() throws {
-        let state = ServerState(dialect: dialect, paceMs: paceMs, quiet: quiet, historyMessages: historyMessages)
+        let state = ServerState(dialect: dialect, paceMs: paceMs, quiet: quiet, historyMessages: historyMessages,
+            messagesPerTimestamp: messagesPerTimestamp)
         let server = LocalServer(state: state, host: host, port: port)
         if watchStdin { StdinWatch.start() }
         let outcome = BlockingResult()

@@ -311,69 +311,6 @@ import TestSupport
         #expect(aborts.count == 1)
     }
 
-    @Test(arguments: dialects) func anInterruptedExportResumesWithEveryMessageOnce(dialect: String) throws {
-        let server = try LocalServer.start(dialect: dialect, extraArguments: ["--history-messages", "500"])
-        defer { server.stop() }
-        let sandbox = try NetworkSandbox()
-        #expect(try sandbox.login(server).status == 0)
-        let state = sandbox.directory + "/state.json"
-        let args = ["--conversation", LocalServer.globalConversationID, "--state", state, "--page-size", "50"]
-
-        // Every further page request fails (libcurl itself resends once on a new connection).
-        try server.armFault(#"{"dropHistory":true,"afterPages":3,"times":5}"#)
-        let first = try sandbox.run("ps-history", args + ["--retries", "0"])
-        #expect(first.status == 9, "\(first.stderrText)")
-        let firstRecords = try Records.parse(first.stdoutText)
-        #expect(firstRecords.count == 150)
-        try server.clearFaults()
-
-        let second = try sandbox.run("ps-history", args)
-        #expect(second.status == 0, "\(second.stderrText)")
-        let all = firstRecords + (try Records.parse(second.stdoutText))
-        let reference = try Records.parse(try sandbox.run("ps-history", ["--conversation", LocalServer.globalConversationID]).stdoutText)
-        #expect(reference.count == 500)
-        #expect(Records.ids(all) == Records.ids(reference))
-
-        // Nothing new: nothing written. One more turn: just those two.
-        let third = try sandbox.run("ps-history", args)
-        #expect(third.status == 0 && third.stdout.isEmpty)
-        #expect(try sandbox.run("ps-send", ["--conversation", LocalServer.globalConversationID, "one more"]).status == 0)
-        let fourth = try Records.parse(try sandbox.run("ps-history", args).stdoutText)
-        #expect(fourth.map { $0["role"] as? String } == ["user", "assistant"])
-        #expect(Records.text(of: fourth[0]) == "one more")
-    }
-
-    @Test func onePageAndPageAIHistory() throws {
-        let server = try LocalServer.start(extraArguments: ["--history-messages", "30"])
-        defer { server.stop() }
-        let sandbox = try NetworkSandbox()
-        #expect(try sandbox.login(server).status == 0)
-        let all = try Records.parse(try sandbox.run("ps-history", ["--all"]).stdoutText)
-        #expect(all.count == 30)
-        let newest = try sandbox.run("ps-history", ["--limit", "10"])
-        #expect(Records.ids(try Records.parse(newest.stdoutText)) == Array(Records.ids(all).suffix(10)))
-        let cursor = try #require(Records.value("next-cursor", in: newest.stderrText))
-        let older = try sandbox.run("ps-history", ["--limit", "10", "--cursor", cursor, "--direction", "before"])
-        #expect(Records.ids(try Records.parse(older.stdoutText)) == Array(Records.ids(all)[10..<20]))
-
-        let list = try Records.parse(try sandbox.run("ps-history", ["--list"]).stdoutText)
-        #expect(Records.ids(list).contains(LocalServer.globalConversationID))
-        #expect(list.allSatisfy { $0["title"] != nil })
-        let agents = try sandbox.run("ps-history", ["--list", "--agent", "page_agent_demo"])
-        #expect(Records.ids(try Records.parse(agents.stdoutText)).contains("conv_agent_demo"), "\(agents.stderrText)")
-
-        let agentHistory = try sandbox.run("ps-history", ["--page", "page_agent_demo", "--conversation", "conv_agent_demo"])
-        #expect(agentHistory.status == 0, "\(agentHistory.stderrText)")
-        let agentRecords = try Records.parse(agentHistory.stdoutText)
-        #expect(!agentRecords.isEmpty)
-        let send = try sandbox.run("ps-send", ["--page", "page_agent_demo", "--conversation", "conv_agent_demo", "hi agent"])
-        #expect(send.status == 0, "\(send.stderrText)")
-        let bare = try Records.parse(try sandbox.run("ps-history", ["--page", "page_agent_demo", "--conversation", "conv_agent_demo"]).stdoutText)
-        #expect(bare.count == agentRecords.count + 2)
-        #expect(Records.text(of: bare[bare.count - 2]) == "hi agent")
-        #expect(try sandbox.run("ps-history", ["--conversation", "conv_unknown"]).stdout.isEmpty)
-    }
-
     @Test func looseCredentialsAreRefused() throws {
         let server = try LocalServer.start()
         defer { server.stop() }

@@ -118,14 +118,30 @@ import Testing
     @Test func exportStateIsReplacedAtomically() throws {
         let path = home + "/state.json"
         var state = try ExportState.load(path)
-        #expect(state.lastMessageID(for: "global:c") == nil)
-        try state.record(lastMessageID: "m5", for: "global:c")
-        try state.record(lastMessageID: "m1", for: "page:p:")
+        #expect(state.watermark(for: "global:c") == nil)
+        let mark = HistoryWatermark(
+            lastMessageID: "m5", lastCreatedAt: "2026-01-01T00:00:05.000Z", idsAtLastCreatedAt: ["m4", "m5"],
+            anchorMessageID: "m3")
+        try state.record(mark, for: "global:c")
+        let bare = HistoryWatermark(lastMessageID: "m1", lastCreatedAt: nil, idsAtLastCreatedAt: ["m1"], anchorMessageID: nil)
+        try state.record(bare, for: "page:p:")
         let again = try ExportState.load(path)
-        #expect(again.lastMessageID(for: "global:c") == "m5")
-        #expect(again.lastMessageID(for: "page:p:") == "m1")
+        #expect(again.watermark(for: "global:c") == mark)
+        #expect(again.watermark(for: "page:p:") == bare)
         #expect(try FileManager.default.contentsOfDirectory(atPath: home).filter { $0.contains("tmp") }.isEmpty)
+        // A file from before timestamps were kept still names the last message.
+        try #"{"version":1,"conversations":{"global:c":{"lastMessageId":"m9"}}}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try ExportState.load(path).watermark(for: "global:c")?.lastMessageID == "m9")
         try "not json".write(toFile: path, atomically: true, encoding: .utf8)
         #expect(throws: ToolError.self) { try ExportState.load(path) }
+    }
+
+    @Test func watermarksTellNewFromOldAcrossTiesAndDeletions() {
+        let mark = HistoryWatermark(
+            lastMessageID: "b", lastCreatedAt: "2026-01-01T00:00:10.000Z", idsAtLastCreatedAt: ["a", "b"], anchorMessageID: "z")
+        #expect(!mark.isNew(id: "a", createdAt: "2026-01-01T00:00:10.000Z"))
+        #expect(mark.isNew(id: "c", createdAt: "2026-01-01T00:00:10.000Z"))
+        #expect(!mark.isNew(id: "y", createdAt: "2026-01-01T00:00:09.000Z"))
+        #expect(mark.isNew(id: "d", createdAt: "2026-01-01T00:00:11.000Z"))
     }
 }

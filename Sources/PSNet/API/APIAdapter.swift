@@ -19,6 +19,9 @@ public protocol APIAdapter: AnyObject {
     func createConversation() throws -> String?
     /// Calls `body` with each global conversation record.
     func listConversations(_ body: (JSON) throws -> Void) throws
+    /// Whether the API can list a Page AI agent's conversations (then a page's history is
+    /// exported conversation by conversation, never interleaved).
+    var listsAgentConversations: Bool { get }
     /// Calls `body` with each conversation record of a Page AI agent.
     func listAgentConversations(agentID: String, _ body: (JSON) throws -> Void) throws
     /// One page of a conversation's messages.

@@ -54,6 +54,8 @@ public final class PageSpaceAdapter: APIAdapter {
         } while cursor != nil
     }
 
+    public var listsAgentConversations: Bool { true }
+
     public func listAgentConversations(agentID: String, _ body: (JSON) throws -> Void) throws {
         var pageNumber = 0
         while true {

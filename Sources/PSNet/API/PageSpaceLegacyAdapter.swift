@@ -62,6 +62,8 @@ public final class PageSpaceLegacyAdapter: APIAdapter {
         try body(.object(record))
     }
 
+    public var listsAgentConversations: Bool { false }
+
     public func listAgentConversations(agentID: String, _ body: (JSON) throws -> Void) throws {
         throw ToolError(.usage, "the pagespace-legacy API cannot list an agent's conversations; name one with --conversation")
     }

@@ -1,8 +1,16 @@
 import PSCore
 
-/// Where incremental exports stopped: the newest exported message id of each conversation.
-/// Written atomically (temp + rename) and only after the records it covers were written, so
-/// a run that dies anywhere is resumed without losing or repeating a message.
+/// Where an incremental export of each conversation stopped, kept in a small JSON file:
+///
+///     {"version":2,"conversations":{"global:ID":{"lastMessageId":"…","lastCreatedAt":"…",
+///       "idsAtLastCreatedAt":["…"],"anchorMessageId":"…"}}}
+///
+/// `lastCreatedAt` and the ids exported at that instant let the next run tell new messages
+/// from old ones even when the last one was deleted meanwhile, or when several share its
+/// timestamp; `anchorMessageId` (the newest exported message strictly older) is the cursor
+/// the next run starts from, so that messages written in the same tick as the last one are
+/// not skipped by a server that compares timestamps alone. A version 1 file (only
+/// `lastMessageId`) is still read. Written atomically (temp + rename).
 public struct ExportState {
     public let path: String
     private var conversations: JSONObject
@@ -15,16 +23,43 @@ public struct ExportState {
         return ExportState(path: path, conversations: conversations)
     }
 
-    public func lastMessageID(for key: String) -> String? {
-        conversations[key]?["lastMessageId"]?.stringValue
+    public func watermark(for key: String) -> HistoryWatermark? {
+        guard let entry = conversations[key], let id = entry["lastMessageId"]?.stringValue else { return nil }
+        return HistoryWatermark(
+            lastMessageID: id, lastCreatedAt: entry["lastCreatedAt"]?.stringValue,
+            idsAtLastCreatedAt: entry["idsAtLastCreatedAt"]?.arrayValue?.compactMap(\.stringValue) ?? [id],
+            anchorMessageID: entry["anchorMessageId"]?.stringValue)
     }
 
-    public mutating func record(lastMessageID id: String, for key: String) throws {
-        conversations[key] = ["lastMessageId": .string(id)]
+    public mutating func record(_ mark: HistoryWatermark, for key: String) throws {
+        var entry = JSONObject()
+        entry["lastMessageId"] = .string(mark.lastMessageID)
+        if let createdAt = mark.lastCreatedAt { entry["lastCreatedAt"] = .string(createdAt) }
+        entry["idsAtLastCreatedAt"] = .array(mark.idsAtLastCreatedAt.map(JSON.string))
+        if let anchor = mark.anchorMessageID { entry["anchorMessageId"] = .string(anchor) }
+        conversations[key] = .object(entry)
         var bytes: [UInt8] = []
-        let file: JSON = ["version": 1, "conversations": .object(conversations)]
+        let file: JSON = ["version": 2, "conversations": .object(conversations)]
         file.write(to: &bytes)
         bytes.append(0x0A)
         try SecureFile.write(bytes, to: path, mode: 0o644)
+    }
+}
+
+/// The newest exported message of a conversation, and what is needed to resume after it.
+public struct HistoryWatermark: Sendable, Equatable {
+    public var lastMessageID: String
+    /// nil when the server gives messages no createdAt (then ids alone are compared).
+    public var lastCreatedAt: String?
+    /// Every exported message id whose createdAt equals `lastCreatedAt`.
+    public var idsAtLastCreatedAt: [String]
+    /// The newest exported message strictly older than `lastCreatedAt`.
+    public var anchorMessageID: String?
+
+    /// True for a message the export has not written yet.
+    public func isNew(id: String, createdAt: String?) -> Bool {
+        guard let lastCreatedAt, let createdAt else { return id != lastMessageID }
+        if createdAt != lastCreatedAt { return createdAt > lastCreatedAt }
+        return !idsAtLastCreatedAt.contains(id)
     }
 }

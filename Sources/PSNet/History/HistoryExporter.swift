@@ -1,57 +1,187 @@
 import PSCore
 
-/// Writes a conversation's messages as NDJSON message records, oldest first, one page in
-/// memory at a time: a 10,000-message history needs no more memory than a 200-message one.
+/// Writes a conversation's messages as NDJSON message records, oldest first, each exactly
+/// once, with memory flat in the conversation's length.
+///
+/// Both PageSpace generations page a history the same way: the cursor only filters
+/// (older than it for `before`, newer for anything else), then the server returns the NEWEST
+/// `limit` matching messages, oldest first. Walking forward with `after` therefore skips
+/// everything between a cursor and the newest page. The only way through is backwards: start
+/// at the newest page (or, incrementally, at the newest page after the last export), follow
+/// the pages back with `before` until there are no more (or the last export is reached),
+/// keep each page in a spool file, then write the pages in reverse order.
+///
+/// A server that compares timestamps alone (the legacy generation) skips the messages that
+/// share the cursor's timestamp. So the cursor for the next page is the page's oldest message
+/// with a LATER timestamp than the page's oldest one: the next page then repeats the messages
+/// at that oldest timestamp (dropped here by id) and includes any the server would have
+/// skipped. Only a page whose messages all share one timestamp leaves no such cursor; that is
+/// said on stderr, because then completeness cannot be known.
 public struct HistoryExporter {
     public let adapter: APIAdapter
     public let writer: RecordWriter
-    /// Called with the running count after each page (progress display).
+    /// Called with the running count of messages fetched after each page (progress display).
     public var onProgress: ((Int) -> Void)?
+    /// When set, every record carries it as `conversationId` (an agent's conversations
+    /// exported one after another).
+    public var conversationID: String?
 
     public init(adapter: APIAdapter, writer: RecordWriter) {
         self.adapter = adapter
         self.writer = writer
     }
 
-    /// Everything newer than what `state` says was exported (all of it without a state),
-    /// walking the pages forward. The state is saved after each page's records are written.
+    /// Everything newer than what `state` says was exported (all of it without a state). The
+    /// state is saved after each page's records are written, so an interrupted run is
+    /// resumed without a gap or a repeat. Returns the number of messages written.
     @discardableResult
     public func exportAll(_ source: HistorySource, pageSize: Int, state: inout ExportState?) throws -> Int {
         let key = source.stateKey
-        var cursor = state?.lastMessageID(for: key)
-        var written = 0
+        let previous = state?.watermark(for: key)
+        let spool = try HistorySpool()
+        var summaries: [PageSummary] = []
+        var fetched = 0
+        var query = Self.firstQuery(after: previous, pageSize: pageSize)
+        var overlap: Set<String> = []
+        var cursorsSeen: Set<String> = []
         while true {
-            let page = try adapter.historyPage(source, query: HistoryQuery(limit: pageSize, cursor: cursor, direction: .after))
-            var messages = page.messages
-            if !page.isPaged, let cursor {
-                // The whole history at once: drop what an earlier run exported.
-                if let seen = messages.firstIndex(where: { $0["id"]?.stringValue == cursor }) {
-                    messages.removeFirst(seen + 1)
+            let page = try adapter.historyPage(source, query: query)
+            let messages = page.messages
+            var fresh = messages.filter { !overlap.contains(Self.id($0)) }
+            var reachedPrevious = false
+            if let previous {
+                if previous.lastCreatedAt != nil {
+                    fresh = fresh.filter { previous.isNew(id: Self.id($0), createdAt: Self.createdAt($0)) }
+                    if let oldest = messages.first.flatMap(Self.createdAt), oldest < previous.lastCreatedAt! {
+                        reachedPrevious = true
+                    }
+                } else if let index = fresh.firstIndex(where: { Self.id($0) == previous.lastMessageID }) {
+                    fresh.removeFirst(index + 1)
+                    reachedPrevious = true
                 }
-            } else {
-                messages.removeAll { $0["id"]?.stringValue == cursor && cursor != nil }
             }
-            for message in messages { try writer.write(Self.normalised(message)) }
-            written += messages.count
-            let newest = messages.last?["id"]?.stringValue
-            if let newest, state != nil { try state!.record(lastMessageID: newest, for: key) }
-            onProgress?(written)
-            guard page.isPaged, page.hasMore, let next = page.nextCursor ?? newest, next != cursor else { break }
-            cursor = next
+            try spool.append(page: fresh.map(record))
+            summaries.append(PageSummary(fresh))
+            fetched += fresh.count
+            onProgress?(fetched)
+            guard page.isPaged, page.hasMore, !reachedPrevious, !messages.isEmpty else { break }
+
+            let next = Self.nextCursor(messages, serverCursor: page.nextCursor)
+            if let tie = next.sharedTimestamp {
+                Diagnostics.warning(
+                    "all \(messages.count) messages of a page share the timestamp \(tie); a server that pages by "
+                        + "timestamp alone may skip others with it, so this export may be incomplete "
+                        + "(a larger --page-size gets past such a burst)")
+            }
+            guard let cursor = next.cursor, cursorsSeen.insert(cursor).inserted else {
+                throw ToolError(.serverError, "the server answered the same page twice; stopping so as not to loop")
+            }
+            overlap = next.repeated
+            query = HistoryQuery(limit: pageSize, cursor: cursor, direction: .before)
+        }
+
+        // Oldest page first; the state follows each page written.
+        var mark = previous
+        var written = 0
+        for index in stride(from: spool.pageCount - 1, through: 0, by: -1) {
+            let bytes = try spool.page(index)
+            if !bytes.isEmpty { try bytes.withUnsafeBytes { try writer.writeRaw($0) } }
+            written += summaries[index].count
+            guard let folded = summaries[index].fold(into: mark) else { continue }
+            mark = folded
+            if state != nil { try state!.record(folded, for: key) }
         }
         return written
     }
+
+    /// One page as the server gives it. Returns the cursor for the next page, if there is one.
+    public func exportPage(_ source: HistorySource, query: HistoryQuery) throws -> String? {
+        let page = try adapter.historyPage(source, query: query)
+        for message in page.messages { try writer.write(record(message)) }
+        return page.hasMore ? page.nextCursor : nil
+    }
+
+    /// The first request: the newest page, or the newest page after the last export. It starts
+    /// after the anchor (the newest exported message strictly older than the last one), not
+    /// after the last one itself, so that messages sharing the last one's timestamp come too.
+    static func firstQuery(after previous: HistoryWatermark?, pageSize: Int) -> HistoryQuery {
+        guard let previous else { return HistoryQuery(limit: pageSize) }
+        if previous.lastCreatedAt == nil { return HistoryQuery(limit: pageSize, cursor: previous.lastMessageID, direction: .after) }
+        guard let anchor = previous.anchorMessageID else { return HistoryQuery(limit: pageSize) }
+        return HistoryQuery(limit: pageSize, cursor: anchor, direction: .after)
+    }
+
+    /// Where the next (older) page starts: the oldest message with a later timestamp than the
+    /// page's oldest, and the ids that the next page will then repeat.
+    static func nextCursor(_ messages: [JSON], serverCursor: String?) -> (cursor: String?, repeated: Set<String>, sharedTimestamp: String?) {
+        guard let oldest = messages.first, let oldestTime = createdAt(oldest) else {
+            return (serverCursor ?? messages.first.map(id), [], nil)
+        }
+        guard let later = messages.firstIndex(where: { (createdAt($0) ?? oldestTime) > oldestTime }) else {
+            return (serverCursor ?? id(oldest), [], oldestTime)
+        }
+        return (id(messages[later]), Set(messages[..<later].map(id)), nil)
+    }
+
+    /// The record written for a message.
+    func record(_ message: JSON) -> JSON {
+        var record = Self.normalised(message)
+        if let conversationID, case .object(var object) = record {
+            object["conversationId"] = .string(conversationID)
+            record = .object(object)
+        }
+        return record
+    }
+
+    static func id(_ message: JSON) -> String { message["id"]?.stringValue ?? "" }
+
+    static func createdAt(_ message: JSON) -> String? { message["createdAt"]?.stringValue }
 
     /// Stored envelopes (content + partsOrder + toolCalls/toolResults) rebuilt into parts.
     static func normalised(_ message: JSON) -> JSON {
         guard let object = message.objectValue else { return message }
         return MessageNormalizer.normalize(object)
     }
+}
 
-    /// One page as the server gives it. Returns the cursor for the next page, if there is one.
-    public func exportPage(_ source: HistorySource, query: HistoryQuery) throws -> String? {
-        let page = try adapter.historyPage(source, query: query)
-        for message in page.messages { try writer.write(Self.normalised(message)) }
-        return page.hasMore ? page.nextCursor : nil
+/// What the state needs to know of one spooled page (its newest messages), so that the
+/// messages themselves need not stay in memory.
+struct PageSummary {
+    let count: Int
+    /// The page's newest timestamp, and the ids of the page's messages that have it.
+    let newestCreatedAt: String?
+    let idsAtNewest: [String]
+    /// The page's newest message strictly older than `newestCreatedAt`.
+    let anchorInPage: String?
+
+    init(_ messages: [JSON]) {
+        count = messages.count
+        let newest = messages.last.flatMap(HistoryExporter.createdAt)
+        newestCreatedAt = newest
+        if let newest {
+            let tail = messages.reversed().prefix { HistoryExporter.createdAt($0) == newest }
+            idsAtNewest = tail.reversed().map(HistoryExporter.id)
+            anchorInPage = messages.dropLast(tail.count).last.map(HistoryExporter.id)
+        } else {
+            idsAtNewest = messages.last.map { [HistoryExporter.id($0)] } ?? []
+            anchorInPage = nil
+        }
+    }
+
+    /// The watermark once this page is written after everything before it; nil for an empty page.
+    func fold(into mark: HistoryWatermark?) -> HistoryWatermark? {
+        guard let last = idsAtNewest.last else { return nil }
+        guard let newestCreatedAt else {
+            return HistoryWatermark(lastMessageID: last, lastCreatedAt: nil, idsAtLastCreatedAt: [last], anchorMessageID: nil)
+        }
+        if let mark, mark.lastCreatedAt == newestCreatedAt, anchorInPage == nil {
+            var joined = mark
+            joined.idsAtLastCreatedAt += idsAtNewest
+            joined.lastMessageID = last
+            return joined
+        }
+        let anchor = anchorInPage ?? mark?.lastMessageID
+        return HistoryWatermark(
+            lastMessageID: last, lastCreatedAt: newestCreatedAt, idsAtLastCreatedAt: idsAtNewest, anchorMessageID: anchor)
     }
 }

@@ -64,11 +64,13 @@ struct PageAIRoutes {
             ])
         }
 
+        // apps/web/src/app/api/ai/page-agents/[agentId]/conversations/[conversationId]/messages/route.ts
         router.get("/api/ai/page-agents/:agentId/conversations/:conversationId/messages") { request, context in
             _ = try auth.require(request, scope: .sessionOrMCP)
             _ = try agentPage(context)
             return try await history.page(
-                of: context.parameters.get("conversationId") ?? "", request: request, context: context)
+                of: context.parameters.get("conversationId") ?? "", request: request, context: context,
+                unknownDirection: .becomesBefore)
         }
 
         router.post("/api/ai/page-agents/consult") { request, _ in

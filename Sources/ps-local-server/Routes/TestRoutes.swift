@@ -20,9 +20,43 @@ struct TestRoutes {
         router.get("/_test/requests") { _, _ in
             Reply.json(.array(state.requests.all))
         }
+        router.post("/_test/messages") { request, _ in
+            var request = request
+            let spec = try await request.jsonBody()
+            guard let conversationID = spec["conversationId"]?.stringValue,
+                  let count = spec["count"]?.intValue.map({ Int($0) }), (0...100_000).contains(count) else {
+                throw Refusal.badRequest("give conversationId and count (0-100000)")
+            }
+            let sameTimestamp = spec["sameTimestamp"]?.boolValue ?? false
+            let ids = state.store.update(conversationID) { conversation in
+                appendTestMessages(count, to: &conversation, sameTimestamp: sameTimestamp)
+            }
+            guard let ids else { throw Refusal.notFound("Conversation not found") }
+            return Reply.json(["ids": .array(ids.map(JSON.string))])
+        }
+        router.delete("/_test/messages/:id") { _, context in
+            guard state.store.removeMessage(context.parameters.get("id") ?? "") else {
+                throw Refusal.notFound("Message not found")
+            }
+            return Reply.json(["deleted": true])
+        }
         router.delete("/_test/requests") { _, _ in
             state.requests.clear()
             return Reply.json(["cleared": true])
+        }
+    }
+
+    /// New history after the newest message: what other devices wrote between two exports.
+    private func appendTestMessages(_ count: Int, to conversation: inout Conversation, sameTimestamp: Bool) -> [String] {
+        let start = conversation.messages.last?.createdAt ?? Timestamp.now()
+        return (0..<count).map { index in
+            let id = state.ids.nextMessageID()
+            let createdAt = sameTimestamp ? start : start + Int64(index + 1) * HistorySeeder.secondsBetweenMessages
+            let role = index % 2 == 0 ? "user" : "assistant"
+            let text = "\(role == "user" ? "Question" : "Answer") \(id)"
+            conversation.append(StoredMessage(
+                id: id, role: role, parts: [["type": "text", "text": .string(text)]], createdAt: createdAt))
+            return id
         }
     }
 }

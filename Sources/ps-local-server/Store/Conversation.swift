@@ -1,7 +1,8 @@
 import PSCore
 
-/// A conversation and its messages, oldest first, with an index from message id to
-/// position so that a page at any cursor costs O(limit), not O(history).
+/// A conversation and its messages in the servers' order, (createdAt, id) ascending, with an
+/// index from message id to position so that a page at any cursor costs O(limit + log n),
+/// not O(history).
 struct Conversation: Sendable {
     enum Kind: Sendable, Equatable {
         case global
@@ -28,17 +29,48 @@ struct Conversation: Sendable {
 
     func position(of messageID: String) -> Int? { positions[messageID] }
 
-    /// Adds a message; one whose id is already stored replaces the stored one in place (a
-    /// client resending the same user message must not duplicate it).
+    /// Adds a message in (createdAt, id) order (at the end, unless its clock says otherwise);
+    /// one whose id is already stored replaces the stored one in place (a client resending
+    /// the same user message must not duplicate it).
     mutating func append(_ message: StoredMessage) {
         if let existing = positions[message.id] {
-            messages[existing] = message
+            let kept = messages[existing].createdAt
+            messages[existing] = StoredMessage(
+                id: message.id, role: message.role, parts: message.parts, createdAt: kept,
+                storedAsEnvelope: message.storedAsEnvelope)
         } else {
-            positions[message.id] = messages.count
-            messages.append(message)
+            var index = messages.count
+            while index > 0, (messages[index - 1].createdAt, messages[index - 1].id) > (message.createdAt, message.id) {
+                index -= 1
+            }
+            messages.insert(message, at: index)
+            for position in index..<messages.count { positions[messages[position].id] = position }
         }
         updatedAt = max(updatedAt, message.createdAt)
         rev += 1
+    }
+
+    mutating func remove(_ messageID: String) {
+        guard let index = positions.removeValue(forKey: messageID) else { return }
+        messages.remove(at: index)
+        for position in index..<messages.count { positions[messages[position].id] = position }
+        rev += 1
+    }
+
+    /// The first position whose message is not older than `createdAt`.
+    func firstIndex(notBefore createdAt: Int64) -> Int { boundary { $0 < createdAt } }
+
+    /// The first position whose message is newer than `createdAt`.
+    func firstIndex(after createdAt: Int64) -> Int { boundary { $0 <= createdAt } }
+
+    /// Binary search: the first position where `isBelow` no longer holds.
+    private func boundary(_ isBelow: (Int64) -> Bool) -> Int {
+        var low = 0, high = messages.count
+        while low < high {
+            let middle = (low + high) / 2
+            if isBelow(messages[middle].createdAt) { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     mutating func reserve(_ count: Int) {

@@ -24,11 +24,30 @@ final class ConversationStore: Sendable {
         }
     }
 
-    /// A page of history; an unknown conversation is an empty page, as both servers answer.
-    func page(of id: String, query: HistoryQuery) -> (page: HistoryPage, rev: Int) {
+    /// A page of history; nil for an unknown conversation.
+    func page(of id: String, query: HistoryQuery, compoundCursor: Bool) -> (page: HistoryPage, rev: Int)? {
         conversations.withLock { all in
-            guard let conversation = all[id] else { return (.empty, 0) }
-            return (HistoryPage(conversation, query: query), conversation.rev)
+            guard let conversation = all[id] else { return nil }
+            return (HistoryPage(conversation, query: query, compoundCursor: compoundCursor), conversation.rev)
+        }
+    }
+
+    /// Removes a message from whichever conversation holds it; false when none does.
+    func removeMessage(_ messageID: String) -> Bool {
+        conversations.withLock { all in
+            for (id, conversation) in all where conversation.position(of: messageID) != nil {
+                all[id]!.remove(messageID)
+                return true
+            }
+            return false
+        }
+    }
+
+    /// Runs `body` on a stored conversation; nil when there is no such conversation.
+    func update<T>(_ id: String, _ body: (inout Conversation) -> T) -> T? {
+        conversations.withLock { all in
+            guard all[id] != nil else { return nil }
+            return body(&all[id]!)
         }
     }
 

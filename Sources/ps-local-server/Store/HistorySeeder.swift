@@ -17,15 +17,16 @@ enum HistorySeeder {
 
     static let secondsBetweenMessages: Int64 = 45
 
-    /// Returns the next free message number.
-    static func seed(_ store: ConversationStore, globalMessages count: Int) -> Int {
+    /// Returns the next free message number. `perTimestamp` consecutive messages share one
+    /// createdAt (as a burst of rows written in the same tick does on a real server).
+    static func seed(_ store: ConversationStore, globalMessages count: Int, perTimestamp: Int = 1) -> Int {
         var global = Conversation(
             id: SeedData.globalConversationID, title: "General Workspace Chat", kind: .global,
             createdAt: Timestamp.seedEpoch)
         global.reserve(count)
         var number = 1
         for index in 0..<count {
-            global.append(message(number: number, index: index, total: count))
+            global.append(message(number: number, index: index, total: count, perTimestamp: perTimestamp))
             number += 1
         }
         store.insert(global)
@@ -45,9 +46,9 @@ enum HistorySeeder {
     }
 
     /// Message `index` of the global history: even indexes ask, odd ones answer the question before.
-    static func message(number: Int, index: Int, total: Int) -> StoredMessage {
+    static func message(number: Int, index: Int, total: Int, perTimestamp: Int = 1) -> StoredMessage {
         let id = Identifiers.messageID(number)
-        let createdAt = Timestamp.seedEpoch + Int64(index) * secondsBetweenMessages
+        let createdAt = Timestamp.seedEpoch + Int64(index / max(1, perTimestamp)) * secondsBetweenMessages
         let exchange = index / 2
         let question = questions[exchange % questions.count].replacingOccurrences(of: "%d", with: String(exchange + 1))
         if index % 2 == 0 {

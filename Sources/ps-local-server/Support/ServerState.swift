@@ -16,12 +16,13 @@ final class ServerState: Sendable {
     let agents = AgentDirectory()
     let ids: Identifiers
 
-    init(dialect: Dialect, paceMs: Int, quiet: Bool, historyMessages: Int) {
+    init(dialect: Dialect, paceMs: Int, quiet: Bool, historyMessages: Int, messagesPerTimestamp: Int = 1) {
         self.dialect = dialect
         self.paceMs = paceMs
         self.quiet = quiet
         authenticator = Authenticator(dialect: dialect)
-        let nextNumber = HistorySeeder.seed(store, globalMessages: historyMessages)
+        let nextNumber = HistorySeeder.seed(
+            store, globalMessages: historyMessages, perTimestamp: messagesPerTimestamp)
         ids = Identifiers(firstMessageNumber: nextNumber)
     }
 }
