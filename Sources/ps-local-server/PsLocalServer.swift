@@ -41,6 +41,9 @@ struct PsLocalServer: ParsableCommand {
                   the server recovers
               {"drop":true,"afterEvents":3}
                   the next stream is cut after 3 events: no [DONE]
+              {"stop":true,"afterEvents":3}
+                  the next stream closes after 3 events with [DONE] and no
+                  finish (a reply stopped or taken over on the server)
               {"slow":true,"keepAliveMs":50,"pauseMs":300}
                   the next stream pauses before each event, sending
                   ": keep-alive" comments meanwhile

@@ -70,7 +70,7 @@ struct PsParts: ParsableCommand {
                 incomplete = true
                 switch reason {
                 case .noFinish:
-                    Diagnostics.error("\(name): the stream ended after line \(line) without finish or [DONE]; the message is incomplete")
+                    Diagnostics.error("\(name): line \(line): \(detail); the message is incomplete")
                 case .error: Diagnostics.error("\(name): line \(line): the stream reported an error: \(detail)")
                 case .abort: Diagnostics.error("\(name): line \(line): the stream was aborted: \(detail)")
                 case .malformed: break  // reported with the exit status below

@@ -9,7 +9,9 @@ struct ReaderGone: Error {}
 
 /// Copies a send's response body to stdout as it arrives. An error answer (4xx/5xx) is read
 /// instead and becomes one line and an exit status; a success is checked for its end: a
-/// UI message stream that stops without `data: [DONE]` did not finish.
+/// UI message stream that stops without `data: [DONE]` did not finish, and one that closes
+/// with `[DONE]` but never sent a `finish` chunk was stopped on the server (aborted, taken
+/// over by another tab, overflowed): the reply is not whole either.
 final class ResponseStream {
     let printIDs: Bool
     let knowsConversation: Bool
@@ -19,6 +21,7 @@ final class ResponseStream {
     private var received = 0
     /// The last bytes written, to see the closing [DONE].
     private var tail: [UInt8] = []
+    private var finishes = FinishChunkWatch()
 
     init(printIDs: Bool, knowsConversation: Bool) {
         self.printIDs = printIDs
@@ -46,6 +49,7 @@ final class ResponseStream {
             if error == EPIPE { throw ReaderGone() }
             if error != 0 { throw ToolError(.failure, "cannot write output: \(String(cString: strerror(error)))") }
             state.received += chunk.count
+            state.finishes.scan(chunk)
             state.tail.append(contentsOf: chunk.suffix(64))
             if state.tail.count > 64 { state.tail.removeFirst(state.tail.count - 64) }
         })
@@ -57,6 +61,12 @@ final class ResponseStream {
             || head.header("Content-Type")?.hasPrefix("text/event-stream") == true
         if isUIMessageStream && !containsDone(tail) {
             throw ToolError(.incomplete, "the stream ended without [DONE] after \(received) bytes")
+        }
+        if isUIMessageStream && !finishes.sawFinish {
+            throw ToolError(
+                .incomplete,
+                "the stream closed with [DONE] but no finish: the server stopped the reply before its end "
+                    + "(aborted, or taken over by another session); what arrived was written")
         }
     }
 

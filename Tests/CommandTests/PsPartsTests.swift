@@ -63,7 +63,21 @@ import TestSupport
         let result = try Run.command("ps-parts", ["--final"], stdin: Self.input(Array(Self.toolStream.prefix(4))))
         #expect(result.status == 10)
         #expect(result.stdoutLines == [#"{"id":"msg-123","role":"assistant","parts":[{"type":"step-start"},{"type":"tool-read_page","toolCallId":"tc0","state":"input-streaming","input":{"pageId":"x"}}],"incomplete":{"reason":"no-finish","detail":"the stream ended without finish or [DONE]"}}"#])
-        #expect(result.stderrText == "ps-parts: stdin: the stream ended after line 4 without finish or [DONE]; the message is incomplete\n")
+        #expect(result.stderrText == "ps-parts: stdin: line 4: the stream ended without finish or [DONE]; the message is incomplete\n")
+    }
+
+    @Test func doneWithoutFinishIsIncomplete() throws {
+        // A reply the server stopped (aborted, taken over by another tab) still closes with
+        // [DONE]; without a finish chunk it is not whole.
+        let result = try Run.command("ps-parts", ["--final"], stdin: Self.input([
+            Self.event(#"{"type":"start","messageId":"m1"}"#),
+            Self.event(#"{"type":"text-start","id":"t"}"#),
+            Self.event(#"{"type":"text-delta","id":"t","delta":"half an ans"}"#),
+            Self.event(#""[DONE]""#),
+        ]))
+        #expect(result.status == 10)
+        #expect(result.stdoutLines == [#"{"id":"m1","role":"assistant","parts":[{"type":"text","text":"half an ans","state":"streaming"}],"incomplete":{"reason":"no-finish","detail":"the stream closed with [DONE] but no finish: the server stopped the reply before its end"}}"#])
+        #expect(result.stderrText.contains("line 4: the stream closed with [DONE] but no finish"))
     }
 
     @Test func anErrorChunkIsReportedAndTheMessageKept() throws {

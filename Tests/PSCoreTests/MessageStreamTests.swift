@@ -104,7 +104,7 @@ let done = #"{"event":"message","id":"","data":"[DONE]","done":true}"#
             #"{"type":"text-delta","id":"t","delta":"bare"}"#,
             event(#""[DONE]""#),
         ], final: true)
-        #expect(result.lines == [#"{"id":"","role":"assistant","parts":[{"type":"text","text":"bare","state":"streaming"}]}"#])
+        #expect(result.lines == [#"{"id":"","role":"assistant","parts":[{"type":"text","text":"bare","state":"streaming"}],"incomplete":{"reason":"no-finish","detail":"the stream closed with [DONE] but no finish: the server stopped the reply before its end"}}"#])
     }
 
     @Test func mapsTheSeedsSimplifiedChunks() throws {

@@ -25,7 +25,7 @@ public enum MessageEvent {
 ///
 /// Ends of a streamed message: `[DONE]` (or v4's `d`, Gemini's `done`) ends it; an `error` ends it
 /// incomplete and the rest of that stream is skipped, as the SDK stops reading there; the end of
-/// input ends it, incomplete unless a `finish` came. An `abort` marks it incomplete but, as in the
+/// input ends it. Either way it is complete only if a `finish` came. An `abort` marks it incomplete but, as in the
 /// SDK, later chunks still apply. A malformed record ends it and is thrown: the SDK stops there.
 public final class MessageStream {
     private enum State { case idle, streaming, skipping }
@@ -215,8 +215,13 @@ public final class MessageStream {
         if let abort {
             return .incomplete(reason: .abort, detail: abort.reason ?? "the stream was aborted", line: abort.line)
         }
-        if eof && !finished {
-            return .incomplete(reason: .noFinish, detail: "the stream ended without finish or [DONE]", line: lastLine)
+        // The current server closes a stream it stopped (aborted, taken over by another tab,
+        // overflowed) cleanly with [DONE]: only a `finish` chunk says the reply is whole.
+        if !finished {
+            let detail = eof
+                ? "the stream ended without finish or [DONE]"
+                : "the stream closed with [DONE] but no finish: the server stopped the reply before its end"
+            return .incomplete(reason: .noFinish, detail: detail, line: lastLine)
         }
         return .complete
     }

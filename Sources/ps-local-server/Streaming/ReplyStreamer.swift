@@ -43,8 +43,11 @@ enum ReplyStreamer {
             var sent = 0
             for await event in generation.events {
                 if let drop, case .chunk = event, sent >= drop.afterEvents {
-                    // The fault: close the connection mid-stream, no [DONE].
-                    throw ConnectionDropped()
+                    // The fault: close the connection mid-stream, no [DONE]; or close cleanly
+                    // with [DONE] and no finish.
+                    guard drop.clean else { throw ConnectionDropped() }
+                    try await writer.write(ByteBuffer(bytes: StreamEvent.done.wireBytes))
+                    break
                 }
                 try await writer.write(ByteBuffer(bytes: event.wireBytes))
                 if case .chunk = event { sent += 1 }

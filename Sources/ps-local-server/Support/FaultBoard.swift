@@ -12,9 +12,12 @@ final class FaultBoard: Sendable {
         var remaining: Int
     }
 
-    /// Cut the next stream after `afterEvents` data events.
+    /// Cut the next stream after `afterEvents` data events: the connection closes mid-stream,
+    /// or, `clean`, the stream closes with `[DONE]` and no `finish`, as the current server
+    /// closes a reply that was stopped, taken over by another tab or overflowed.
     struct DropFault: Sendable {
         let afterEvents: Int
+        var clean = false
         var remaining: Int
     }
 
@@ -64,8 +67,10 @@ final class FaultBoard: Sendable {
                 status: Int(code), retryAfter: retryAfter, pathPrefix: spec["path"]?.stringValue, body: spec["body"],
                 remaining: times)
             state.withLock { $0.statuses.append(fault) }
-        } else if spec["drop"]?.boolValue == true {
-            let fault = DropFault(afterEvents: try Self.integer(spec, "afterEvents", default: 3, minimum: 0), remaining: times)
+        } else if spec["drop"]?.boolValue == true || spec["stop"]?.boolValue == true {
+            let fault = DropFault(
+                afterEvents: try Self.integer(spec, "afterEvents", default: 3, minimum: 0),
+                clean: spec["stop"]?.boolValue == true, remaining: times)
             state.withLock { $0.drops.append(fault) }
         } else if spec["slow"]?.boolValue == true {
             let fault = SlowFault(
@@ -77,7 +82,7 @@ final class FaultBoard: Sendable {
                 afterPages: try Self.integer(spec, "afterPages", default: 1, minimum: 0), remaining: times)
             state.withLock { $0.historyDrops.append(fault) }
         } else {
-            throw Refusal.badRequest("fault needs one of status, drop, slow or dropHistory")
+            throw Refusal.badRequest("fault needs one of status, drop, stop, slow or dropHistory")
         }
     }
 

@@ -1,0 +1,45 @@
+import PSCore
+
+/// Watches a UI message stream's lines, as they pass, for a `finish` chunk
+/// (`data: {"type":"finish",…}`): only that says the reply is whole. Lines are scanned as
+/// bytes; only a short `data:` line that mentions "finish" is parsed, so a long reply costs
+/// next to nothing.
+struct FinishChunkWatch {
+    private(set) var sawFinish = false
+    private var line: [UInt8] = []
+    private var lineTooLong = false
+    /// A finish chunk is small (reason, usage, metadata); a longer line is not one.
+    private static let longestFinishLine = 16 * 1024
+
+    mutating func scan(_ bytes: UnsafeRawBufferPointer) {
+        for byte in bytes {
+            if byte == 0x0A || byte == 0x0D {
+                if !lineTooLong { check(line) }
+                line.removeAll(keepingCapacity: true)
+                lineTooLong = false
+            } else if !lineTooLong {
+                line.append(byte)
+                if line.count > Self.longestFinishLine { lineTooLong = true }
+            }
+        }
+    }
+
+    private mutating func check(_ line: [UInt8]) {
+        guard line.starts(with: Array("data:".utf8)) else { return }
+        let data = line.dropFirst(5).drop { $0 == 0x20 }
+        guard data.first == UInt8(ascii: "{"), Self.mentionsFinish(data),
+              let chunk = try? JSON.parse(bytes: Array(data)) else { return }
+        if chunk["type"]?.stringValue == "finish" { sawFinish = true }
+    }
+
+    private static func mentionsFinish(_ data: ArraySlice<UInt8>) -> Bool {
+        let needle = Array("\"finish\"".utf8)
+        guard data.count >= needle.count else { return false }
+        var index = data.startIndex
+        while index <= data.endIndex - needle.count {
+            if data[index] == needle[0] && data[index..<(index + needle.count)].elementsEqual(needle) { return true }
+            index += 1
+        }
+        return false
+    }
+}
