@@ -81,16 +81,17 @@ struct Login: ParsableCommand {
         Diagnostics.writeLine("Logged in to \(session.server)\(who) (profile \(session.profileName), \(kind.rawValue) API).")
     }
 
-    /// The user, proving the token works. An MCP key may not reach the "who am I" route: it is
-    /// kept all the same, since Page AI and history accept it.
+    /// The user, proving the token works through routes its kind may use. A credential that
+    /// reaches no AI route (an OAuth access token) is refused as a chat credential.
     private func verifiedUser(_ adapter: APIAdapter, token: String) throws -> JSON? {
-        do {
-            return try adapter.currentUser()
-        } catch let error as ToolError where error.status == .authenticationNeeded && token.hasPrefix("mcp_")
-            && error.message.contains("MCP keys") {
-            Diagnostics.warning("MCP key stored; it reaches Page AI and history, not the Global assistant")
-            return nil
+        let reach = try adapter.reach()
+        guard reach.pageAI || reach.globalAssistant else {
+            throw ToolError(.authenticationNeeded, "not stored: \(reach.note ?? "this credential reaches no AI route")")
         }
+        if !reach.globalAssistant {
+            Diagnostics.warning("stored; it reaches \(reach.summary), not the Global assistant")
+        }
+        return reach.user
     }
 
     private func store(_ result: LoginResult, kind: APIKind, session: Session) throws {

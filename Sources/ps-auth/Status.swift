@@ -6,10 +6,11 @@ struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show the server, the user, where the credential comes from, and whether it works.",
         discussion: """
-            Prints one "key: value" line each for profile, server, api, credential, user and \
-            works. The server is asked whether the credential works (GET /api/auth/me on the \
-            current API); --offline skips that. Exits 4 when there is no credential or the \
-            server refuses it.
+            Prints one "key: value" line each for profile, server, api, credential, user, \
+            reaches (Global assistant, Page AI agents), drives and works. The server is asked \
+            through routes the credential may use: a session token through GET /api/auth/me \
+            and /api/drives, an MCP key (which /api/auth/me refuses) through /api/drives; \
+            --offline skips that. Exits 4 when there is no credential or the server refuses it.
 
             EXAMPLES:
               ps-auth status
@@ -46,10 +47,13 @@ struct Status: ParsableCommand {
         let connection = try self.connection.connect()
         try out.writeText("api: \(connection.adapter.kind.rawValue)\n")
         do {
-            let user = try connection.adapter.currentUser()
-            let who = UserText.describe(user)
-            if !who.isEmpty { try out.writeText("user: \(who)\n") }
-            try out.writeText("works: yes\n")
+            let reach = try connection.adapter.reach()
+            let who = UserText.describe(reach.user)
+            try out.writeText("user: \(who.isEmpty ? "(not named to this credential)" : who)\n")
+            try out.writeText("reaches: \(reach.summary)\n")
+            if let drives = reach.driveSummary { try out.writeText("drives: \(SafeText.sanitized(drives, keepNewlines: false))\n") }
+            if let note = reach.note { try out.writeText("note: \(note)\n") }
+            try out.writeText("works: \(reach.pageAI || reach.globalAssistant ? "yes" : "no AI route")\n")
         } catch let error as ToolError where error.status == .authenticationNeeded {
             try out.writeText("works: no\n")
             throw error

@@ -109,7 +109,8 @@ import TestSupport
         let logout = try server.request("POST", "/api/auth/logout", headers: Self.session)
         #expect(try logout.jsonObject()["message"] as? String == "Logged out successfully")
         #expect(try server.request("GET", "/api/auth/me", headers: Self.session).status == 401)
-        #expect(try server.request("GET", "/api/auth/me", headers: mcp).status == 200)
+        // /api/auth/me takes session and OAuth tokens, never an MCP key.
+        #expect(try server.request("GET", "/api/auth/me", headers: mcp).status == 401)
     }
 
     @Test func legacyLoginAndCSRF() throws {
@@ -173,33 +174,33 @@ import TestSupport
         #expect(collected == expected)
         #expect(pages == 8)
 
-        // Forwards from the start.
-        collected = []
-        cursor = nil
-        pages = 0
-        repeat {
-            let page = try Self.page(server, headers, query: "direction=after&limit=200" + (cursor.map { "&cursor=\($0)" } ?? ""))
-            collected += page.ids
-            cursor = page.pagination["nextCursor"] as? String
-            pages += 1
-        } while cursor != nil && pages < 100
-        #expect(collected == expected)
-        #expect(pages == 5)
+        // `after` takes the NEWEST messages after the cursor, not the ones just after it: a
+        // forward walk skips whatever lies between (this is how the real servers page).
+        let afterStart = try Self.page(server, headers, query: "direction=after&limit=200&cursor=msg_00000001")
+        #expect(afterStart.ids == (801...1000).map(Self.messageID))
+        #expect(afterStart.pagination["hasMore"] as? Bool == true)
+        #expect(afterStart.pagination["nextCursor"] as? String == "msg_00000801")
 
         // Around a cursor, defaults, clamping, unknown cursor and conversation.
         let before = try Self.page(server, headers, query: "cursor=msg_00000500&limit=3")
         #expect(before.ids == ["msg_00000497", "msg_00000498", "msg_00000499"])
         #expect(before.pagination["prevCursor"] as? String == "msg_00000499")
-        let after = try Self.page(server, headers, query: "cursor=msg_00000500&limit=3&direction=after")
-        #expect(after.ids == ["msg_00000501", "msg_00000502", "msg_00000503"])
-        #expect(after.pagination["nextCursor"] as? String == "msg_00000503")
+        let after = try Self.page(server, headers, query: "cursor=msg_00000997&limit=3&direction=after")
+        #expect(after.ids == ["msg_00000998", "msg_00000999", "msg_00001000"])
+        #expect(after.pagination["hasMore"] as? Bool == false)
+        #expect(after.pagination["nextCursor"] is NSNull)
         #expect(try Self.page(server, headers, query: "").ids.count == 50)
         #expect(try Self.page(server, headers, query: "limit=5000").ids.count == 200)
-        #expect(try Self.page(server, headers, query: "cursor=msg_nope").ids.isEmpty)
+        #expect(try Self.page(server, headers, query: "limit=abc").ids.count == 50)
+        // An unknown cursor adds no condition: the newest page again.
+        #expect(try Self.page(server, headers, query: "cursor=msg_nope&limit=2").ids == ["msg_00000999", "msg_00001000"])
         let unknown = try server.request("GET", Self.historyPath(server, "conv_nope"), headers: headers)
         #expect(unknown.status == 200)
         #expect((try unknown.jsonObject()["messages"] as? [Any])?.isEmpty == true)
-        #expect(try server.request("GET", Self.historyPath(server) + "?direction=sideways", headers: headers).status == 400)
+        // A direction other than `before` pages forward, and is echoed as given.
+        let sideways = try Self.page(server, headers, query: "direction=sideways&cursor=msg_00000998&limit=5")
+        #expect(sideways.ids == ["msg_00000999", "msg_00001000"])
+        #expect(sideways.pagination["direction"] as? String == "sideways")
     }
 
     @Test func tenThousandMessagesPageCompletely() throws {

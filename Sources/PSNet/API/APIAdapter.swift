@@ -8,8 +8,9 @@ public protocol APIAdapter: AnyObject {
 
     /// Password login, for APIs that have one.
     func login(email: String, password: String) throws -> LoginResult
-    /// The logged-in user as the server describes them. Also proves that the credential works.
-    func currentUser() throws -> JSON
+    /// What the credential reaches (the user, when the server says), asking only routes that
+    /// this kind of credential may use. Also proves that the credential works.
+    func reach() throws -> CredentialReach
     /// Tells the server to end the session, where the API has a way to.
     func logout() throws
     /// The conversation a message goes to when none is named; with `create`, one is made

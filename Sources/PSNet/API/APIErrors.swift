@@ -7,12 +7,20 @@ public enum APIErrors {
     public static func toolError(_ response: HTTPResponse, request: HTTPRequest) -> ToolError {
         let where_ = "\(request.method) \(URLText.path(of: request.url))"
         let body = ErrorBody(response.body)
-        let reason = body.summary.map { ": " + $0 } ?? ""
+        // The server's words, made safe: a body is not allowed to write to the terminal.
+        let reason = body.summary.map { ": " + SafeText.sanitized($0, keepNewlines: false) } ?? ""
         switch response.status {
         case 401:
             if body.error?.contains("MCP tokens are not permitted") == true {
                 return ToolError(.authenticationNeeded,
-                    "authentication needed\(reason) (\(where_) needs a session token, ps_sess_...; MCP keys cannot use it)")
+                    "authentication needed\(reason) (\(where_)): an MCP key reaches Page AI agents (ps-send --page ID), "
+                        + "not the Global assistant; for that, log in with a browser session token (the ps_sess_... "
+                        + "session cookie): ps-auth login --with-token")
+            }
+            if body.error?.contains("OAuth tokens are not permitted") == true {
+                return ToolError(.authenticationNeeded,
+                    "authentication needed\(reason) (\(where_)): an OAuth access token reaches no AI route; "
+                        + "get an MCP key with: ps-auth login --device --drive ID")
             }
             return ToolError(.authenticationNeeded,
                 "authentication needed\(reason) (\(where_)); log in with `ps-auth login` or set PAGESPACE_TOKEN")

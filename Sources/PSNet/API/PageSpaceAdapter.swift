@@ -17,9 +17,33 @@ public final class PageSpaceAdapter: APIAdapter {
             "the pagespace API has no password login; create a token in PageSpace and run: ps-auth login --with-token < token-file")
     }
 
-    public func currentUser() throws -> JSON {
+    public func reach() throws -> CredentialReach {
+        let token = client.session.credentials?.token ?? ""
+        if token.hasPrefix("mcp_") {
+            // /api/auth/me refuses MCP keys (apps/web/src/app/api/auth/me/route.ts): its drives prove it.
+            return CredentialReach(
+                user: nil, globalAssistant: false, pageAI: true, drives: try drives(),
+                note: "an MCP key reaches Page AI agents in its drives, never the Global assistant; for that, "
+                    + "log in with a browser session token (ps_sess_..., the session cookie)")
+        }
+        let user = try me()
+        if token.hasPrefix("ps_at_") {
+            return CredentialReach(
+                user: user, globalAssistant: false, pageAI: false, drives: try? drives(),
+                note: "an OAuth access token reaches no AI route; get an MCP key with: ps-auth login --device --drive ID")
+        }
+        return CredentialReach(user: user, globalAssistant: true, pageAI: true, drives: try drives())
+    }
+
+    private func me() throws -> JSON {
         let user = try client.get("/api/auth/me")
         return user["user"]?.objectValue != nil ? user["user"]! : user
+    }
+
+    /// `GET /api/drives`: a bare array of drives (an MCP key sees only its own).
+    private func drives() throws -> [JSON] {
+        let answer = try client.get("/api/drives")
+        return answer.arrayValue ?? answer["drives"]?.arrayValue ?? []
     }
 
     public func logout() throws {

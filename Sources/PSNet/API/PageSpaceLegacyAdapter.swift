@@ -31,9 +31,12 @@ public final class PageSpaceLegacyAdapter: APIAdapter {
     }
 
     /// The stored user, after proving the token still works (the API has no "who am I").
-    public func currentUser() throws -> JSON {
+    public func reach() throws -> CredentialReach {
         _ = try client.get("/api/ai_conversations/global")
-        return client.session.profile?.user ?? .object(JSONObject())
+        let drives = try client.get("/api/drives")
+        return CredentialReach(
+            user: client.session.profile?.user, globalAssistant: true, pageAI: true,
+            drives: drives.arrayValue ?? drives["drives"]?.arrayValue)
     }
 
     public func logout() throws {

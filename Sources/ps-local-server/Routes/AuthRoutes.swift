@@ -21,8 +21,9 @@ struct AuthRoutes {
                 return Reply.json(login)
             }
         case .pagespace:
+            // apps/web/src/app/api/auth/me/route.ts: session or OAuth; MCP keys are refused.
             router.get("/api/auth/me") { request, _ in
-                _ = try state.authenticator.require(request, scope: .sessionOrMCP)
+                _ = try state.authenticator.require(request, scope: .sessionOrOAuth)
                 return Reply.json(SeedData.user)
             }
             router.post("/api/auth/logout") { request, _ in

@@ -51,7 +51,7 @@ struct TestRoutes {
         let start = conversation.messages.last?.createdAt ?? Timestamp.now()
         return (0..<count).map { index in
             let id = state.ids.nextMessageID()
-            let createdAt = sameTimestamp ? start : start + Int64(index + 1) * HistorySeeder.secondsBetweenMessages
+            let createdAt = sameTimestamp ? start : start + Int64(index + 1) * HistorySeeder.spacing
             let role = index % 2 == 0 ? "user" : "assistant"
             let text = "\(role == "user" ? "Question" : "Answer") \(id)"
             conversation.append(StoredMessage(

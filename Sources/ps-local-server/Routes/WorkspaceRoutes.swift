@@ -8,8 +8,9 @@ struct WorkspaceRoutes {
     func register(on router: Router<ServerContext>) {
         let auth = state.authenticator
 
+        // apps/web/src/app/api/drives/route.ts: reads allow session, MCP and OAuth tokens.
         router.get("/api/drives") { request, _ in
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            _ = try auth.require(request, scope: .anyToken)
             return Reply.json([SeedData.drive])
         }
         router.get("/api/drives/:driveId/pages") { request, context in

@@ -15,7 +15,7 @@ enum HistorySeeder {
         "How do page permissions work for folder %d?",
     ]
 
-    static let secondsBetweenMessages: Int64 = 45
+    static let spacing: Int64 = 45 * Timestamp.second
 
     /// Returns the next free message number. `perTimestamp` consecutive messages share one
     /// createdAt (as a burst of rows written in the same tick does on a real server).
@@ -33,11 +33,11 @@ enum HistorySeeder {
 
         var agent = Conversation(
             id: SeedData.agentConversationID, title: "Launch research",
-            kind: .agent(pageID: SeedData.agentPageID), createdAt: Timestamp.seedEpoch + 3600)
+            kind: .agent(pageID: SeedData.agentPageID), createdAt: Timestamp.seedEpoch + 3600 * Timestamp.second)
         for index in 0..<4 {
             var seeded = message(number: number, index: index + 4, total: 4)
             seeded = StoredMessage(
-                id: seeded.id, role: seeded.role, parts: seeded.parts, createdAt: Timestamp.seedEpoch + 3600 + Int64(index) * 60)
+                id: seeded.id, role: seeded.role, parts: seeded.parts, createdAt: Timestamp.seedEpoch + 3600 * Timestamp.second + Int64(index) * 60 * Timestamp.second)
             agent.append(seeded)
             number += 1
         }
@@ -48,7 +48,7 @@ enum HistorySeeder {
     /// Message `index` of the global history: even indexes ask, odd ones answer the question before.
     static func message(number: Int, index: Int, total: Int, perTimestamp: Int = 1) -> StoredMessage {
         let id = Identifiers.messageID(number)
-        let createdAt = Timestamp.seedEpoch + Int64(index / max(1, perTimestamp)) * secondsBetweenMessages
+        let createdAt = Timestamp.seedEpoch + Int64(index / max(1, perTimestamp)) * spacing
         let exchange = index / 2
         let question = questions[exchange % questions.count].replacingOccurrences(of: "%d", with: String(exchange + 1))
         if index % 2 == 0 {

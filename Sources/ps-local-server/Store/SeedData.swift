@@ -18,7 +18,7 @@ enum SeedData {
     static var user: JSON {
         [
             "id": .string(userID), "name": .string(userName), "email": .string(email), "image": .null,
-            "role": "user", "emailVerified": .string(Timestamp.iso8601(Timestamp.seedEpoch - 86_400 * 30)),
+            "role": "user", "emailVerified": .string(Timestamp.iso8601(Timestamp.seedEpoch - 30 * Timestamp.day)),
             "subscriptionTier": "free",
         ]
     }

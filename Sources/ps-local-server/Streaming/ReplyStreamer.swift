@@ -25,7 +25,9 @@ enum ReplyStreamer {
         Task {
             await generation.run(chunks: chunks, pacing: pacing) { parts in
                 if !parts.isEmpty {
-                    let reply = StoredMessage(id: generation.messageID, role: "assistant", parts: parts, createdAt: Timestamp.now())
+                    // After the question, even within the same millisecond.
+                    let createdAt = max(Timestamp.now(), userMessage.createdAt + 1)
+                    let reply = StoredMessage(id: generation.messageID, role: "assistant", parts: parts, createdAt: createdAt)
                     state.store.append(reply, to: conversationID)
                 }
                 state.streams.remove(generation)

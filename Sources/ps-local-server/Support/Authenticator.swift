@@ -6,18 +6,23 @@ import Synchronization
 
 /// Who may call which route, per dialect (pagespace-api.md, "Authentication").
 final class Authenticator: Sendable {
-    /// Routes that only a session token reaches on the current server (Global assistant,
-    /// settings, abort, logout); the rest also take MCP keys.
-    enum Scope: Sendable { case sessionOnly, sessionOrMCP }
+    /// Which kinds of token a route takes on the current server (each route's `allow` list,
+    /// apps/web/src/lib/auth/index.ts): session only (Global assistant, settings, abort,
+    /// logout), session or MCP key (Page AI, agents), session or OAuth (who am I), or any
+    /// of the three (reads such as GET /api/drives).
+    enum Scope: Sendable { case sessionOnly, sessionOrMCP, sessionOrOAuth, anyToken }
 
     enum Credential: Sendable {
         case session
         case mcpKey
+        case oauth
         case legacyJWT(token: String)
     }
 
     private struct State {
         var sessionLoggedOut = false
+        /// OAuth access tokens handed out by the device flow.
+        var oauthTokens: Set<String> = []
         /// Legacy logins handed out: JWT → its CSRF token.
         var legacyLogins: [String: String] = [:]
     }
@@ -35,11 +40,11 @@ final class Authenticator: Sendable {
         }
     }
 
+    /// `Authorization: Bearer TOKEN`, the prefix matched case-sensitively as getBearerToken
+    /// does (apps/web/src/lib/auth/index.ts): "bearer x" is no bearer token at all.
     static func bearerToken(_ request: Request) -> String? {
-        guard let value = request.headers[.authorization] else { return nil }
-        let parts = value.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        guard let value = request.headers[.authorization], value.hasPrefix("Bearer ") else { return nil }
+        let token = String(value.dropFirst(7))
         return token.isEmpty ? nil : token
     }
 
@@ -47,19 +52,26 @@ final class Authenticator: Sendable {
         guard let token else { throw Refusal(Reply.text("Authentication required", status: .unauthorized)) }
         let unauthorized = Refusal(Reply.error(401, dialect: .pagespace))
         if token.hasPrefix("mcp_") {
-            guard scope == .sessionOrMCP else {
+            guard scope == .sessionOrMCP || scope == .anyToken else {
                 throw Refusal(status: .unauthorized, error: "MCP tokens are not permitted for this endpoint")
             }
             guard token == SeedData.mcpKey else { throw unauthorized }
             return .mcpKey
+        }
+        if token.hasPrefix("ps_at_") {
+            guard scope == .sessionOrOAuth || scope == .anyToken else {
+                throw Refusal(status: .unauthorized, error: "OAuth tokens are not permitted for this endpoint")
+            }
+            guard state.withLock({ $0.oauthTokens.contains(token) }) else {
+                throw Refusal(status: .unauthorized, error: "Invalid OAuth access token")
+            }
+            return .oauth
         }
         if token.hasPrefix("ps_sess_") {
             let loggedOut = state.withLock { $0.sessionLoggedOut }
             guard token == SeedData.sessionToken, !loggedOut else { throw unauthorized }
             return .session
         }
-        // OAuth access tokens exist, but this server never issues any.
-        if token.hasPrefix("ps_at_") { throw unauthorized }
         throw Refusal(status: .unauthorized, error: "Invalid token format")
     }
 
@@ -83,7 +95,7 @@ final class Authenticator: Sendable {
     /// Legacy password login: a fresh JWT-looking token with its CSRF and device tokens.
     func legacyLogin(email: String, password: String) -> JSON? {
         guard email.lowercased() == SeedData.email, password == SeedData.password else { return nil }
-        let issued = Timestamp.now()
+        let issued = Timestamp.now() / Timestamp.second
         let header: JSON = ["alg": "HS256", "typ": "JWT"]
         let payload: JSON = [
             "userId": .string(SeedData.userID), "tokenVersion": 0, "iat": .integer(issued),
@@ -97,6 +109,12 @@ final class Authenticator: Sendable {
             "user": SeedData.user, "token": .string(token), "csrfToken": .string(csrf),
             "deviceToken": .string(Identifiers.random(prefix: "dev_", bytes: 16)),
         ]
+    }
+
+    func issueOAuthToken() -> String {
+        let token = Identifiers.random(prefix: "ps_at_", bytes: 24)
+        state.withLock { _ = $0.oauthTokens.insert(token) }
+        return token
     }
 
     func logOutSession() {

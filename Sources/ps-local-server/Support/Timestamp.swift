@@ -3,15 +3,22 @@ import Foundation
 /// ISO 8601 timestamps written by hand: seeding 10,000 messages must not spend its time in
 /// a date formatter, and the output must be byte-identical on every machine.
 enum Timestamp {
+    /// Timestamps are milliseconds since 1970, as the servers' database columns keep them.
+    static let second: Int64 = 1000
+    static let day: Int64 = 86_400 * second
+
     /// When the seeded history starts: 2025-11-01T09:00:00Z.
-    static let seedEpoch: Int64 = 1_761_987_600
+    static let seedEpoch: Int64 = 1_761_987_600 * second
 
-    static func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
+    static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
-    static func startOfTomorrow() -> Int64 { (now() / 86_400 + 1) * 86_400 }
+    static func startOfTomorrow() -> Int64 { (now() / day + 1) * day }
 
-    /// `seconds` since 1970 as `YYYY-MM-DDTHH:MM:SS.000Z` (UTC), as JavaScript's toISOString writes it.
-    static func iso8601(_ seconds: Int64) -> String {
+    /// `milliseconds` since 1970 as `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC), as JavaScript's
+    /// toISOString writes it.
+    static func iso8601(_ milliseconds: Int64) -> String {
+        let millis = ((milliseconds % 1000) + 1000) % 1000
+        let seconds = (milliseconds - millis) / 1000
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         // Howard Hinnant's civil-from-days.
@@ -27,7 +34,7 @@ enum Timestamp {
         var out = ""
         out.reserveCapacity(24)
         out += pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
-        out += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2) + ".000Z"
+        out += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2) + "." + pad(millis, 3) + "Z"
         return out
     }
 
