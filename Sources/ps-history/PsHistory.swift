@@ -156,7 +156,10 @@ struct PsHistory: ParsableCommand {
 
     private func historySource(_ adapter: APIAdapter) throws -> HistorySource {
         if let page { return .agent(pageID: page, conversationID: conversation) }
-        if let conversation { return .global(conversationID: conversation) }
+        if let conversation {
+            try adapter.requireConversation(conversation)
+            return .global(conversationID: conversation)
+        }
         guard let id = try adapter.defaultConversationID(create: false) else {
             throw ToolError(.notFound, "there is no global conversation yet; name one with --conversation")
         }

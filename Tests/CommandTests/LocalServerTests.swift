@@ -5,7 +5,8 @@ import TestSupport
 /// ps-local-server as a real process on loopback, driven with curl.
 @Suite struct LocalServerTests {
     static let dialects = ["pagespace", "pagespace-legacy"]
-    static let session = ["Authorization": "Bearer \(LocalServer.sessionToken)"]
+    /// A session token, and the browser session id the current server's send routes want.
+    static let session = ["Authorization": "Bearer \(LocalServer.sessionToken)", "X-Browser-Session-Id": "tab_1"]
 
     /// Headers that authenticate a POST in `server`'s dialect (legacy: a fresh login with CSRF).
     static func writeHeaders(_ server: LocalServer) throws -> [String: String] {
@@ -353,7 +354,8 @@ import TestSupport
             stream.received.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix("x-stream-id:") }?
                 .split(separator: " ").last.map(String.init))
         let abort = try server.request("POST", "/api/ai/abort", headers: Self.session, body: #"{"streamId":"\#(streamID)"}"#)
-        #expect(try abort.jsonObject()["success"] as? Bool == true)
+        let answer = try abort.jsonObject()
+        #expect(answer["aborted"] as? Bool == true && answer["code"] as? String == "aborted")
         let reply = stream.finish()
         let types = reply.chunks.compactMap { $0["type"] as? String }
         #expect(types.last == "abort")
@@ -370,7 +372,9 @@ import TestSupport
 
         // Nothing left to abort; MCP keys may not abort.
         let again = try server.request("POST", "/api/ai/abort", headers: Self.session, body: #"{"streamId":"\#(streamID)"}"#)
-        #expect(try again.jsonObject()["success"] as? Bool == false)
+        let none = try again.jsonObject()
+        #expect(none["aborted"] as? Bool == false && none["code"] as? String == "not_found")
+        #expect(try server.request("POST", "/api/ai/abort", headers: Self.session, body: "{}").status == 400)
         let mcp = try server.request(
             "POST", "/api/ai/abort", headers: ["Authorization": "Bearer \(LocalServer.mcpKey)"], body: "{}")
         #expect(mcp.status == 401)
@@ -521,8 +525,9 @@ import TestSupport
         defer { server.stop() }
         let created = try server.request("POST", "/api/ai/global", headers: Self.session, body: #"{"title":"Scratch"}"#).jsonObject()
         let id = try #require(created["id"] as? String)
+        // `active` skips conversations without messages.
         let active = try server.request("GET", "/api/ai/global/active", headers: Self.session).jsonObject()
-        #expect(active["id"] as? String == id)
+        #expect(active["id"] as? String == LocalServer.globalConversationID)
         let list = try #require(try server.request("GET", "/api/ai/global", headers: Self.session).json() as? [[String: Any]])
         #expect(list.count == 2)
         let paged = try server.request("GET", "/api/ai/global?paginated=true&limit=1", headers: Self.session).jsonObject()
@@ -537,6 +542,7 @@ import TestSupport
         let reply = try server.request(
             "POST", "/api/ai/global/\(id)/messages", headers: Self.session, body: Self.sendBody("first words"))
         #expect(reply.eventData.last == "[DONE]")
+        #expect(try server.request("GET", "/api/ai/global/active", headers: Self.session).jsonObject()["id"] as? String == id)
         let deleted = try server.request("DELETE", "/api/ai/global/\(id)", headers: Self.session)
         #expect(try deleted.jsonObject()["success"] as? Bool == true)
         #expect(try server.request("POST", "/api/ai/global/\(id)/messages", headers: Self.session, body: Self.sendBody("x")).status == 404)

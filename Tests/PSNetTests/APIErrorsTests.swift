@@ -38,7 +38,12 @@ import Testing
         let credits = error(402, #"{"error":"out_of_credits","message":"No credits left"}"#)
         #expect(credits.message == "out of credits: out_of_credits: No credits left")
         let mcp = error(401, #"{"error":"MCP tokens are not permitted for this endpoint"}"#)
-        #expect(mcp.message.contains("needs a session token"))
+        #expect(mcp.message.contains("not the Global assistant") && mcp.message.contains("session token"))
+        let oauth = error(401, #"{"error":"OAuth tokens are not permitted for this endpoint"}"#)
+        #expect(oauth.message.contains("MCP key"))
+        // A body may not write to the terminal.
+        let hostile = error(500, "{\"error\":\"boom\\u001b[2J\\u0007\"}")
+        #expect(!hostile.message.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
         let csrf = error(403, #"{"error":"CSRF token missing","code":"CSRF_TOKEN_MISSING"}"#)
         #expect(csrf.message.contains("CSRF token missing") && csrf.message.contains("ps-auth login"))
     }

@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func currentGlobalSend() throws {
-        let options = SendOptions(provider: "openai", model: "gpt-4o", locationContext: ["currentDrive": ["id": "d1"]],
+        let options = SendOptions(provider: "openai", model: "gpt-4o", location: .drive(driveID: "d1"),
                                   browserSessionID: "bs_1")
         let message = UserMessage.make(text: "Hi", id: "m1")
         let request = try adapter(.pagespace).sendRequest(.global(conversationID: "c 1"), message: message, options: options)
@@ -46,7 +46,7 @@ import Testing
         #expect(header(request, "Content-Type") == "application/json")
         #expect(try body(request) == [
             "messages": [message], "selectedProvider": "openai", "selectedModel": "gpt-4o",
-            "locationContext": ["currentDrive": ["id": "d1"]],
+            "contextRef": ["routeType": "drive", "driveId": "d1"],
         ])
     }
 
@@ -54,11 +54,11 @@ import Testing
         let message = UserMessage.make(text: "Hi", id: "m1")
         let request = try adapter(.pagespace).sendRequest(
             .agent(pageID: "p1", conversationID: nil), message: message,
-            options: SendOptions(pageContext: ["pageId": "p1"], browserSessionID: "bs_2"))
+            options: SendOptions(location: .page(pageID: "p1", driveID: nil), browserSessionID: "bs_2"))
         #expect(request.url == "http://127.0.0.1:8080/api/ai/chat")
         #expect(header(request, "X-Browser-Session-Id") == "bs_2")
         // No conversationId: the server starts a new conversation. Absent keys are absent, not null.
-        #expect(try body(request) == ["messages": [message], "chatId": "p1", "pageContext": ["pageId": "p1"]])
+        #expect(try body(request) == ["messages": [message], "chatId": "p1", "contextRef": ["routeType": "page", "pageId": "p1"]])
     }
 
     @Test func legacySendsCarryCSRFAndNoBrowserSession() throws {
@@ -71,6 +71,10 @@ import Testing
         #expect(try body(request) == ["messages": [message]])
         let page = try legacy.sendRequest(.agent(pageID: "p1", conversationID: "c2"), message: message, options: SendOptions())
         #expect(try body(page) == ["messages": [message], "chatId": "p1", "conversationId": "c2"])
+        let located = try legacy.sendRequest(
+            .agent(pageID: "p1", conversationID: "c2"), message: message,
+            options: SendOptions(location: .page(pageID: "p1", driveID: "d1")))
+        #expect(try body(located)["pageContext"] == ["pageId": "p1", "pageType": "AI_CHAT", "driveId": "d1"])
         // Reads carry no CSRF token.
         #expect(header(legacy.client.request("GET", "/api/ai_conversations/global"), "X-CSRF-Token") == nil)
     }
@@ -81,6 +85,15 @@ import Testing
             == "http://127.0.0.1:8080/x?cursor=a%26b%3Dc&direction=after")
         // No credential: no Authorization header at all.
         #expect(header(client.request("GET", "/x"), "Authorization") == nil)
+    }
+
+    @Test func newConversationIDsHaveCuid2sShape() {
+        for _ in 0..<200 {
+            let id = RandomID.conversationID()
+            #expect(id.count == 24)
+            #expect(id.utf8.first.map { (97...122).contains($0) } == true)
+            #expect(id.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) })
+        }
     }
 
     @Test func apiKindFromTokenShape() {

@@ -16,6 +16,9 @@ public protocol APIAdapter: AnyObject {
     /// The conversation a message goes to when none is named; with `create`, one is made
     /// when the user has none (nil then only when the API cannot make one).
     func defaultConversationID(create: Bool) throws -> String?
+    /// Throws `notFound` when the user has no such global conversation (its history and a
+    /// send would otherwise answer as if it were merely empty, or make it anew).
+    func requireConversation(_ id: String) throws
     /// Starts a new global conversation; nil when the API has no way to.
     func createConversation() throws -> String?
     /// Calls `body` with each global conversation record.
@@ -29,8 +32,10 @@ public protocol APIAdapter: AnyObject {
     func historyPage(_ source: HistorySource, query: HistoryQuery) throws -> HistoryPage
     /// The request that sends `message` and answers with a stream.
     func sendRequest(_ target: SendTarget, message: JSON, options: SendOptions) throws -> HTTPRequest
-    /// Stops a turn that is being generated; false when the API has no way to.
-    func abort(streamID: String) throws -> Bool
+    /// Asks the server to stop a turn that is being generated (it goes on otherwise: the
+    /// server generates whether or not the client still listens). The conversation names it
+    /// even before the stream id is known.
+    func abort(streamID: String?, conversationID: String?) throws -> AbortOutcome
 }
 
 public struct LoginResult: Sendable {
@@ -111,22 +116,26 @@ public enum SendTarget: Sendable, Equatable {
     case agent(pageID: String, conversationID: String?)
 }
 
+/// Where the user is when they ask: the page or drive the assistant should take as context.
+/// The current API takes it as `contextRef {routeType, pageId?, driveId?}` and resolves
+/// (and permission-checks) it itself; the legacy one took `pageContext`/`locationContext`.
+public enum SendLocation: Sendable, Equatable {
+    case page(pageID: String, driveID: String?)
+    case drive(driveID: String)
+}
+
 public struct SendOptions: Sendable {
     public var provider: String?
     public var model: String?
-    /// Global assistant: where the user is (`{currentDrive:{id,name,slug}, breadcrumbs}`).
-    public var locationContext: JSON?
-    /// Page AI: the page being talked to (`{pageId, driveId, ...}`).
-    public var pageContext: JSON?
+    public var location: SendLocation?
     /// The current API's per-run browser session id.
     public var browserSessionID: String
 
-    public init(provider: String? = nil, model: String? = nil, locationContext: JSON? = nil, pageContext: JSON? = nil,
+    public init(provider: String? = nil, model: String? = nil, location: SendLocation? = nil,
                 browserSessionID: String = RandomID.browserSessionID()) {
         self.provider = provider
         self.model = model
-        self.locationContext = locationContext
-        self.pageContext = pageContext
+        self.location = location
         self.browserSessionID = browserSessionID
     }
 }
@@ -136,6 +145,15 @@ public enum UserMessage {
     public static func make(text: String, id: String = RandomID.messageID()) -> JSON {
         ["id": .string(id), "role": "user", "parts": [["type": "text", "text": .string(text)]]]
     }
+}
+
+/// What the server said of an abort.
+public enum AbortOutcome: Equatable, Sendable {
+    case stopped
+    /// `{aborted:false, code, reason}`: nothing stopped (nothing in flight, or unconfirmed).
+    case notStopped(code: String?, reason: String?)
+    /// This API, or this kind of credential, has no way to stop a turn.
+    case unsupported(String)
 }
 
 /// A session with the adapter for its server's API.

@@ -52,16 +52,29 @@ public final class PageSpaceAdapter: APIAdapter {
         _ = try client.post("/api/auth/logout")
     }
 
+    /// The most recently used conversation with messages (`active` skips empty ones,
+    /// global-conversation-repository.ts getActiveGlobalConversation).
     public func defaultConversationID(create: Bool) throws -> String? {
         if let id = try client.get("/api/ai/global/active").conversationID { return id }
         return create ? try createConversation() : nil
     }
 
-    public func createConversation() throws -> String? {
-        guard let id = try client.post("/api/ai/global", body: [:]).conversationID else {
-            throw ToolError(.serverError, "the server created a global conversation but did not say its id")
+    /// `GET /api/ai/global/{id}`: 404 for an unknown or someone else's conversation
+    /// (apps/web/src/app/api/ai/global/[id]/route.ts).
+    public func requireConversation(_ id: String) throws {
+        do {
+            _ = try client.get("/api/ai/global/\(URLText.encodeComponent(id))")
+        } catch let error as ToolError where error.status == .notFound {
+            throw ToolError(.notFound, "there is no global conversation \(SafeText.sanitized(id, keepNewlines: false)) "
+                + "for this user (ps-history --list shows them; --new-conversation starts one)")
         }
-        return id
+    }
+
+    /// A new conversation, as the web app makes one: the client picks a cuid-shaped id and
+    /// the server creates the conversation with the first message saved to it. Nothing is
+    /// made before that, so failed or abandoned runs leave no empty conversations behind.
+    public func createConversation() throws -> String? {
+        RandomID.conversationID()
     }
 
     public func listConversations(_ body: (JSON) throws -> Void) throws {
@@ -115,17 +128,27 @@ public final class PageSpaceAdapter: APIAdapter {
         switch target {
         case .global(let id):
             return client.request("POST", "/api/ai/global/\(URLText.encodeComponent(id))/messages",
-                                  body: SendBody.global(message: message, options: options), headers: session)
+                                  body: SendBody.global(message: message, options: options, location: SendBody.contextRef(options.location)), headers: session)
         case .agent(let page, let conversation):
             return client.request("POST", "/api/ai/chat",
-                                  body: SendBody.agent(pageID: page, conversationID: conversation, message: message, options: options),
+                                  body: SendBody.agent(pageID: page, conversationID: conversation, message: message, options: options, location: SendBody.contextRef(options.location)),
                                   headers: session)
         }
     }
 
-    public func abort(streamID: String) throws -> Bool {
-        _ = try client.post("/api/ai/abort", body: ["streamId": .string(streamID)])
-        return true
+    /// `POST /api/ai/abort {streamId?, conversationId?}` → `{aborted, code?, reason?}`
+    /// (apps/web/src/app/api/ai/abort/route.ts); session tokens only.
+    public func abort(streamID: String?, conversationID: String?) throws -> AbortOutcome {
+        guard client.session.credentials?.token.hasPrefix("mcp_") != true else {
+            return .unsupported("an MCP key cannot stop a turn (only a session token can): the reply goes on on the server")
+        }
+        var body = JSONObject()
+        body["streamId"] = streamID.map { .string($0) }
+        body["conversationId"] = conversationID.map { .string($0) }
+        guard !body.isEmpty else { return .notStopped(code: nil, reason: "nothing names the turn yet") }
+        let answer = try client.post("/api/ai/abort", body: .object(body))
+        if answer["aborted"]?.boolValue == true { return .stopped }
+        return .notStopped(code: answer["code"]?.stringValue, reason: answer["reason"]?.stringValue)
     }
 }
 

@@ -88,13 +88,18 @@ public final class PageSpaceLegacyAdapter: APIAdapter {
         switch target {
         case .global(let id):
             return client.request("POST", "/api/ai_conversations/\(URLText.encodeComponent(id))/messages",
-                                  body: SendBody.global(message: message, options: options), headers: accept)
+                                  body: SendBody.global(message: message, options: options, location: SendBody.locationContext(options.location)), headers: accept)
         case .agent(let page, let conversation):
             return client.request("POST", "/api/ai/chat",
-                                  body: SendBody.agent(pageID: page, conversationID: conversation, message: message, options: options),
+                                  body: SendBody.agent(pageID: page, conversationID: conversation, message: message, options: options, location: SendBody.pageContext(options.location)),
                                   headers: accept)
         }
     }
 
-    public func abort(streamID: String) throws -> Bool { false }
+    /// The legacy API has no route that tells an unknown conversation from an empty one.
+    public func requireConversation(_ id: String) throws {}
+
+    public func abort(streamID: String?, conversationID: String?) throws -> AbortOutcome {
+        .unsupported("the pagespace-legacy API has no way to stop a turn")
+    }
 }

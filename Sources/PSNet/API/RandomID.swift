@@ -12,5 +12,15 @@ public enum RandomID {
 
     public static func messageID() -> String { make(length: 16) }
 
+    /// A new conversation id in cuid2's shape (`^[a-z][a-z0-9]{1,31}$`, 24 characters): the
+    /// only shape the current server accepts for a conversation it has not seen
+    /// (apps/web/src/lib/ai/chat-pipeline/page-chat-turn.ts, isCuid).
+    public static func conversationID() -> String {
+        make(length: 1, alphabet: lowercase) + make(length: 23, alphabet: lowercase + digits)
+    }
+
+    static let lowercase = Array("abcdefghijklmnopqrstuvwxyz".utf8)
+    static let digits = Array("0123456789".utf8)
+
     public static func browserSessionID() -> String { "ps-tools-" + make(length: 21, alphabet: urlSafe) }
 }

@@ -26,9 +26,11 @@ struct GlobalRoutes {
             state.store.insert(conversation)
             return Reply.json(conversation.summary)
         }
+        // apps/web/src/app/api/ai/global/active/route.ts: the most recently used conversation
+        // that has messages, or null.
         router.get("/api/ai/global/active") { request, _ in
             _ = try auth.require(request, scope: .sessionOnly)
-            return Reply.json(state.store.list(kind: .global).first?.summary ?? .null)
+            return Reply.json(state.store.list(kind: .global).first { !$0.messages.isEmpty }?.summary ?? .null)
         }
         router.get("/api/ai/global/:id") { request, context in
             _ = try auth.require(request, scope: .sessionOnly)
@@ -53,26 +55,46 @@ struct GlobalRoutes {
             _ = try auth.require(request, scope: .sessionOnly)
             return try await history.page(of: context.parameters.get("id") ?? "", request: request, context: context)
         }
+        // apps/web/src/app/api/ai/global/[id]/messages/route.ts (global-chat-turn.ts): the
+        // browser session header first; an unknown cuid-shaped id is created on first use.
         router.post("/api/ai/global/:id/messages") { request, context in
+            try BrowserSessionID.require(request)
             _ = try auth.require(request, scope: .sessionOnly)
-            let id = try globalConversation(context).id
+            let id = try globalConversationCreatingNew(context).id
             var request = request
             let body = try await request.jsonBody()
             return try ReplyStreamer.respond(to: body, conversationID: id, state: state)
         }
+        // apps/web/src/app/api/ai/abort/route.ts: messageId, then streamId, then conversationId;
+        // answers {aborted, code, reason}.
         router.post("/api/ai/abort") { request, _ in
             _ = try auth.require(request, scope: .sessionOnly)
             var request = request
             let body = try await request.jsonBody()
-            let found = state.streams.find(
-                streamID: body["streamId"]?.stringValue, messageID: body["messageId"]?.stringValue,
-                conversationID: body["conversationId"]?.stringValue)
+            func field(_ name: String) -> String? {
+                body[name]?.stringValue.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+            }
+            let messageID = field("messageId"), streamID = field("streamId"), conversationID = field("conversationId")
+            guard messageID != nil || streamID != nil || conversationID != nil else {
+                throw Refusal.badRequest("streamId, messageId or conversationId is required")
+            }
+            let found = state.streams.find(streamID: streamID, messageID: messageID, conversationID: conversationID)
             guard !found.isEmpty else {
-                return Reply.json(["success": false, "message": "No active stream found"])
+                return Reply.json(["aborted": false, "code": "not_found", "reason": "nothing in flight"])
             }
             found.forEach { $0.requestAbort() }
-            return Reply.json(["success": true, "aborted": .integer(Int64(found.count))])
+            return Reply.json(["aborted": true, "code": "aborted", "reason": "stopped"])
         }
+    }
+
+    /// The conversation a send names; a new one when the id is unknown and cuid-shaped
+    /// (clients make the id of a new conversation themselves).
+    private func globalConversationCreatingNew(_ context: ServerContext) throws -> Conversation {
+        let id = context.parameters.get("id") ?? ""
+        if state.store.conversation(id) == nil, Identifiers.isCuid(id) {
+            state.store.insert(Conversation(id: id, title: "", kind: .global, createdAt: Timestamp.now()))
+        }
+        return try globalConversation(context)
     }
 
     private func globalConversation(_ context: ServerContext) throws -> Conversation {

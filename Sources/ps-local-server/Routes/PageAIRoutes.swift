@@ -12,9 +12,10 @@ struct PageAIRoutes {
         let history = HistoryResponder(state: state)
         let auth = state.authenticator
 
+        // apps/web/src/app/api/ai/chat/route.ts (handle-chat-turn.ts, page-chat-turn.ts)
         router.post("/api/ai/chat") { request, _ in
+            if state.dialect.isCurrent { try BrowserSessionID.require(request) }
             _ = try auth.require(request, scope: .sessionOrMCP)
-            if state.dialect.isCurrent { try requireBrowserSessionID(request) }
             var request = request
             let body = try await request.jsonBody()
             guard let pageID = body["chatId"]?.stringValue, !pageID.isEmpty else {
@@ -86,21 +87,6 @@ struct PageAIRoutes {
         }
     }
 
-    /// `X-Browser-Session-Id` is required by the current server: `[A-Za-z0-9_-]{1,64}`.
-    private func requireBrowserSessionID(_ request: Request) throws {
-        guard let value = request.headers[HTTPField.Name("X-Browser-Session-Id")!] else {
-            throw Refusal.badRequest("X-Browser-Session-Id header is required")
-        }
-        let allowed = value.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
-                || byte == UInt8(ascii: "-")
-        }
-        guard allowed, (1...64).contains(value.utf8.count) else {
-            throw Refusal.badRequest("Invalid X-Browser-Session-Id header")
-        }
-    }
-
     private func agentPage(_ context: ServerContext) throws -> String {
         guard let pageID = context.parameters.get("agentId"), SeedData.isAgentPage(pageID) else {
             throw Refusal.notFound("Page not found")
@@ -108,15 +94,18 @@ struct PageAIRoutes {
         return pageID
     }
 
-    /// The conversation a Page AI message goes to: the one named (made if new, as PageSpace
-    /// conversations of a page are just ids), or a new one.
+    /// The conversation a Page AI message goes to: the one named, or a new one. A
+    /// conversation is only ever created from a cuid-shaped id; an unknown id of another
+    /// shape is refused (page-chat-turn.ts). Without an id the server makes one and tells
+    /// it nowhere.
     private func agentConversation(pageID: String, requested: String?, title source: JSON) throws -> String {
         guard SeedData.isAgentPage(pageID) else { throw Refusal.notFound("Page not found") }
-        let id = requested.flatMap { $0.isEmpty ? nil : $0 } ?? Identifiers.random(prefix: "conv_")
+        let id = requested.flatMap { $0.isEmpty ? nil : $0 } ?? Identifiers.cuid()
         if let existing = state.store.conversation(id) {
-            guard existing.kind == .agent(pageID: pageID) else { throw Refusal.notFound("Conversation not found") }
+            guard existing.kind == .agent(pageID: pageID) else { throw Refusal(status: .forbidden, error: "Forbidden") }
             return id
         }
+        guard Identifiers.isCuid(id) else { throw Refusal.badRequest("Invalid conversationId") }
         let text = source["question"]?.stringValue
             ?? source["messages"]?.arrayValue?.last?["parts"]?.arrayValue?.first?["text"]?.stringValue ?? "New conversation"
         state.store.insert(Conversation(id: id, title: String(text.prefix(60)), kind: .agent(pageID: pageID), createdAt: Timestamp.now()))

@@ -20,6 +20,19 @@ final class Identifiers: Sendable {
         })
     }
 
+    /// A cuid2-shaped id: a letter, then 23 letters or digits.
+    static func cuid() -> String {
+        let letters = Array("abcdefghijklmnopqrstuvwxyz".utf8), alphabet = letters + Array("0123456789".utf8)
+        return String(decoding: [letters.randomElement()!] + (0..<23).map { _ in alphabet.randomElement()! }, as: UTF8.self)
+    }
+
+    /// `isCuid` of @paralleldrive/cuid2: `^[a-z][0-9a-z]+$`, 2 to 32 characters.
+    static func isCuid(_ id: String) -> Bool {
+        let bytes = Array(id.utf8)
+        guard (2...32).contains(bytes.count), let first = bytes.first, (97...122).contains(first) else { return false }
+        return bytes.allSatisfy { (97...122).contains($0) || (48...57).contains($0) }
+    }
+
     static func random(prefix: String, bytes: Int = 12) -> String {
         prefix + randomHex(bytes)
     }
