@@ -186,9 +186,9 @@ _ps-auth() {
 
 _ps-auth_login() {
     repeating_flags=()
-    non_repeating_flags=(--insecure --with-token --password-stdin -h --help)
-    repeating_options=()
-    non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --email)
+    non_repeating_flags=(--insecure --with-token --device --password-stdin -h --help)
+    repeating_options=(--drive)
+    non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --name --email)
     __ps-auth_offer_flags_options 0
 
     # Offer option value completions
@@ -216,6 +216,12 @@ _ps-auth_login() {
         return
         ;;
     '--idle-timeout')
+        return
+        ;;
+    '--drive')
+        return
+        ;;
+    '--name')
         return
         ;;
     '--email')

@@ -1,19 +1,39 @@
 import ArgumentParser
 import PSCore
 import PSNet
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct Login: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Log in and store the credential under a profile.",
         discussion: """
-            With --with-token, reads a token (ps_sess_... or mcp_... on the current API) from \
-            stdin, or asks for it on the terminal without echo. With --email, logs in with a \
-            password (pagespace-legacy API), read from the terminal without echo or, with \
-            --password-stdin, from the first line of stdin. The server is asked whether the \
-            credential works before anything is stored; the token, and the CSRF and device \
-            tokens the server gives, go to credentials.json (mode 0600).
+            --device logs in like `gh auth login`: a code and a URL are printed on stderr; open \
+            the URL in any browser (on any machine: it works over SSH), sign in, type the code \
+            and approve. With --drive (repeatable) the grant is an MCP key for those drives, \
+            named after this host (or --name); that is the credential for scripts. Without \
+            --drive the server grants only an OAuth access token, which reaches no AI route: it \
+            is refused, with the reason.
+
+            With --with-token, reads a token from stdin, or asks for it on the terminal without \
+            echo. With --email, logs in with a password (pagespace-legacy API), read from the \
+            terminal without echo or, with --password-stdin, from the first line of stdin. The \
+            server is asked whether the credential works before anything is stored; the token, \
+            and the CSRF and device tokens the server gives, go to credentials.json (mode 0600).
+
+            WHICH CREDENTIAL REACHES WHAT (current API):
+              mcp_...     an MCP key (settings > MCP keys, or --device --drive):
+                          Page AI agents and their history, its drives;
+                          never the Global assistant. Never expires.
+              ps_sess_... a browser session (the "session" cookie of
+                          pagespace.ai: browser developer tools > Application
+                          > Cookies; paste it with --with-token): everything,
+                          the Global assistant included; 7 days at most.
+              ps_at_...   an OAuth access token: no AI route; refused.
 
             EXAMPLES:
+              ps-auth login --device --drive drive_123
               ps-auth login --with-token --server https://pagespace.ai < token.txt
               ps-auth login --server http://127.0.0.1:8080 --email demo@example.com
               printf %s "$PASSWORD" | ps-auth login --email demo@example.com --password-stdin --profile old
@@ -27,6 +47,17 @@ struct Login: ParsableCommand {
     @Flag(name: .long, help: "Read a token from stdin (or from the terminal, without echo).")
     var withToken = false
 
+    @Flag(name: .long, help: "Log in in a browser with a code (OAuth device flow, current API).")
+    var device = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "With --device: grant an MCP key for this drive (repeatable).", valueName: "drive-id"))
+    var drive: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp(
+        "With --device --drive: the key's name (default: ps-tools on this host).", valueName: "name"))
+    var name: String?
+
     @Option(name: .long, help: ArgumentHelp("Log in with this email and a password (pagespace-legacy).", valueName: "address"))
     var email: String?
 
@@ -34,7 +65,14 @@ struct Login: ParsableCommand {
     var passwordStdin = false
 
     func validate() throws {
-        if withToken == (email != nil) { throw ValidationError("give either --with-token or --email") }
+        if [withToken, email != nil, device].filter({ $0 }).count != 1 {
+            throw ValidationError("give one of --device, --with-token or --email")
+        }
+        if !device && (!drive.isEmpty || name != nil) { throw ValidationError("--drive and --name go with --device") }
+        if name != nil && drive.isEmpty { throw ValidationError("--name names a drive key: give --drive too") }
+        if device && connection.api == .pagespaceLegacy {
+            throw ValidationError("the pagespace-legacy API has no device login; use --email")
+        }
         if passwordStdin && email == nil { throw ValidationError("--password-stdin goes with --email") }
         if email != nil && connection.api == .pagespace {
             throw ValidationError("the pagespace API has no password login; use --with-token")
@@ -52,7 +90,28 @@ struct Login: ParsableCommand {
 
         let result: LoginResult
         let kind: APIKind
-        if let email {
+        if device {
+            session.credentials = nil
+            kind = .pagespace
+            session.api = kind
+            let client = APIClient(session: session, http: http)
+            let keyName = name ?? "ps-tools on " + Self.hostName()
+            let token = try DeviceFlow(client: client).run(scope: DeviceFlow.scope(drives: drive, keyName: keyName)) { prompt in
+                var lines = ["To log in, open \(prompt.verificationURI) in a browser and enter the code:",
+                             "    \(prompt.userCode)"]
+                if let complete = prompt.verificationURIComplete { lines.append("(or open \(complete))") }
+                lines.append("Waiting for approval (the code expires in \(prompt.expiresIn / 60) minutes)...")
+                for line in lines { Diagnostics.writeLine(SafeText.sanitized(line, keepNewlines: false)) }
+            }
+            guard token.tokenType == "mcp" || token.accessToken.hasPrefix("mcp_") else {
+                throw ToolError(.authenticationNeeded,
+                    "not stored: the server granted an OAuth access token, which reaches no AI route; "
+                        + "run again with --drive ID to get an MCP key for a drive")
+            }
+            session.credentials = Credentials(token: token.accessToken, csrfToken: nil)
+            let adapter = APIAdapters.make(kind, client: APIClient(session: session, http: http))
+            result = LoginResult(credentials: session.credentials!, user: try verifiedUser(adapter, token: token.accessToken))
+        } else if let email {
             let password = passwordStdin
                 ? try SecretInput.fromStandardInput(keepSpaces: true)
                 : try SecretInput.fromTerminal(prompt: "Password for \(email) at \(session.server): ", keepSpaces: true)
@@ -79,6 +138,13 @@ struct Login: ParsableCommand {
         var who = UserText.describe(result.user)
         if !who.isEmpty { who = " as " + who }
         Diagnostics.writeLine("Logged in to \(session.server)\(who) (profile \(session.profileName), \(kind.rawValue) API).")
+    }
+
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return "this machine" }
+        let name = String(cString: buffer)
+        return name.isEmpty ? "this machine" : name
     }
 
     /// The user, proving the token works through routes its kind may use. A credential that

@@ -19,7 +19,9 @@ struct LocalServer {
         WorkspaceRoutes(state: state).register(on: router)
         PageAIRoutes(state: state).register(on: router)
         switch state.dialect {
-        case .pagespace: GlobalRoutes(state: state).register(on: router)
+        case .pagespace:
+            GlobalRoutes(state: state).register(on: router)
+            OAuthRoutes(state: state).register(on: router)
         case .legacy: LegacyConversationRoutes(state: state).register(on: router)
         }
         return router

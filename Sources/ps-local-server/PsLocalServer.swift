@@ -58,6 +58,10 @@ struct PsLocalServer: ParsableCommand {
                   appends alternating user/assistant messages after the
                   newest one (45 s apart, or all at its timestamp)
               DELETE /_test/messages/ID removes one message
+              POST /_test/device {"outcome":"approve","afterPolls":2,
+                  "slowDownAtPoll":1,"interval":0}
+                  how the device login is answered (approve, deny,
+                  expire; pending by default), after how many polls
 
              GET /_test/requests lists the \
             requests received (method, path, query, headers, JSON body; \

@@ -60,4 +60,59 @@ import TestSupport
         let garbage = try server.request("GET", "/api/auth/me", headers: ["Authorization": "Bearer xyz"])
         #expect(try garbage.jsonObject()["error"] as? String == "Invalid token format")
     }
+
+    /// `ps-auth login --device` with the server's answer armed as `spec`.
+    static func deviceLogin(_ server: LocalServer, _ sandbox: NetworkSandbox, _ spec: String, _ extra: [String]) throws -> ProcessResult {
+        let armed = try server.request("POST", "/_test/device", body: spec)
+        #expect(armed.status == 200, "\(armed.text)")
+        return try sandbox.run("ps-auth", ["login", "--device", "--server", server.baseURL] + extra)
+    }
+
+    @Test func deviceLoginGrantsAnMCPKeyForADrive() throws {
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        let login = try Self.deviceLogin(
+            server, sandbox, #"{"outcome":"approve","afterPolls":2,"interval":0}"#, ["--drive", "drive_demo", "--name", "ci box"])
+        #expect(login.status == 0, "\(login.stderrText)")
+        #expect(login.stderrText.contains("/activate") && login.stderrText.contains("enter the code"))
+        #expect(login.stderrText.range(of: "[0-9A-F]{4}-[0-9A-F]{4}", options: .regularExpression) != nil)
+        let stored = try String(contentsOfFile: sandbox.credentialsPath, encoding: .utf8)
+        #expect(stored.contains("mcp_"))
+        let mode = try FileManager.default.attributesOfItem(atPath: sandbox.credentialsPath)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(try sandbox.run("ps-auth", ["status"]).stdoutText.contains("reaches: Page AI agents"))
+        // The server accepted the request (client id, drive scope with the key's name: a
+        // drive grant without a name is refused with invalid_scope).
+        #expect(try server.requestLog().contains { ($0["path"] as? String) == "/api/oauth/device_authorization" && ($0["status"] as? Int ?? 200) == 200 })
+        // Three polls: two pending, then the key.
+        #expect(try server.requestLog().filter { ($0["path"] as? String) == "/api/oauth/token" }.count == 3)
+    }
+
+    @Test func deviceLoginRefusalsAreClear() throws {
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        let denied = try Self.deviceLogin(server, sandbox, #"{"outcome":"deny","interval":0}"#, ["--drive", "drive_demo"])
+        #expect(denied.status == 4 && denied.stderrText.contains("denied"))
+        let expired = try Self.deviceLogin(server, sandbox, #"{"outcome":"expire","interval":0}"#, ["--drive", "drive_demo"])
+        #expect(expired.status == 4 && expired.stderrText.contains("expired"))
+        // No drive: an OAuth access token, refused as a chat credential, nothing stored.
+        let oauth = try Self.deviceLogin(server, sandbox, #"{"outcome":"approve","interval":0}"#, [])
+        #expect(oauth.status == 4)
+        #expect(oauth.stderrText.contains("reaches no AI route") && oauth.stderrText.contains("--drive"))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.credentialsPath))
+    }
+
+    @Test func deviceLoginSlowsDownWhenAsked() throws {
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        let started = Date()
+        let login = try Self.deviceLogin(
+            server, sandbox, #"{"outcome":"approve","afterPolls":1,"slowDownAtPoll":1,"interval":0}"#, ["--drive", "drive_demo"])
+        #expect(login.status == 0, "\(login.stderrText)")
+        // slow_down adds five seconds to the interval before the next poll.
+        #expect(Date().timeIntervalSince(started) >= 5)
+    }
 }

@@ -96,6 +96,11 @@ import Testing
         }
     }
 
+    @Test func deviceGrantScopes() {
+        #expect(DeviceFlow.scope(drives: ["d1", "d2"], keyName: "ci box") == "drive:d1 drive:d2 name:ci%20box")
+        #expect(DeviceFlow.scope(drives: [], keyName: "x") == nil)
+    }
+
     @Test func apiKindFromTokenShape() {
         #expect(APIKind.guess(fromToken: "ps_sess_abc") == .pagespace)
         #expect(APIKind.guess(fromToken: "mcp_abc") == .pagespace)

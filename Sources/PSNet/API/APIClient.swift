@@ -48,6 +48,15 @@ public final class APIClient {
         return HTTPRequest(method: method, url: url(path, query: query), headers: headers, body: bytes)
     }
 
+    /// A form-encoded POST without the stored token (OAuth endpoints take their own fields).
+    public func formRequest(_ path: String, fields: [(String, String)]) -> HTTPRequest {
+        var headers: [(name: String, value: String)] = [("Accept", "application/json")]
+        headers += commonHeaders
+        headers.append(("Content-Type", "application/x-www-form-urlencoded"))
+        let body = fields.map { URLText.encodeComponent($0.0) + "=" + URLText.encodeComponent($0.1) }.joined(separator: "&")
+        return HTTPRequest(method: "POST", url: url(path), headers: headers, body: Array(body.utf8))
+    }
+
     /// Sends a request (GETs with retries) and returns the response, whatever its status.
     public func response(_ request: HTTPRequest) throws -> HTTPResponse {
         do {

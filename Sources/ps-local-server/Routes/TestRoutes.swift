@@ -20,6 +20,12 @@ struct TestRoutes {
         router.get("/_test/requests") { _, _ in
             Reply.json(.array(state.requests.all))
         }
+        router.post("/_test/device") { request, _ in
+            var request = request
+            let spec = try await request.jsonBody()
+            try state.deviceGrants.arm(spec)
+            return Reply.json(["armed": spec])
+        }
         router.post("/_test/messages") { request, _ in
             var request = request
             let spec = try await request.jsonBody()

@@ -21,8 +21,9 @@ final class Authenticator: Sendable {
 
     private struct State {
         var sessionLoggedOut = false
-        /// OAuth access tokens handed out by the device flow.
+        /// OAuth access tokens and MCP keys handed out by the device flow.
         var oauthTokens: Set<String> = []
+        var issuedMCPKeys: Set<String> = []
         /// Legacy logins handed out: JWT → its CSRF token.
         var legacyLogins: [String: String] = [:]
     }
@@ -55,7 +56,7 @@ final class Authenticator: Sendable {
             guard scope == .sessionOrMCP || scope == .anyToken else {
                 throw Refusal(status: .unauthorized, error: "MCP tokens are not permitted for this endpoint")
             }
-            guard token == SeedData.mcpKey else { throw unauthorized }
+            guard token == SeedData.mcpKey || state.withLock({ $0.issuedMCPKeys.contains(token) }) else { throw unauthorized }
             return .mcpKey
         }
         if token.hasPrefix("ps_at_") {
@@ -115,6 +116,12 @@ final class Authenticator: Sendable {
         let token = Identifiers.random(prefix: "ps_at_", bytes: 24)
         state.withLock { _ = $0.oauthTokens.insert(token) }
         return token
+    }
+
+    func issueMCPKey() -> String {
+        let key = Identifiers.random(prefix: "mcp_", bytes: 24)
+        state.withLock { _ = $0.issuedMCPKeys.insert(key) }
+        return key
     }
 
     func logOutSession() {

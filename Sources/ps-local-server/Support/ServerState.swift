@@ -14,6 +14,7 @@ final class ServerState: Sendable {
     let requests = RequestLog()
     let streams = StreamRegistry()
     let agents = AgentDirectory()
+    let deviceGrants = DeviceGrants()
     let ids: Identifiers
 
     init(dialect: Dialect, paceMs: Int, quiet: Bool, historyMessages: Int, messagesPerTimestamp: Int = 1) {
