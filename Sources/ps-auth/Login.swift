@@ -84,60 +84,60 @@ struct Login: ParsableCommand {
         var environment = Environment.current
         // Logging in is about the stored credential: an exported token must not stand in for it.
         environment["PAGESPACE_TOKEN"] = nil
-        var session = try connection.resolveSession(environment: environment)
-        let http = HTTPClient(options: try connection.httpOptions(environment: environment))
-        http.onRetry = { Diagnostics.warning($0) }
-
         let result: LoginResult
-        let kind: APIKind
+        let connection: APIConnection
         if device {
-            session.credentials = nil
-            kind = .pagespace
-            session.api = kind
-            let client = APIClient(session: session, http: http)
-            let keyName = name ?? "ps-tools on " + Self.hostName()
-            let token = try DeviceFlow(client: client).run(scope: DeviceFlow.scope(drives: drive, keyName: keyName)) { prompt in
-                var lines = ["To log in, open \(prompt.verificationURI) in a browser and enter the code:",
-                             "    \(prompt.userCode)"]
-                if let complete = prompt.verificationURIComplete { lines.append("(or open \(complete))") }
-                lines.append("Waiting for approval (the code expires in \(prompt.expiresIn / 60) minutes)...")
-                for line in lines { Diagnostics.writeLine(SafeText.sanitized(line, keepNewlines: false)) }
-            }
-            guard token.tokenType == "mcp" || token.accessToken.hasPrefix("mcp_") else {
-                throw ToolError(.authenticationNeeded,
-                    "not stored: the server granted an OAuth access token, which reaches no AI route; "
-                        + "run again with --drive ID to get an MCP key for a drive")
-            }
-            session.credentials = Credentials(token: token.accessToken, csrfToken: nil)
-            let adapter = APIAdapters.make(kind, client: APIClient(session: session, http: http))
-            result = LoginResult(credentials: session.credentials!, user: try verifiedUser(adapter, token: token.accessToken))
+            connection = try self.connection.connect(
+                requireCredentials: false, environment: environment, credentials: .none, kind: .pagespace)
+            let credentials = try deviceCredentials(connection.adapter)
+            let verified = try self.connection.connect(environment: environment, credentials: .given(credentials), kind: .pagespace)
+            result = LoginResult(credentials: credentials, user: try verifiedUser(verified.adapter))
         } else if let email {
+            connection = try self.connection.connect(
+                requireCredentials: false, environment: environment, credentials: .none,
+                kind: self.connection.api ?? .pagespaceLegacy)
             let password = passwordStdin
                 ? try SecretInput.fromStandardInput(keepSpaces: true)
-                : try SecretInput.fromTerminal(prompt: "Password for \(email) at \(session.server): ", keepSpaces: true)
+                : try SecretInput.fromTerminal(
+                    prompt: "Password for \(email) at \(connection.session.server): ", keepSpaces: true)
             guard !password.isEmpty else { throw ToolError(.usage, "empty password") }
-            kind = connection.api ?? .pagespaceLegacy
-            session.credentials = nil
-            let adapter = APIAdapters.make(kind, client: APIClient(session: session, http: http))
-            result = try adapter.login(email: email, password: password)
+            result = try connection.adapter.login(email: email, password: password)
         } else {
+            let server = try self.connection.resolveSession(environment: environment).server
             let token = Terminal.isTerminal(0)
-                ? try SecretInput.fromTerminal(prompt: "Token for \(session.server): ")
+                ? try SecretInput.fromTerminal(prompt: "Token for \(server): ")
                 : try SecretInput.fromStandardInput()
             guard !token.isEmpty else { throw ToolError(.usage, "no token on stdin") }
-            session.credentials = Credentials(token: token, csrfToken: nil)
-            session.api = connection.api ?? APIKind.guess(fromToken: token) ?? session.api
-            kind = try APIKindDetector.kind(for: &session, http: http)
-            let adapter = APIAdapters.make(kind, client: APIClient(session: session, http: http))
-            result = LoginResult(credentials: session.credentials!, user: try verifiedUser(adapter, token: token))
-            if kind == .pagespaceLegacy {
+            let credentials = Credentials(token: token, csrfToken: nil)
+            connection = try self.connection.connect(environment: environment, credentials: .given(credentials))
+            result = LoginResult(credentials: credentials, user: try verifiedUser(connection.adapter))
+            if connection.adapter.kind == .pagespaceLegacy {
                 Diagnostics.warning("a legacy token without its CSRF token can read but not send; log in with --email to send")
             }
         }
-        try store(result, kind: kind, session: session)
+        let session = connection.session
+        let kind = connection.adapter.kind
+        try session.store(result.credentials, api: kind, user: UserText.summary(result.user))
         var who = UserText.describe(result.user)
         if !who.isEmpty { who = " as " + who }
         Diagnostics.writeLine("Logged in to \(session.server)\(who) (profile \(session.profileName), \(kind.rawValue) API).")
+    }
+
+    /// The device flow: a code on stderr, an approval in a browser, an MCP key for the drives.
+    private func deviceCredentials(_ adapter: APIAdapter) throws -> Credentials {
+        let keyName = name ?? "ps-tools on " + Self.hostName()
+        let token = try DeviceFlow(client: adapter.client).run(scope: DeviceFlow.scope(drives: drive, keyName: keyName)) { prompt in
+            var lines = ["To log in, open \(prompt.verificationURI) in a browser and enter the code:", "    \(prompt.userCode)"]
+            if let complete = prompt.verificationURIComplete { lines.append("(or open \(complete))") }
+            lines.append("Waiting for approval (the code expires in \(prompt.expiresIn / 60) minutes)...")
+            for line in lines { Diagnostics.writeLine(SafeText.sanitized(line, keepNewlines: false)) }
+        }
+        guard token.tokenType == "mcp" || token.accessToken.hasPrefix("mcp_") else {
+            throw ToolError(.authenticationNeeded,
+                "not stored: the server granted an OAuth access token, which reaches no AI route; "
+                    + "run again with --drive ID to get an MCP key for a drive")
+        }
+        return Credentials(token: token.accessToken, csrfToken: nil)
     }
 
     static func hostName() -> String {
@@ -149,7 +149,7 @@ struct Login: ParsableCommand {
 
     /// The user, proving the token works through routes its kind may use. A credential that
     /// reaches no AI route (an OAuth access token) is refused as a chat credential.
-    private func verifiedUser(_ adapter: APIAdapter, token: String) throws -> JSON? {
+    private func verifiedUser(_ adapter: APIAdapter) throws -> JSON? {
         let reach = try adapter.reach()
         guard reach.pageAI || reach.globalAssistant else {
             throw ToolError(.authenticationNeeded, "not stored: \(reach.note ?? "this credential reaches no AI route")")
@@ -158,16 +158,6 @@ struct Login: ParsableCommand {
             Diagnostics.warning("stored; it reaches \(reach.summary), not the Global assistant")
         }
         return reach.user
-    }
-
-    private func store(_ result: LoginResult, kind: APIKind, session: Session) throws {
-        var config = session.config
-        config[session.profileName] = Profile(server: session.server, api: kind, user: UserText.summary(result.user))
-        if config.defaultProfile == nil { config.defaultProfile = session.profileName }
-        var store = try CredentialStore.load(session.paths.credentials)
-        store[session.profileName] = result.credentials
-        try store.save(session.paths.credentials)
-        try config.save(session.paths.config)
     }
 }
 

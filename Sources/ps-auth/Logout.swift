@@ -6,10 +6,13 @@ struct Logout: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Tell the server to end the session, then forget the stored credential.",
         discussion: """
-            Asks the server to end the session where the API has a way to (a ps_sess_ token on \
-            the current API, the legacy API's logout); an MCP key is revoked in PageSpace's \
-            settings instead. The stored token is forgotten even when the server cannot be \
-            reached (a warning says so). A token in PAGESPACE_TOKEN is not stored: unset it.
+            Forgets the stored credential. The legacy API's logout ends the session on the \
+            server too; the current API has no way to end a bearer token from outside the \
+            browser (its logout reads only the browser's cookie), so a session token stays \
+            valid until it expires or you sign out in the browser, and an MCP key until it is \
+            revoked in PageSpace's settings: ps-auth logout says so. The stored token is \
+            forgotten even when the server cannot be reached (a warning says so). A token in \
+            PAGESPACE_TOKEN is not stored: unset it.
 
             EXAMPLES:
               ps-auth logout
@@ -37,23 +40,14 @@ struct Logout: ParsableCommand {
         }
         if !local {
             do {
-                let http = HTTPClient(options: try connection.httpOptions(environment: environment))
-                var resolved = session
-                let kind = try APIKindDetector.kind(for: &resolved, http: http)
-                try APIAdapters.make(kind, client: APIClient(session: resolved, http: http)).logout()
+                if let note = try connection.connect(environment: environment).adapter.logout() {
+                    Diagnostics.writeLine("Note: \(note).")
+                }
             } catch let error as ToolError where error.status != .interrupted {
                 Diagnostics.warning("the server was not told (\(error.message)); forgetting the credential anyway")
             }
         }
-        var store = try CredentialStore.load(session.paths.credentials)
-        store[session.profileName] = nil
-        try store.save(session.paths.credentials)
-        var config = session.config
-        if var profile = config[session.profileName] {
-            profile.user = nil
-            config[session.profileName] = profile
-            try config.save(session.paths.config)
-        }
+        try session.forgetCredentials()
         Diagnostics.writeLine("Logged out of \(session.server) (profile \(session.profileName)).")
     }
 }

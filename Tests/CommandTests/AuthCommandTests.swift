@@ -115,4 +115,35 @@ import TestSupport
         // slow_down adds five seconds to the interval before the next poll.
         #expect(Date().timeIntervalSince(started) >= 5)
     }
+
+    @Test func errorsPointTheRightWay() throws {
+        let sandbox = try NetworkSandbox()
+        // A mistyped scheme: a usage error at once, no retries.
+        let typo = try sandbox.run("ps-auth", ["status", "--server", "htp://127.0.0.1:9"])
+        #expect(typo.status == 2)
+        #expect(typo.stderrText.contains("must start with https:// or http://"))
+        #expect(!typo.stderrText.contains("retrying"))
+
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        // https:// against a plain-HTTP server: said plainly, not a certificate hint.
+        let tls = try sandbox.run(
+            "ps-auth", ["login", "--with-token", "--server", server.baseURL.replacingOccurrences(of: "http://", with: "https://")],
+            stdin: LocalServer.sessionToken + "\n")
+        #expect(tls.status == 9)
+        #expect(tls.stderrText.contains("does not speak TLS"), "\(tls.stderrText)")
+
+        // A credential of one API generation against the other: which one the server speaks.
+        let legacy = try LocalServer.start(dialect: "pagespace-legacy")
+        defer { legacy.stop() }
+        let (token, _) = try legacy.legacyLogin()
+        let wrong = try sandbox.run("ps-history", ["--list"], env: [
+            "PAGESPACE_TOKEN": token, "PAGESPACE_API_URL": legacy.baseURL, "PAGESPACE_API_KIND": "pagespace",
+        ])
+        #expect(wrong.status == 6)
+        #expect(wrong.stderrText.contains("speaks the pagespace-legacy API"), "\(wrong.stderrText)")
+        // Detection asks /api/version: the current server names itself.
+        let version = try server.request("GET", "/api/version")
+        #expect(try version.jsonObject()["service"] as? String == "pagespace-web")
+    }
 }

@@ -11,8 +11,9 @@ public protocol APIAdapter: AnyObject {
     /// What the credential reaches (the user, when the server says), asking only routes that
     /// this kind of credential may use. Also proves that the credential works.
     func reach() throws -> CredentialReach
-    /// Tells the server to end the session, where the API has a way to.
-    func logout() throws
+    /// Tells the server to end the session, where the API has a way to; returns what the
+    /// user should know when it has none (the credential then stays valid on the server).
+    func logout() throws -> String?
     /// The conversation a message goes to when none is named; with `create`, one is made
     /// when the user has none (nil then only when the API cannot make one).
     func defaultConversationID(create: Bool) throws -> String?

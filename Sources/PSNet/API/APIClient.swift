@@ -48,6 +48,26 @@ public final class APIClient {
         return HTTPRequest(method: method, url: url(path, query: query), headers: headers, body: bytes)
     }
 
+    /// Which API generation the server speaks, from the public `GET /api/version`
+    /// (`{service:"pagespace-web", apiVersion}` on the current one; absent on the legacy one);
+    /// nil when that is the generation in use or the question gets no clear answer.
+    func generationNote() -> String? {
+        var probe = request("GET", "/api/version")
+        probe.headers.removeAll { $0.name == "Authorization" }
+        guard let answer = try? http.send(probe) else { return nil }
+        let speaks: APIKind
+        if answer.head.isSuccess, (try? JSON.parse(bytes: answer.body))?["service"]?.stringValue == "pagespace-web" {
+            speaks = .pagespace
+        } else if answer.status == 404 {
+            speaks = .pagespaceLegacy
+        } else {
+            return nil
+        }
+        guard let using = session.api, using != speaks else { return nil }
+        return "this server speaks the \(speaks.rawValue) API (GET /api/version), not \(using.rawValue); "
+            + "log in again for it, or pass --api \(speaks.rawValue)"
+    }
+
     /// A form-encoded POST without the stored token (OAuth endpoints take their own fields).
     public func formRequest(_ path: String, fields: [(String, String)]) -> HTTPRequest {
         var headers: [(name: String, value: String)] = [("Accept", "application/json")]
@@ -69,7 +89,13 @@ public final class APIClient {
     /// Sends a request and returns its JSON answer; a non-2xx answer throws its ToolError.
     public func json(_ request: HTTPRequest) throws -> JSON {
         let response = try response(request)
-        guard response.head.isSuccess else { throw APIErrors.toolError(response, request: request) }
+        guard response.head.isSuccess else {
+            // Perhaps the credential was made for the other API generation: then the route is
+            // not there at all. Ask the server which generation it speaks.
+            let error = APIErrors.toolError(response, request: request)
+            if response.status == 404, let note = generationNote() { throw ToolError(.notFound, error.message + "; " + note) }
+            throw error
+        }
         if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .null }
         do {
             return try JSON.parse(bytes: response.body)

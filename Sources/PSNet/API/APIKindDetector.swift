@@ -14,10 +14,15 @@ public enum APIKindDetector {
         return kind
     }
 
-    /// `GET /api/auth/me` exists only on the current API; the legacy one has
-    /// `/api/ai_conversations/global` instead.
+    /// The public `GET /api/version` answers `{service:"pagespace-web"}` on the current API
+    /// only. Failing a clear answer: `GET /api/auth/me` exists only on the current API; the
+    /// legacy one has `/api/ai_conversations/global` instead.
     static func probe(session: Session, http: HTTPClient) throws -> APIKind {
         let client = APIClient(session: session, http: http)
+        let version = try client.response(client.request("GET", "/api/version"))
+        if version.head.isSuccess, (try? JSON.parse(bytes: version.body))?["service"]?.stringValue == "pagespace-web" {
+            return .pagespace
+        }
         let me = try client.response(client.request("GET", "/api/auth/me"))
         if me.head.isSuccess { return .pagespace }
         if me.status != 404 && me.status != 405 {

@@ -46,10 +46,15 @@ public final class PageSpaceAdapter: APIAdapter {
         return answer.arrayValue ?? answer["drives"]?.arrayValue ?? []
     }
 
-    public func logout() throws {
-        // Only sessions can be ended; an MCP key is revoked in PageSpace's settings.
-        guard client.session.credentials?.token.hasPrefix("ps_sess_") == true else { return }
-        _ = try client.post("/api/auth/logout")
+    /// `POST /api/auth/logout` reads only the browser's session cookie
+    /// (apps/web/src/app/api/auth/logout/route.ts): a bearer token cannot be ended from here.
+    public func logout() throws -> String? {
+        let token = client.session.credentials?.token ?? ""
+        if token.hasPrefix("mcp_") {
+            return "an MCP key stays valid on the server until it is revoked in PageSpace's settings"
+        }
+        return "the current PageSpace API cannot end a session from outside the browser (its logout reads only the "
+            + "browser's cookie): the token stays valid until it expires or you sign out in the browser"
     }
 
     /// The most recently used conversation with messages (`active` skips empty ones,

@@ -39,13 +39,14 @@ public final class PageSpaceLegacyAdapter: APIAdapter {
             drives: drives.arrayValue ?? drives["drives"]?.arrayValue)
     }
 
-    public func logout() throws {
+    public func logout() throws -> String? {
         let request = client.request("POST", "/api/auth/logout", body: [:])
         let response = try client.response(request)
         // An old server without a logout route: the token is forgotten locally all the same.
         guard response.head.isSuccess || response.status == 404 || response.status == 405 else {
             throw APIErrors.toolError(response, request: request)
         }
+        return nil
     }
 
     public func defaultConversationID(create: Bool) throws -> String? {

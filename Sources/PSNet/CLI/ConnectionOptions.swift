@@ -1,6 +1,16 @@
 import ArgumentParser
 import PSCore
 
+/// Which credential a connection uses.
+public enum CredentialChoice {
+    /// The one the environment or the profile gives.
+    case resolved
+    /// None (a login that has yet to get one).
+    case none
+    /// One not stored yet, to be checked before it is.
+    case given(Credentials)
+}
+
 /// The options every command that talks to a server shares.
 public struct ConnectionOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
@@ -92,11 +102,23 @@ public struct ConnectionOptions: ParsableArguments {
         try Session.resolve(profile: profile, server: server, api: api, environment: environment)
     }
 
-    /// Opens a connection: session, HTTP client (retries reported on stderr) and the adapter
-    /// for the server's API, detecting the API when nobody said which.
-    public func connect(requireCredentials: Bool = true) throws -> APIConnection {
-        let environment = Environment.current
+    /// The one way a command reaches a server: session, HTTP client (retries reported on
+    /// stderr) and the adapter for the server's API, detecting the API when nobody said which.
+    /// `environment` without PAGESPACE_TOKEN for what concerns the stored credential (login,
+    /// logout); `credentials` for one not stored yet (login checks it before storing it).
+    public func connect(
+        requireCredentials: Bool = true, environment: [String: String] = Environment.current,
+        credentials: CredentialChoice = .resolved, kind: APIKind? = nil
+    ) throws -> APIConnection {
         var session = try resolveSession(environment: environment)
+        switch credentials {
+        case .resolved: break
+        case .none: session.credentials = nil
+        case .given(let given):
+            session.credentials = given
+            session.api = api ?? APIKind.guess(fromToken: given.token) ?? session.api
+        }
+        if let kind { session.api = kind }
         if requireCredentials { _ = try session.requireCredentials() }
         let http = HTTPClient(options: try httpOptions(environment: environment))
         http.onRetry = { Diagnostics.warning($0) }

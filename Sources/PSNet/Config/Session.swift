@@ -60,6 +60,8 @@ public struct Session: Sendable {
             session.serverSource = .file(paths.config)
         }
 
+        try checkURL(session.server, from: session.serverSource)
+
         if let token = nonEmpty(environment["PAGESPACE_TOKEN"]) {
             session.credentials = Credentials(token: token, csrfToken: nonEmpty(environment["PAGESPACE_CSRF_TOKEN"]))
             session.credentialsSource = .environment("PAGESPACE_TOKEN")
@@ -100,6 +102,44 @@ public struct Session: Sendable {
         stored.api = kind
         config[profileName] = stored
         try? config.save(paths.config)
+    }
+
+    /// Keeps a credential for this profile (credentials.json, 0600) and the profile's server,
+    /// API and user (config.json); the first profile stored becomes the default.
+    public func store(_ credentials: Credentials, api: APIKind, user: JSON?) throws {
+        var config = self.config
+        config[profileName] = Profile(server: server, api: api, user: user)
+        if config.defaultProfile == nil { config.defaultProfile = profileName }
+        var store = try CredentialStore.load(paths.credentials)
+        store[profileName] = credentials
+        try store.save(paths.credentials)
+        try config.save(paths.config)
+    }
+
+    /// Forgets this profile's stored credential and user.
+    public func forgetCredentials() throws {
+        var store = try CredentialStore.load(paths.credentials)
+        store[profileName] = nil
+        try store.save(paths.credentials)
+        var config = self.config
+        if var profile = config[profileName] {
+            profile.user = nil
+            config[profileName] = profile
+            try config.save(paths.config)
+        }
+    }
+
+    /// A mistyped URL is a usage error at once, not three retries and a network error.
+    static func checkURL(_ url: String, from source: SettingSource) throws {
+        let lower = url.lowercased()
+        let scheme = lower.hasPrefix("https://") ? 8 : lower.hasPrefix("http://") ? 7 : 0
+        guard scheme > 0 else {
+            throw ToolError(.usage, "the server URL \(url) (from \(source)) must start with https:// or http://")
+        }
+        let host = url.dropFirst(scheme).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard !host.isEmpty, !host.contains(where: { $0 == " " }) else {
+            throw ToolError(.usage, "the server URL \(url) (from \(source)) names no host")
+        }
     }
 
     /// A server URL without trailing slashes, so paths can be appended.

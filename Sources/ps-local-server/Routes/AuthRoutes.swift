@@ -21,14 +21,19 @@ struct AuthRoutes {
                 return Reply.json(login)
             }
         case .pagespace:
+            // apps/web/src/app/api/version/route.ts: public, no credential.
+            router.get("/api/version") { _, _ in
+                Reply.json(["service": "pagespace-web", "apiVersion": "1.0.0"])
+            }
             // apps/web/src/app/api/auth/me/route.ts: session or OAuth; MCP keys are refused.
             router.get("/api/auth/me") { request, _ in
                 _ = try state.authenticator.require(request, scope: .sessionOrOAuth)
                 return Reply.json(SeedData.user)
             }
+            // apps/web/src/app/api/auth/logout/route.ts: ends the session of the browser's
+            // cookie; a bearer token is left as it was (this server has no cookie sessions).
             router.post("/api/auth/logout") { request, _ in
                 _ = try state.authenticator.require(request, scope: .sessionOnly)
-                state.authenticator.logOutSession()
                 return Reply.json(["message": "Logged out successfully"])
             }
         }

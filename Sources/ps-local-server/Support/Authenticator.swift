@@ -20,7 +20,6 @@ final class Authenticator: Sendable {
     }
 
     private struct State {
-        var sessionLoggedOut = false
         /// OAuth access tokens and MCP keys handed out by the device flow.
         var oauthTokens: Set<String> = []
         var issuedMCPKeys: Set<String> = []
@@ -69,8 +68,7 @@ final class Authenticator: Sendable {
             return .oauth
         }
         if token.hasPrefix("ps_sess_") {
-            let loggedOut = state.withLock { $0.sessionLoggedOut }
-            guard token == SeedData.sessionToken, !loggedOut else { throw unauthorized }
+            guard token == SeedData.sessionToken else { throw unauthorized }
             return .session
         }
         throw Refusal(status: .unauthorized, error: "Invalid token format")
@@ -122,9 +120,5 @@ final class Authenticator: Sendable {
         let key = Identifiers.random(prefix: "mcp_", bytes: 24)
         state.withLock { _ = $0.issuedMCPKeys.insert(key) }
         return key
-    }
-
-    func logOutSession() {
-        state.withLock { $0.sessionLoggedOut = true }
     }
 }
