@@ -70,7 +70,10 @@ struct PsRender: ParsableCommand {
     static func main() { runAsTool() }
 
     func validate() throws {
-        if let width, width < 10 { throw ValidationError("--width must be at least 10") }
+        if let width, !Terminal.widthRange.contains(width) {
+            throw ValidationError(
+                "--width must be from \(Terminal.widthRange.lowerBound) to \(Terminal.widthRange.upperBound)")
+        }
     }
 
     func run() throws {
