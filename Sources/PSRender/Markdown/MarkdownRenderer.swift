@@ -29,9 +29,15 @@ public struct MarkdownRenderer: Sendable {
         // Block by block, as the document container would, without the whole tree at once.
         var result = RenderedBlock()
         var first = true
-        MarkdownParser.forEachBlock(text) { block, isLast in
-            result.append(blocks.render(block, width: width, open: growing && isLast), separator: first ? [] : [[]])
-            first = false
+        // A growing text is parsed whole: its line numbers tell which lines are final.
+        let pieces = growing ? [text[...]] : MarkdownChunks.split(text)
+        for (index, piece) in pieces.enumerated() {
+            let lastPiece = index == pieces.count - 1
+            MarkdownParser.forEachBlock(String(piece)) { block, isLast in
+                result.append(
+                    blocks.render(block, width: width, open: growing && lastPiece && isLast), separator: first ? [] : [[]])
+                first = false
+            }
         }
         return result
     }
