@@ -38,8 +38,9 @@ struct PsRender: ParsableCommand {
               ps-parts --final < stream.ndjson | ps-render --tools full
               ps-render --width 60 recorded-parts.ndjson
 
-            A bad line is reported on stderr with its line number and skipped; the rest is still \
-            rendered.
+            Rendering stops at the first bad line (not JSON, or not a record ps-render knows): what \
+            came before it is shown, then one line on stderr says which line and what to do, and \
+            the exit status is 3.
 
             \(ExitStatus.helpText([.success, .failure, .usage, .malformedInput, .incomplete, .brokenPipe]))
             """)
@@ -87,7 +88,8 @@ struct PsRender: ParsableCommand {
         let writer = RecordWriter(fd: 1)
         let renderer = RecordRenderer(options: options) { try writer.writeText($0) }
         var splitter = LineSplitter()
-        var malformed = false
+        /// The first bad line: rendering stops there (the wrong input would give an error per line).
+        struct BadLine: Error { let message: String }
 
         func handle(_ line: UnsafeRawBufferPointer, _ number: Int) throws {
             var trimmed = line
@@ -98,24 +100,42 @@ struct PsRender: ParsableCommand {
             do {
                 try renderer.handle(try JSON.parse(trimmed))
             } catch let error as JSONParseError {
-                malformed = true
-                Diagnostics.error("\(reader.name): line \(number): not JSON: \(error.message)")
+                throw BadLine(message: "\(reader.name): line \(number): not JSON: \(error.message)\(Self.hint(trimmed))")
             } catch let error as RecordRenderer.RecordError {
-                malformed = true
-                Diagnostics.error("\(reader.name): line \(number): \(error.message)")
+                throw BadLine(message: "\(reader.name): line \(number): \(error.message)")
             }
         }
 
         // Render once per read: a burst of records costs one render, a slow stream one per record.
-        try reader.forEachChunk { chunk in
-            try splitter.feed(chunk, handle)
+        do {
+            try reader.forEachChunk { chunk in
+                try splitter.feed(chunk, handle)
+                try renderer.flush()
+            }
+            try splitter.finish(handle)
+        } catch let bad as BadLine {
+            // What was good before the bad line is still shown, then the one error.
             try renderer.flush()
+            try renderer.finish()
+            throw ToolError(.malformedInput, bad.message)
         }
-        try splitter.finish(handle)
         try renderer.flush()
         try renderer.finish()
-        if malformed { Glibc.exit(ExitStatus.malformedInput.rawValue) }
         if renderer.sawIncomplete { Glibc.exit(ExitStatus.incomplete.rawValue) }
+    }
+
+    /// What to do when a line is not JSON at all: raw event streams need ps-sse and ps-parts, and
+    /// text (a README, a reply) is not input for ps-render.
+    static func hint(_ line: UnsafeRawBufferPointer) -> String {
+        let prefixes = ["data:", "event:", "id:", "retry:", ":"]
+        if prefixes.contains(where: { line.starts(with: $0.utf8) }) {
+            return "; this looks like a raw event stream: pipe it through ps-sse and ps-parts first"
+        }
+        if line.count > 1, line[1] == UInt8(ascii: ":"), line[0] != UInt8(ascii: "{") {
+            return "; this looks like an AI SDK v4 data stream: pipe it through ps-sse and ps-parts first"
+        }
+        if line.first == UInt8(ascii: "{") || line.first == UInt8(ascii: "[") { return "" }
+        return "; ps-render reads NDJSON records from ps-parts or ps-history, not text"
     }
 
     private var resolvedFormat: RenderFormat {
