@@ -84,4 +84,3 @@ complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" history-messages' -l 'history-messages' -d 'How many messages the seeded global conversation holds (user and assistant alternating).' -rfka ''
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" quiet' -l 'quiet' -d 'Do not log requests on stderr.'
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_positional "ps-local-server" -eq 1' -fa 'help' -d 'Show subcommand help information.'

@@ -82,4 +82,3 @@ complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_op
 complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" tools' -l 'tools' -d 'Tool calls as one-line summaries (compact) or with their whole input and output (full).' -rfka 'compact full'
 complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" reasoning' -l 'reasoning' -d 'Show reasoning (dimmed) or hide it.' -rfka 'show hide'
 complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_positional "ps-render" -eq 1' -fa 'help' -d 'Show subcommand help information.'

@@ -5,6 +5,7 @@ import PSNet
 struct Login: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Log in and store the credential under a profile.",
+        usage: "ps-auth login [<options>]",
         discussion: """
             With --with-token, reads a token (ps_sess_... or mcp_... on the current API) from \
             stdin, or asks for it on the terminal without echo. With --email, logs in with a \

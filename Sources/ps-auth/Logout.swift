@@ -5,6 +5,7 @@ import PSNet
 struct Logout: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Tell the server to end the session, then forget the stored credential.",
+        usage: "ps-auth logout [<options>]",
         discussion: """
             Asks the server to end the session where the API has a way to (a ps_sess_ token on \
             the current API, the legacy API's logout); an MCP key is revoked in PageSpace's \

@@ -5,6 +5,7 @@ import PSNet
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show the server, the user, where the credential comes from, and whether it works.",
+        usage: "ps-auth status [<options>]",
         discussion: """
             Prints one "key: value" line each for profile, server, api, credential, user and \
             works. The server is asked whether the credential works (GET /api/auth/me on the \

@@ -10,6 +10,7 @@ struct PsRender: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-render",
         abstract: "Show chat messages in the terminal: markdown, tool calls and reasoning, as they stream.",
+        usage: "ps-render [<options>] [<file>]",
         discussion: """
             Reads NDJSON from ps-parts: part records, which follow one message as it streams, or \
             message records (whole UIMessages from `ps-parts --final` or ps-history; several in a \
