@@ -60,7 +60,7 @@ struct PsRender: ParsableCommand {
     @Option(help: "Output format: auto, ansi, plain or markdown.")
     var format: Format = .auto
 
-    @Option(help: ArgumentHelp("Columns to wrap to (default: COLUMNS, then the terminal's width, then 80).", valueName: "n"))
+    @Option(help: ArgumentHelp("Columns to wrap to, 10 to 1000 (default: COLUMNS, clamped to that range, then the terminal's width, then 80).", valueName: "n"))
     var width: Int?
 
     @Option(help: "Tool calls as one-line summaries (compact) or with their whole input and output (full).")
