@@ -97,4 +97,3 @@ complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" page-size' -l 'page-size' -d 'Messages per request when exporting everything (1-200).' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" state' -l 'state' -d 'Remember where the export stopped in this file; export only what is new.' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_positional "ps-history" -eq 1' -fa 'help' -d 'Show subcommand help information.'

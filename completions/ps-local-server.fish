@@ -86,4 +86,3 @@ complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" quiet' -l 'quiet' -d 'Do not log requests on stderr.'
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" watch-stdin' -l 'watch-stdin' -d 'Stop when standard input reaches end of file (a parent holding a pipe to it ends the server by ending).'
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_positional "ps-local-server" -eq 1' -fa 'help' -d 'Show subcommand help information.'

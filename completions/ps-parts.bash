@@ -187,7 +187,6 @@ _ps-parts() {
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'help' -- "${cur}"))
         ;;
     esac
 }

@@ -80,4 +80,3 @@ complete -c 'ps-parts' -f
 complete -c 'ps-parts' -n '__ps-parts_should_offer_completions_for_positional "ps-parts" -eq 1' -F
 complete -c 'ps-parts' -n '__ps-parts_should_offer_completions_for_flags_or_options "ps-parts" final' -l 'final' -d 'Write one complete UIMessage line per message at its end instead of part records.'
 complete -c 'ps-parts' -n '__ps-parts_should_offer_completions_for_flags_or_options "ps-parts" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'ps-parts' -n '__ps-parts_should_offer_completions_for_positional "ps-parts" -eq 2' -fa 'help' -d 'Show subcommand help information.'

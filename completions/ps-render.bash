@@ -198,7 +198,6 @@ _ps-render() {
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'help' -- "${cur}"))
         ;;
     esac
 }

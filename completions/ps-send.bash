@@ -226,7 +226,6 @@ _ps-send() {
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'help' -- "${cur}"))
         ;;
     esac
 }

@@ -95,4 +95,3 @@ complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_option
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" max-stdin-bytes' -l 'max-stdin-bytes' -d 'The most piped input taken as context after the arguments (default 1048576).' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" print-ids' -l 'print-ids' -d 'Print conversation=ID, message=ID and stream=ID lines on stderr, for scripts.'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_positional "ps-send" -eq 1' -fa 'help' -d 'Show subcommand help information.'

@@ -80,4 +80,3 @@ complete -c 'ps-sse' -f
 complete -c 'ps-sse' -n '__ps-sse_should_offer_completions_for_flags_or_options "ps-sse" raw' -l 'raw' -d 'Write each event\'s data as the exact string, never decoded as JSON.'
 complete -c 'ps-sse' -n '__ps-sse_should_offer_completions_for_flags_or_options "ps-sse" format' -l 'format' -d 'The input\'s format: sse, data-stream (AI SDK v4 CODE:JSON lines), or auto to tell them apart by the first line.' -rfka 'auto sse data-stream'
 complete -c 'ps-sse' -n '__ps-sse_should_offer_completions_for_flags_or_options "ps-sse" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'ps-sse' -n '__ps-sse_should_offer_completions_for_positional "ps-sse" -eq 1' -fa 'help' -d 'Show subcommand help information.'

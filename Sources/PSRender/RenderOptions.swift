@@ -1,3 +1,5 @@
+import PSCore
+
 /// The output formats of ps-render.
 public enum RenderFormat: String, CaseIterable, Sendable {
     /// Styles and colours with ANSI escape codes, OSC 8 hyperlinks.
@@ -25,7 +27,7 @@ public struct RenderOptions: Sendable {
 
     public init(format: RenderFormat = .plain, width: Int = 80, tools: ToolDetail = .compact, showReasoning: Bool = true) {
         self.format = format
-        self.width = max(10, width)
+        self.width = Terminal.clampedWidth(width)
         self.tools = tools
         self.showReasoning = showReasoning
     }

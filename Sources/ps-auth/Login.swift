@@ -8,6 +8,7 @@ import Glibc
 struct Login: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Log in and store the credential under a profile.",
+        usage: "ps-auth login [<options>]",
         discussion: """
             --device logs in like `gh auth login`: a code and a URL are printed on stderr; open \
             the URL in any browser (on any machine: it works over SSH), sign in, type the code \
@@ -130,7 +131,7 @@ struct Login: ParsableCommand {
             var lines = ["To log in, open \(prompt.verificationURI) in a browser and enter the code:", "    \(prompt.userCode)"]
             if let complete = prompt.verificationURIComplete { lines.append("(or open \(complete))") }
             lines.append("Waiting for approval (the code expires in \(prompt.expiresIn / 60) minutes)...")
-            for line in lines { Diagnostics.writeLine(SafeText.sanitized(line, keepNewlines: false)) }
+            for line in lines { Diagnostics.writeLine(TerminalSafeText.sanitize(line)) }
         }
         guard token.tokenType == "mcp" || token.accessToken.hasPrefix("mcp_") else {
             throw ToolError(.authenticationNeeded,

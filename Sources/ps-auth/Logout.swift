@@ -5,6 +5,7 @@ import PSNet
 struct Logout: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Tell the server to end the session, then forget the stored credential.",
+        usage: "ps-auth logout [<options>]",
         discussion: """
             Forgets the stored credential. The legacy API's logout ends the session on the \
             server too; the current API has no way to end a bearer token from outside the \

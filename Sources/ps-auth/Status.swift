@@ -5,6 +5,7 @@ import PSNet
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show the server, the user, where the credential comes from, and whether it works.",
+        usage: "ps-auth status [<options>]",
         discussion: """
             Prints one "key: value" line each for profile, server, api, credential, user, \
             reaches (Global assistant, Page AI agents), drives and works. The server is asked \
@@ -51,7 +52,7 @@ struct Status: ParsableCommand {
             let who = UserText.describe(reach.user)
             try out.writeText("user: \(who.isEmpty ? "(not named to this credential)" : who)\n")
             try out.writeText("reaches: \(reach.summary)\n")
-            if let drives = reach.driveSummary { try out.writeText("drives: \(SafeText.sanitized(drives, keepNewlines: false))\n") }
+            if let drives = reach.driveSummary { try out.writeText("drives: \(TerminalSafeText.sanitize(drives))\n") }
             if let note = reach.note { try out.writeText("note: \(note)\n") }
             try out.writeText("works: \(reach.pageAI || reach.globalAssistant ? "yes" : "no AI route")\n")
         } catch let error as ToolError where error.status == .authenticationNeeded {

@@ -5,6 +5,7 @@ import PSNet
 struct Token: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the token, for other programs.",
+        usage: "ps-auth token [<options>]",
         discussion: """
             Prints the token the other commands would use (PAGESPACE_TOKEN if set, else the \
             profile's) and a newline. Use it in a command substitution rather than pasting it \

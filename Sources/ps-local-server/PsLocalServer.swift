@@ -7,6 +7,7 @@ struct PsLocalServer: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-local-server",
         abstract: "Run a local PageSpace server (either API generation) for tests and demos.",
+        usage: "ps-local-server [<options>]",
         discussion: """
             Serves the PageSpace API on 127.0.0.1 from memory: the current API (--dialect \
             pagespace: opaque tokens, /api/ai/global, AI SDK v6 streams) or the one the seed \

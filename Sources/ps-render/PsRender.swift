@@ -10,6 +10,7 @@ struct PsRender: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-render",
         abstract: "Show chat messages in the terminal: markdown, tool calls and reasoning, as they stream.",
+        usage: "ps-render [<options>] [<file>]",
         discussion: """
             Reads NDJSON from ps-parts: part records, which follow one message as it streams, or \
             message records (whole UIMessages from `ps-parts --final` or ps-history; several in a \
@@ -38,8 +39,9 @@ struct PsRender: ParsableCommand {
               ps-parts --final < stream.ndjson | ps-render --tools full
               ps-render --width 60 recorded-parts.ndjson
 
-            A bad line is reported on stderr with its line number and skipped; the rest is still \
-            rendered.
+            Rendering stops at the first bad line (not JSON, or not a record ps-render knows): what \
+            came before it is shown, then one line on stderr says which line and what to do, and \
+            the exit status is 3.
 
             \(ExitStatus.helpText([.success, .failure, .usage, .malformedInput, .incomplete, .brokenPipe]))
             """)
@@ -58,7 +60,7 @@ struct PsRender: ParsableCommand {
     @Option(help: "Output format: auto, ansi, plain or markdown.")
     var format: Format = .auto
 
-    @Option(help: ArgumentHelp("Columns to wrap to (default: COLUMNS, then the terminal's width, then 80).", valueName: "n"))
+    @Option(help: ArgumentHelp("Columns to wrap to, 10 to 1000 (default: COLUMNS, clamped to that range, then the terminal's width, then 80).", valueName: "n"))
     var width: Int?
 
     @Option(help: "Tool calls as one-line summaries (compact) or with their whole input and output (full).")
@@ -70,7 +72,10 @@ struct PsRender: ParsableCommand {
     static func main() { runAsTool() }
 
     func validate() throws {
-        if let width, width < 10 { throw ValidationError("--width must be at least 10") }
+        if let width, !Terminal.widthRange.contains(width) {
+            throw ValidationError(
+                "--width must be from \(Terminal.widthRange.lowerBound) to \(Terminal.widthRange.upperBound)")
+        }
     }
 
     func run() throws {
@@ -84,7 +89,8 @@ struct PsRender: ParsableCommand {
         let writer = RecordWriter(fd: 1)
         let renderer = RecordRenderer(options: options) { try writer.writeText($0) }
         var splitter = LineSplitter()
-        var malformed = false
+        /// The first bad line: rendering stops there (the wrong input would give an error per line).
+        struct BadLine: Error { let message: String }
 
         func handle(_ line: UnsafeRawBufferPointer, _ number: Int) throws {
             var trimmed = line
@@ -95,24 +101,42 @@ struct PsRender: ParsableCommand {
             do {
                 try renderer.handle(try JSON.parse(trimmed))
             } catch let error as JSONParseError {
-                malformed = true
-                Diagnostics.error("\(reader.name): line \(number): not JSON: \(error.message)")
+                throw BadLine(message: "\(reader.name): line \(number): not JSON: \(error.message)\(Self.hint(trimmed))")
             } catch let error as RecordRenderer.RecordError {
-                malformed = true
-                Diagnostics.error("\(reader.name): line \(number): \(error.message)")
+                throw BadLine(message: "\(reader.name): line \(number): \(error.message)")
             }
         }
 
         // Render once per read: a burst of records costs one render, a slow stream one per record.
-        try reader.forEachChunk { chunk in
-            try splitter.feed(chunk, handle)
+        do {
+            try reader.forEachChunk { chunk in
+                try splitter.feed(chunk, handle)
+                try renderer.flush()
+            }
+            try splitter.finish(handle)
+        } catch let bad as BadLine {
+            // What was good before the bad line is still shown, then the one error.
             try renderer.flush()
+            try renderer.finish()
+            throw ToolError(.malformedInput, bad.message)
         }
-        try splitter.finish(handle)
         try renderer.flush()
         try renderer.finish()
-        if malformed { Glibc.exit(ExitStatus.malformedInput.rawValue) }
         if renderer.sawIncomplete { Glibc.exit(ExitStatus.incomplete.rawValue) }
+    }
+
+    /// What to do when a line is not JSON at all: raw event streams need ps-sse and ps-parts, and
+    /// text (a README, a reply) is not input for ps-render.
+    static func hint(_ line: UnsafeRawBufferPointer) -> String {
+        let prefixes = ["data:", "event:", "id:", "retry:", ":"]
+        if prefixes.contains(where: { line.starts(with: $0.utf8) }) {
+            return "; this looks like a raw event stream: pipe it through ps-sse and ps-parts first"
+        }
+        if line.count > 1, line[1] == UInt8(ascii: ":"), line[0] != UInt8(ascii: "{") {
+            return "; this looks like an AI SDK v4 data stream: pipe it through ps-sse and ps-parts first"
+        }
+        if line.first == UInt8(ascii: "{") || line.first == UInt8(ascii: "[") { return "" }
+        return "; ps-render reads NDJSON records from ps-parts or ps-history, not text"
     }
 
     private var resolvedFormat: RenderFormat {

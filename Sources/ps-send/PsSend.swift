@@ -189,7 +189,7 @@ struct PsSend: ParsableCommand {
             Diagnostics.writeLine("ps-send: the server stopped the turn")
         case .notStopped(let code, let reason):
             let detail = [code, reason].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
-            Diagnostics.warning("the server did not confirm that it stopped the turn" + (detail.isEmpty ? "" : " (\(SafeText.sanitized(detail, keepNewlines: false)))"))
+            Diagnostics.warning("the server did not confirm that it stopped the turn" + (detail.isEmpty ? "" : " (\(TerminalSafeText.sanitize(detail)))"))
         case .unsupported(let why):
             Diagnostics.warning(why)
         }

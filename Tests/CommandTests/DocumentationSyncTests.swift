@@ -10,8 +10,13 @@ import TestSupport
     @Test(arguments: commands)
     func completionScriptsMatchTheCommand(_ command: String) throws {
         let files = ["bash": "\(command).bash", "zsh": "_\(command)", "fish": "\(command).fish"]
+        // Single commands' scripts go through scripts/completion-postprocess, as generate-docs does.
+        let single = try Run.command(command, ["--help"]).stdoutText.contains("\nSUBCOMMANDS:") ? "" : " --single"
         for (shell, file) in files {
-            let generated = try Run.command(command, ["--generate-completion-script", shell])
+            let generated = try Run.command("/bin/bash", [
+                "-c", "\"$0\" --generate-completion-script \(shell) | \"$1\"/scripts/completion-postprocess \(shell)\(single)",
+                Executables.url(command).path, Executables.packageRoot.path,
+            ])
             #expect(generated.status == 0)
             let committed = try String(
                 contentsOf: Executables.packageRoot.appendingPathComponent("completions/\(file)"), encoding: .utf8)

@@ -52,23 +52,41 @@ import TestSupport
         #expect(result.stdout == (try Self.fixture("incomplete.plain.w80.txt")))
     }
 
-    @Test func malformedLinesAreReportedAndSkipped() throws {
+    @Test func renderingStopsAtTheFirstBadLine() throws {
         let input = """
             {"type":"message-start","role":"assistant"}
-            {"type":"part-start","index":0,"part":{"type":"text","text":"kept ","state":"streaming"}}
+            {"type":"part-start","index":0,"part":{"type":"text","text":"kept\\n","state":"streaming"}}
             this is not json
             {"type":"part-delta","index":7,"delta":"x"}
             {"type":"part-delta","index":0,"delta":"and continued"}
-            {"type":"message-end","status":"complete","message":{"id":"","role":"assistant","parts":[{"type":"text","text":"kept and continued","state":"done"}]}}
 
             """
         let result = try Run.command("ps-render", [], stdin: Data(input.utf8))
         #expect(result.status == 3)
-        #expect(result.stdoutText.contains("kept and continued"))
+        #expect(result.stdoutText.contains("kept"))
+        #expect(!result.stdoutText.contains("and continued"))
         let errors = result.stderrText.split(separator: "\n")
-        #expect(errors.count == 2)
+        #expect(errors.count == 1)
         #expect(errors.first?.hasPrefix("ps-render: stdin: line 3: not JSON") == true)
-        #expect(errors.last?.hasPrefix("ps-render: stdin: line 4: part index 7") == true)
+        #expect(errors.first?.hasSuffix("not text") == true)
+    }
+
+    @Test func aReadmeGetsOneErrorNotOnePerLine() throws {
+        let readme = (1...120).map { "Line \($0) of a README with *markdown*." }.joined(separator: "\n") + "\n"
+        let result = try Run.command("ps-render", [], stdin: Data(readme.utf8))
+        #expect(result.status == 3)
+        #expect(result.stdoutText.isEmpty)
+        #expect(result.stderrText.split(separator: "\n").count == 1)
+    }
+
+    @Test func rawSSEGetsTheHintToPipeItThroughPsSse() throws {
+        let sse = "data: {\"type\":\"start\"}\n\ndata: {\"type\":\"finish\"}\n\n"
+        let result = try Run.command("ps-render", [], stdin: Data(sse.utf8))
+        #expect(result.status == 3)
+        let errors = result.stderrText.split(separator: "\n")
+        #expect(errors.count == 1)
+        #expect(errors.first?.contains("line 1: not JSON") == true)
+        #expect(errors.first?.contains("pipe it through ps-sse and ps-parts first") == true)
     }
 
     @Test func eventRecordsGetAHint() throws {

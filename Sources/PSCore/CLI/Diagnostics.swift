@@ -18,9 +18,10 @@ public enum Diagnostics {
         writeLine("\(programName): warning: \(message)")
     }
 
-    /// Writes one line to stderr, unbuffered.
+    /// Writes one line to stderr, unbuffered. Everything goes through `TerminalSafeText`: a
+    /// message may quote a server's error body or a record's text.
     public static func writeLine(_ line: String) {
-        var bytes = Array(line.utf8)
+        var bytes = Array(TerminalSafeText.sanitize(line).utf8)
         bytes.append(0x0A)
         FileDescriptorOutput.writeAll(fd: 2, bytes)
     }

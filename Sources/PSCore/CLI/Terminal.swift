@@ -14,12 +14,26 @@ public enum Terminal {
         return isTerminal(fd)
     }
 
-    /// Width to wrap to: COLUMNS, then the terminal's width, then 80.
+    /// The widths text is wrapped to: anything wider or narrower is clamped into this range, so
+    /// a wild COLUMNS cannot make a renderer allocate lines of billions of columns.
+    public static let widthRange = 10...1000
+
+    /// Width to wrap to: COLUMNS (a positive number; clamped to `widthRange`), then the terminal's
+    /// width, then 80.
     public static func width(fd: Int32 = 1, environment: [String: String] = Environment.current) -> Int {
-        if let columns = environment["COLUMNS"], let value = Int(columns), value > 0 { return value }
+        if let columns = environment["COLUMNS"]?.trimmingSpaces, !columns.isEmpty,
+            columns.allSatisfy({ $0.isASCII && $0.isNumber }), columns.contains(where: { $0 != "0" })
+        {
+            // Digits only: a value too big for Int is simply the widest width.
+            return Int(columns).map(clampedWidth) ?? widthRange.upperBound
+        }
         var size = winsize()
-        if ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return clampedWidth(Int(size.ws_col)) }
         return 80
+    }
+
+    public static func clampedWidth(_ width: Int) -> Int {
+        min(max(width, widthRange.lowerBound), widthRange.upperBound)
     }
 
     /// For commands that read stdin: a terminal there with nothing piped in means the user did not
@@ -28,6 +42,12 @@ public enum Terminal {
         if isTerminal(0) {
             throw ToolError(.usage, "reads from standard input, which is a terminal.\n\(usage)")
         }
+    }
+}
+
+extension String {
+    fileprivate var trimmingSpaces: String {
+        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
     }
 }
 

@@ -8,7 +8,7 @@ public enum APIErrors {
         let where_ = "\(request.method) \(URLText.path(of: request.url))"
         let body = ErrorBody(response.body)
         // The server's words, made safe: a body is not allowed to write to the terminal.
-        let reason = body.summary.map { ": " + SafeText.sanitized($0, keepNewlines: false) } ?? ""
+        let reason = body.summary.map { ": " + TerminalSafeText.sanitize($0) } ?? ""
         switch response.status {
         case 401:
             if body.error?.contains("MCP tokens are not permitted") == true {

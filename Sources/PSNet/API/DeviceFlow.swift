@@ -100,7 +100,7 @@ public struct DeviceFlow {
         case "invalid_client":
             return ToolError(.failure, "the server does not know the client \(clientID)")
         case let error?:
-            return ToolError(.authenticationNeeded, "\(step) failed: \(SafeText.sanitized(error, keepNewlines: false))")
+            return ToolError(.authenticationNeeded, "\(step) failed: \(TerminalSafeText.sanitize(error))")
         case nil:
             if status >= 500 { return ToolError(.serverError, "\(step) failed: server error \(status)") }
             if status == 404 { return ToolError(.notFound, "this server has no device login (\(step): 404)") }

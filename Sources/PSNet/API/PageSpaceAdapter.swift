@@ -70,7 +70,7 @@ public final class PageSpaceAdapter: APIAdapter {
         do {
             _ = try client.get("/api/ai/global/\(URLText.encodeComponent(id))")
         } catch let error as ToolError where error.status == .notFound {
-            throw ToolError(.notFound, "there is no global conversation \(SafeText.sanitized(id, keepNewlines: false)) "
+            throw ToolError(.notFound, "there is no global conversation \(TerminalSafeText.sanitize(id)) "
                 + "for this user (ps-history --list shows them; --new-conversation starts one)")
         }
     }

@@ -22,16 +22,24 @@ public enum MarkdownParser {
     @TaskLocal static var meter: ParseMeter?
 
     public static func parse(_ text: String) -> MarkdownNode {
-        meter?.bytes.add(text.utf8.count, ordering: .relaxed)
-        return lock.withLock { _ in parseAlone(text) }
+        var blocks: [MarkdownNode] = []
+        let endLine = forEachBlock(text) { block, _ in blocks.append(block) }
+        return MarkdownNode(kind: .document, children: blocks, startLine: 1, endLine: endLine)
     }
 
-    private static func parseAlone(_ text: String) -> MarkdownNode {
+    /// Parses `text` and hands its top-level blocks to `body` one at a time (with whether it is the
+    /// last), so a caller that renders each one as it comes never holds the tree of a whole long
+    /// text. Returns the document's last line.
+    @discardableResult
+    public static func forEachBlock(_ text: String, _ body: (MarkdownNode, _ isLast: Bool) -> Void) -> Int {
+        meter?.bytes.add(text.utf8.count, ordering: .relaxed)
+        return lock.withLock { _ in parseAlone(text, body) }
+    }
+
+    private static func parseAlone(_ text: String, _ body: (MarkdownNode, Bool) -> Void) -> Int {
         _ = registered
         // Smart punctuation stays off: the text must look as the model wrote it.
-        guard let parser = cmark_parser_new(CMARK_OPT_DEFAULT) else {
-            return MarkdownNode(kind: .document, children: [], startLine: 0, endLine: 0)
-        }
+        guard let parser = cmark_parser_new(CMARK_OPT_DEFAULT) else { return 0 }
         defer { cmark_parser_free(parser) }
         for name in extensionNames {
             if let syntax = cmark_find_syntax_extension(name) {
@@ -44,11 +52,19 @@ public enum MarkdownParser {
         bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { cmark_parser_feed(parser, $0.baseAddress, $0.count) }
         }
-        guard let root = cmark_parser_finish(parser) else {
-            return MarkdownNode(kind: .document, children: [], startLine: 0, endLine: 0)
-        }
+        bytes = []
+        guard let root = cmark_parser_finish(parser) else { return 0 }
         defer { cmark_node_free(root) }
-        return convert(root)
+        // Each top-level block is freed in cmark as soon as it is copied: cmark's nodes are several
+        // times the size of the text, and both trees at once would be the peak memory use.
+        while let block = cmark_node_first_child(root) {
+            let converted = convert(block, depth: 1)
+            let isLast = cmark_node_next(block) == nil
+            cmark_node_unlink(block)
+            cmark_node_free(block)
+            body(converted, isLast)
+        }
+        return Int(cmark_node_get_end_line(root))
     }
 
     private static func string(_ pointer: UnsafePointer<CChar>?) -> String {
@@ -56,13 +72,82 @@ public enum MarkdownParser {
         return String(cString: pointer)
     }
 
-    private static func convert(_ node: OpaquePointer) -> MarkdownNode {
+    /// Block quotes and lists nested deeper than this are rendered flat: the blocks inside the
+    /// deepest container shown are listed in it one after the other, whatever their depth. A
+    /// message can nest thousands deep in a few kilobytes; each level costs columns and stack.
+    static let maxContainerDepth = 16
+    /// Inline styles (emphasis, links, ...) nested deeper than this keep only their text.
+    static let maxNodeDepth = 48
+
+    private static func isContainer(_ node: OpaquePointer) -> Bool {
+        switch cmark_node_get_type(node) {
+        case CMARK_NODE_BLOCK_QUOTE, CMARK_NODE_LIST, CMARK_NODE_ITEM: return true
+        default: return false
+        }
+    }
+
+    /// Calls `visit` for each node under `root` in document order, without recursion; `visit`
+    /// says whether to go into the node's children.
+    private static func walk(_ root: OpaquePointer, _ visit: (OpaquePointer) -> Bool) {
+        var current = cmark_node_first_child(root)
+        while let node = current {
+            if visit(node), let child = cmark_node_first_child(node) {
+                current = child
+                continue
+            }
+            current = nil
+            var climber: OpaquePointer? = node
+            while let step = climber, step != root {
+                if let next = cmark_node_next(step) {
+                    current = next
+                    break
+                }
+                climber = cmark_node_parent(step)
+            }
+        }
+    }
+
+    /// The children of `node`: converted one level down, or, for a container at the depth limit,
+    /// every block below it that is not a container itself.
+    private static func children(of node: OpaquePointer, depth: Int) -> [MarkdownNode] {
         var children: [MarkdownNode] = []
+        if depth >= maxContainerDepth && isContainer(node) {
+            walk(node) { block in
+                if isContainer(block) { return true }
+                children.append(convert(block, depth: depth + 1))
+                return false
+            }
+            return children
+        }
         var child = cmark_node_first_child(node)
         while let current = child {
-            children.append(convert(current))
+            children.append(convert(current, depth: depth + 1))
             child = cmark_node_next(current)
         }
+        return children
+    }
+
+    /// The text under an inline node, for styles nested too deep to keep.
+    private static func flatText(_ node: OpaquePointer) -> String {
+        var text = ""
+        walk(node) { inline in
+            switch cmark_node_get_type(inline) {
+            case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_HTML_INLINE: text += string(cmark_node_get_literal(inline))
+            case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK: text += " "
+            default: break
+            }
+            return true
+        }
+        return text
+    }
+
+    private static func convert(_ node: OpaquePointer, depth: Int) -> MarkdownNode {
+        // Containers stop at `maxContainerDepth` and a leaf block adds at most 3 levels (table,
+        // row, cell), so a node this deep with children is an inline style.
+        if depth >= maxNodeDepth && cmark_node_first_child(node) != nil && !isContainer(node) {
+            return MarkdownNode(kind: .text(flatText(node)), children: [], startLine: 0, endLine: 0)
+        }
+        let children = children(of: node, depth: depth)
         let typeName = string(cmark_node_get_type_string(node))
         let kind: MarkdownNode.Kind
         switch cmark_node_get_type(node) {

@@ -25,9 +25,21 @@ public struct MarkdownRenderer: Sendable {
             let end = bytes.lastIndex(of: 0x0A).map { bytes.index(after: $0) } ?? bytes.startIndex
             text = String(text[..<end])
         }
-        let document = MarkdownParser.parse(text)
-        let state = GrowthState(text: text, growing: growing)
-        return BlockRenderer(ansi: ansi, base: base, growth: state).render(document, width: width, open: growing)
+        let blocks = BlockRenderer(ansi: ansi, base: base, growth: GrowthState(text: text, growing: growing))
+        // Block by block, as the document container would, without the whole tree at once.
+        var result = RenderedBlock()
+        var first = true
+        // A growing text is parsed whole: its line numbers tell which lines are final.
+        let pieces = growing ? [text[...]] : MarkdownChunks.split(text)
+        for (index, piece) in pieces.enumerated() {
+            let lastPiece = index == pieces.count - 1
+            MarkdownParser.forEachBlock(String(piece)) { block, isLast in
+                result.append(
+                    blocks.render(block, width: width, open: growing && lastPiece && isLast), separator: first ? [] : [[]])
+                first = false
+            }
+        }
+        return result
     }
 }
 
@@ -82,7 +94,7 @@ struct BlockRenderer {
             return container(node.children, width: width, open: open) { _, _ in [[]] }
         case .blockQuote:
             let bar = [Span("│ ", style { $0.color = ansi ? .green : nil })]
-            return container(node.children, width: width - 2, open: open) { _, _ in [[]] }
+            return container(node.children, width: max(1, width - 2), open: open) { _, _ in [[]] }
                 .prefixed(first: bar, rest: bar)
         case .list(let ordered, let start, let paren):
             return list(node, ordered: ordered, start: start, paren: paren, width: width, open: open)
@@ -164,7 +176,7 @@ struct BlockRenderer {
             }
             let indent = DisplayWidth.of(marker) + 1
             var lines = nested.container(
-                item.children, width: width - indent, open: open && isLast, separator: itemSeparator)
+                item.children, width: max(1, width - indent), open: open && isLast, separator: itemSeparator)
             if lines.lines.isEmpty {
                 // An empty item still shows its marker.
                 lines = RenderedBlock(lines: [[]], stable: growth.growing && open && isLast ? 0 : 1)

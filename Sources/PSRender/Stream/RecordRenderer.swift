@@ -33,7 +33,8 @@ public final class RecordRenderer {
 
     /// Takes one record. Output happens at `flush()`, so a burst of records is rendered once.
     public func handle(_ record: JSON) throws {
-        guard let object = record.objectValue else { throw RecordError(message: "not a JSON object") }
+        // Every string of a record is made terminal-safe once, here, before any format sees it.
+        guard let object = record.terminalSafe.objectValue else { throw RecordError(message: "not a JSON object") }
         if object["role"] != nil, let parts = object["parts"] {
             guard parts.arrayValue != nil else { throw RecordError(message: "message record whose parts is not an array") }
             try endMessage(reason: "no-finish", detail: "a new message began before message-end")

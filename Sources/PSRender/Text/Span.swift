@@ -1,3 +1,5 @@
+import PSCore
+
 /// The colours the renderer uses (the 8 basic ANSI colours, so the user's terminal theme decides
 /// the exact shade).
 public enum TextColor: UInt8, Sendable {
@@ -70,18 +72,14 @@ public enum LineEncoder {
         var out = ""
         for span in line where !span.text.isEmpty {
             let parameters = span.style.sgrParameters
-            if let link = span.style.link { out += "\u{1B}]8;;\(sanitizedLink(link))\u{1B}\\" }
+            let target = span.style.link.flatMap(TerminalSafeText.linkTarget)
+            if let target { out += "\u{1B}]8;;\(target)\u{1B}\\" }
             if !parameters.isEmpty { out += "\u{1B}[" + parameters.joined(separator: ";") + "m" }
             out += span.text
             if !parameters.isEmpty { out += "\u{1B}[0m" }
-            if span.style.link != nil { out += "\u{1B}]8;;\u{1B}\\" }
+            if target != nil { out += "\u{1B}]8;;\u{1B}\\" }
         }
         return out
-    }
-
-    /// A URL inside OSC 8 must not contain control characters (ESC or BEL would end it early).
-    static func sanitizedLink(_ url: String) -> String {
-        String(String.UnicodeScalarView(url.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
     }
 }
 
@@ -90,10 +88,10 @@ extension String {
     /// escape sequences to the terminal. Tabs become spaces.
     var withoutControlCharacters: String {
         var scalars = String.UnicodeScalarView()
-        for scalar in unicodeScalars {
-            switch scalar.value {
-            case 0x09: scalars.append(contentsOf: "    ".unicodeScalars)
-            case 0..<0x20, 0x7F, 0x80..<0xA0: scalars.append("\u{FFFD}")
+        for scalar in TerminalSafeText.sanitize(self).unicodeScalars {
+            switch scalar {
+            case "\t": scalars.append(contentsOf: "    ".unicodeScalars)
+            case "\n": scalars.append("\u{240A}")
             default: scalars.append(scalar)
             }
         }

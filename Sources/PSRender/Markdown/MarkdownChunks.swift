@@ -1,0 +1,72 @@
+/// Cuts a long finished markdown text into pieces that parse to the same blocks as the whole, so
+/// cmark never holds the tree of a whole long message (its nodes take 30 times the text's size).
+///
+/// A cut is made only before a line that cannot belong to the block above it: a line after a blank
+/// line, starting in column 0 with a character that opens no list, quote, fence, table, HTML block
+/// or indented code, outside any fenced code block. Texts that may have link reference definitions
+/// or multi-paragraph HTML blocks (which reach across blank lines) are never cut.
+enum MarkdownChunks {
+    /// Pieces are at least this long (in UTF-8 bytes) before a cut is looked for.
+    static let minimumLength = 64 * 1024
+
+    static func split(_ text: String, minimumLength: Int = minimumLength) -> [Substring] {
+        let bytes = text.utf8
+        guard bytes.count > minimumLength, !mayReachAcrossBlankLines(text) else { return [text[...]] }
+        var pieces: [Substring] = []
+        var pieceStart = text.startIndex
+        var fence: (character: UInt8, length: Int)?
+        var previousBlank = false
+        var lineStart = text.startIndex
+        while lineStart < text.endIndex {
+            let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? text.endIndex
+            let line = bytes[lineStart..<lineEnd]
+            let blank = line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+            if let open = fence {
+                if let close = fenceRun(line), close.character == open.character, close.length >= open.length,
+                    line.dropFirst(close.offset + close.length).allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D })
+                {
+                    fence = nil
+                }
+            } else if let run = fenceRun(line) {
+                fence = (run.character, run.length)
+            } else if previousBlank, let first = line.first, startsPlainBlock(first),
+                bytes.distance(from: pieceStart, to: lineStart) >= minimumLength
+            {
+                pieces.append(text[pieceStart..<lineStart])
+                pieceStart = lineStart
+            }
+            previousBlank = blank
+            lineStart = lineEnd < text.endIndex ? bytes.index(after: lineEnd) : text.endIndex
+        }
+        pieces.append(text[pieceStart...])
+        return pieces
+    }
+
+    /// A line of ``` or ~~~ (3 or more) after up to 3 spaces: where it starts, its character and
+    /// length.
+    private static func fenceRun(_ line: Substring.UTF8View) -> (offset: Int, character: UInt8, length: Int)? {
+        let indent = line.prefix { $0 == 0x20 }.count
+        guard indent <= 3 else { return nil }
+        let rest = line.dropFirst(indent)
+        guard let character = rest.first, character == UInt8(ascii: "`") || character == UInt8(ascii: "~") else { return nil }
+        let length = rest.prefix { $0 == character }.count
+        return length >= 3 ? (indent, character, length) : nil
+    }
+
+    /// Letters and most punctuation start a paragraph or heading that nothing above can absorb
+    /// after a blank line.
+    private static func startsPlainBlock(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "#"): return true
+        default: return byte >= 0x80
+        }
+    }
+
+    /// Link reference definitions apply to the whole text; HTML blocks of kinds 1 to 5 end only
+    /// at their closing marker, blank lines or not.
+    private static func mayReachAcrossBlankLines(_ text: String) -> Bool {
+        if text.contains("]:") { return true }
+        let lowered = text.lowercased()
+        return ["<!", "<?", "<pre", "<script", "<style", "<textarea"].contains { lowered.contains($0) }
+    }
+}

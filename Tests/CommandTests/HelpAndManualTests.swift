@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The manners of --help, the man pages and the completions: they fit a terminal, mdoc has
+/// nothing to warn about, and single commands offer no `help` subcommand.
+@Suite struct HelpAndManualTests {
+    static let commands = ["ps-sse", "ps-parts", "ps-render", "ps-send", "ps-history", "ps-local-server", "ps-auth"]
+    static let singleCommands = commands.filter { $0 != "ps-auth" }
+    static let root = Executables.packageRoot
+
+    @Test(arguments: commands.map { [$0] } + ["login", "status", "token", "logout"].map { ["ps-auth", $0] })
+    func helpFitsEightyColumns(_ words: [String]) throws {
+        let result = try Run.command(words[0], Array(words.dropFirst()) + ["--help"], environment: ["COLUMNS": "80"], timeout: 30)
+        #expect(result.status == 0)
+        let lines = result.stdoutText.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count > 5)
+        for line in lines {
+            #expect(line.count <= 80, "\(words.joined(separator: " ")): \(line.count) columns: \(line)")
+        }
+    }
+
+    @Test func aMistypedAuthSubcommandIsNamed() throws {
+        let result = try Run.command("ps-auth", ["loginn"], timeout: 30)
+        #expect(result.status == 2)
+        let lines = result.stderrText.split(separator: "\n")
+        #expect(lines.first == "ps-auth: unknown subcommand 'loginn' (one of: login, status, token, logout)")
+        #expect(!result.stderrText.contains("Usage: ps-auth status"))
+    }
+
+    @Test(arguments: commands)
+    func manualHasNoWarningsAndOneExitStatus(_ command: String) throws {
+        let page = Self.root.appendingPathComponent("man/\(command).1").path
+        let checked = try Run.command("/bin/bash", ["-c", "command -v man >/dev/null || exit 99; MANWIDTH=80 man --warnings -l \"$1\" 2>&1 >/dev/null; man -l \"$1\" 2>&1 >/dev/null", "bash", page], timeout: 60)
+        #expect(checked.status == 0, "man is needed for this check (scripts/setup installs it)")
+        #expect(checked.stdoutText.isEmpty, "\(command).1: \(checked.stdoutText.prefix(400))")
+        let source = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(source.components(separatedBy: "\n.Sh \"EXIT STATUS\"").count == 2)
+        #expect(!source.contains(".Ex -std"))
+    }
+
+    @Test(arguments: singleCommands)
+    func singleCommandsOfferNoHelpSubcommand(_ command: String) throws {
+        let page = try String(contentsOfFile: Self.root.appendingPathComponent("man/\(command).1").path, encoding: .utf8)
+        #expect(!page.contains(".It Em help"))
+        for file in ["\(command).bash", "_\(command)", "\(command).fish"] {
+            let script = try String(contentsOfFile: Self.root.appendingPathComponent("completions/\(file)").path, encoding: .utf8)
+            #expect(!script.contains("Show subcommand help information"), "\(file)")
+            #expect(!script.contains("compgen -W 'help'"), "\(file)")
+        }
+    }
+
+    @Test func bashCompletionOfPsSendNeverOffersHelp() throws {
+        let script = Self.root.appendingPathComponent("completions/ps-send.bash").path
+        let result = try Run.command("/bin/bash", ["-c", """
+            source "$1"
+            COMP_WORDS=(ps-send he); COMP_CWORD=1; COMP_LINE="ps-send he"; COMP_POINT=${#COMP_LINE}
+            _ps-send ps-send he ps-send 2>/dev/null
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """, "bash", script], timeout: 30)
+        #expect(!result.stdoutText.split(separator: "\n").contains("help"))
+    }
+}

@@ -1,0 +1,47 @@
+import PSCore
+import Testing
+
+@Suite struct TerminalSafeTextTests {
+    @Test func controlsBecomeVisibleAndNewlinesAndTabsStay() {
+        #expect(TerminalSafeText.sanitize("a\u{1B}[2Jb\u{07}c\u{7F}") == "a\u{241B}[2Jb\u{2407}c\u{2421}")
+        #expect(TerminalSafeText.sanitize("line\nnext\tcell") == "line\nnext\tcell")
+        #expect(TerminalSafeText.sanitize("\u{9B}31m\u{202E}x\u{2066}") == "<U+009B>31m<U+202E>x<U+2066>")
+        #expect(TerminalSafeText.sanitize("plain é 漢字 🙂") == "plain é 漢字 🙂")
+    }
+
+    @Test func sanitisingInPiecesEqualsSanitisingWhole() {
+        let text = "a\u{1B}]52;c;QUJD\u{07}b\u{9B}c"
+        let scalars = Array(text.unicodeScalars)
+        for cut in 0...scalars.count {
+            let head = String(String.UnicodeScalarView(scalars[..<cut]))
+            let tail = String(String.UnicodeScalarView(scalars[cut...]))
+            #expect(TerminalSafeText.sanitize(head) + TerminalSafeText.sanitize(tail) == TerminalSafeText.sanitize(text))
+        }
+    }
+
+    @Test func linkTargetsAreValidatedAndEncoded() {
+        #expect(TerminalSafeText.linkTarget("https://example.com/a?b=c#d") == "https://example.com/a?b=c#d")
+        #expect(TerminalSafeText.linkTarget("https://example.com/a b/é") == "https://example.com/a%20b/%C3%A9")
+        #expect(TerminalSafeText.linkTarget("http://x/\u{1B}\\evil") == nil)
+        #expect(TerminalSafeText.linkTarget("http://x/\u{07}") == nil)
+        #expect(TerminalSafeText.linkTarget("http://x/\u{9C}") == nil)
+        #expect(TerminalSafeText.linkTarget("http://x/\u{202E}") == nil)
+        #expect(TerminalSafeText.linkTarget("") == nil)
+        #expect(TerminalSafeText.linkTarget("http://x/" + String(repeating: "a", count: 5000)) == nil)
+    }
+
+    @Test func everyStringOfAJSONValueIsSanitised() {
+        let value: JSON = ["k\u{1B}": ["\u{07}", 1, ["x": "\u{9B}"]]]
+        #expect(value.terminalSafe == ["k\u{241B}": ["\u{2407}", 1, ["x": "<U+009B>"]]])
+    }
+
+    @Test func widthsAreClamped() {
+        #expect(Terminal.width(fd: -1, environment: ["COLUMNS": "99999999999"]) == 1000)
+        #expect(Terminal.width(fd: -1, environment: ["COLUMNS": "99999999999999999999999"]) == 1000)
+        #expect(Terminal.width(fd: -1, environment: ["COLUMNS": "3"]) == 10)
+        #expect(Terminal.width(fd: -1, environment: ["COLUMNS": "120"]) == 120)
+        #expect(Terminal.width(fd: -1, environment: ["COLUMNS": "-5"]) == 80)
+        #expect(Terminal.width(fd: -1, environment: ["COLUMNS": "wide"]) == 80)
+        #expect(Terminal.width(fd: -1, environment: ["COLUMNS": "0"]) == 80)
+    }
+}
