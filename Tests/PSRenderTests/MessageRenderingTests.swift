@@ -116,6 +116,20 @@ import Testing
         #expect(harness.renderer.sawIncomplete)
     }
 
+    @Test func streamErrorIsShownOnce() throws {
+        // ps-parts repeats a stream error as message-end's detail; the render shows it once.
+        let harness = RenderHarness(RenderOptions(format: .plain, width: 80))
+        try harness.feed([
+            PartRecords.object([("type", "message-start"), ("role", "assistant")]),
+            PartRecords.object([("type", "part-start"), ("index", 0), ("part", PartRecords.text("hi", state: "streaming"))]),
+            PartRecords.object([("type", "stream-error"), ("errorText", "boom")]),
+            PartRecords.object([("type", "message-end"), ("status", "incomplete"), ("reason", "error"), ("detail", "boom")]),
+        ])
+        let out = try harness.finish()
+        #expect(out.components(separatedBy: "boom").count == 2)
+        #expect(out.hasSuffix("hi\n\n✗ error: boom\n⚠ incomplete: error\n"))
+    }
+
     @Test func badRecordsAreRejected() throws {
         let renderer = RecordRenderer(options: RenderOptions()) { _ in }
         #expect(throws: RecordRenderer.RecordError.self) { try renderer.handle(.array([])) }

@@ -64,7 +64,9 @@ public struct MessageRenderer {
         if message.ended {
             var notices = message.errors.map(streamError)
             if let reason = message.incompleteReason {
-                notices.append(incompleteNotice(reason: reason, detail: message.incompleteDetail))
+                // A stream error already shown above is not repeated as the notice's detail.
+                let detail = message.incompleteDetail.flatMap { message.errors.contains($0) ? nil : $0 }
+                notices.append(incompleteNotice(reason: reason, detail: detail))
             }
             // On a terminal the notices stack; in markdown each is its own quote.
             for (index, notice) in notices.enumerated() {
