@@ -86,7 +86,7 @@ final class EventRecordOutput {
         let text = trimmingJSONWhitespace(data)
         if let first = text.first, canStartJSON(first) {
             if !text.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
-                if JSONValidator.isValid(text) {
+                if JSONSyntax.isValid(text) {
                     record.append(contentsOf: text)
                     return
                 }

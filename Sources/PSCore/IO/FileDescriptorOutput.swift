@@ -53,14 +53,6 @@ public final class RecordWriter {
         try flushBuffer()
     }
 
-    /// Writes one line whose bytes are already JSON (the newline is added).
-    public func writeLine(_ bytes: UnsafeRawBufferPointer) throws {
-        buffer.removeAll(keepingCapacity: true)
-        buffer.append(contentsOf: bytes)
-        buffer.append(0x0A)
-        try flushBuffer()
-    }
-
     /// Writes text as it is (no newline added).
     public func writeText(_ text: String) throws {
         buffer.removeAll(keepingCapacity: true)

@@ -65,11 +65,3 @@ extension JSON {
         }
     }
 }
-
-/// Checks that bytes are one JSON text without building a Swift value: the fast path of filters
-/// that pass JSON on unchanged. (JSONSyntax: one pass, no allocation, accepts what jansson does.)
-public enum JSONValidator {
-    public static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        JSONSyntax.isValid(bytes)
-    }
-}

@@ -3,8 +3,6 @@ public enum MessageStatus: Equatable, Sendable {
     case complete
     /// `line` is the input line where the problem showed (the last line for `no-finish`).
     case incomplete(reason: IncompleteReason, detail: String, line: Int)
-
-    public var isComplete: Bool { self == .complete }
 }
 
 public enum IncompleteReason: String, Sendable {

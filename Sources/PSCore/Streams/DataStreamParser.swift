@@ -30,7 +30,7 @@ public struct DataStreamParser {
     /// then one JSON text. Used to tell this format from SSE by its first line.
     public static func isDataStreamLine(_ line: UnsafeRawBufferPointer) -> Bool {
         guard hasCode(line) else { return false }
-        return JSONValidator.isValid(UnsafeRawBufferPointer(rebasing: line[2...]))
+        return JSONSyntax.isValid(UnsafeRawBufferPointer(rebasing: line[2...]))
     }
 
     private static func hasCode(_ line: UnsafeRawBufferPointer) -> Bool {
