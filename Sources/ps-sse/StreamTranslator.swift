@@ -22,6 +22,9 @@ struct StreamTranslator {
     private var format: InputFormat
     /// The input so far while the format is being detected (up to the first line end).
     private var undecided: [UInt8] = []
+    /// How many leading bytes of `undecided` are known to be a byte order mark and blank lines,
+    /// so a flood of line ends is walked once, not again with every chunk.
+    private var blankPrefix = 0
     private var sse = SSEParser()
     private var dataStream = DataStreamParser()
     private var malformedLines = 0
@@ -42,7 +45,8 @@ struct StreamTranslator {
         case .auto:
             let scanned = undecided.count
             undecided.append(contentsOf: chunk)
-            guard let detected = Self.detectFormat(undecided, scanned: scanned, atEnd: false) else { return }
+            guard let detected = Self.detectFormat(undecided, scanned: scanned, atEnd: false, blankPrefix: &blankPrefix)
+            else { return }
             try start(detected)
         }
     }
@@ -50,7 +54,9 @@ struct StreamTranslator {
     /// Ends the input: a truncated SSE stream or any malformed data-stream line is an error
     /// (thrown after every good record was written).
     mutating func finish() throws {
-        if format == .auto { try start(Self.detectFormat(undecided, scanned: 0, atEnd: true) ?? .sse) }
+        if format == .auto {
+            try start(Self.detectFormat(undecided, scanned: 0, atEnd: true, blankPrefix: &blankPrefix) ?? .sse)
+        }
         switch format {
         case .sse, .auto:
             if let unterminated = sse.finish() {
@@ -109,8 +115,9 @@ struct StreamTranslator {
 
     /// The v4 data stream when the first non-empty line is `CODE:JSON`, SSE otherwise; nil while
     /// that is not known yet. `scanned` bytes were already searched for a line end, so a long
-    /// first line is not searched again with every chunk.
-    static func detectFormat(_ bytes: [UInt8], scanned: Int, atEnd: Bool) -> InputFormat? {
+    /// first line is not searched again with every chunk; `blankPrefix` leading bytes are known
+    /// to be a byte order mark and line ends (updated here), so they are not walked again either.
+    static func detectFormat(_ bytes: [UInt8], scanned: Int, atEnd: Bool, blankPrefix: inout Int) -> InputFormat? {
         bytes.withUnsafeBytes { bytes in
             let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
             var start = 0
@@ -120,7 +127,9 @@ struct StreamTranslator {
                 return nil
             }
             let isLineEnd = { (byte: UInt8) in byte == 0x0A || byte == 0x0D }
+            start = max(start, blankPrefix)
             while start < bytes.count && isLineEnd(bytes[start]) { start += 1 }
+            blankPrefix = start
             // Two bytes that are not a type code and a colon settle it at once.
             if bytes.count - start >= 2 {
                 let code = bytes[start]
