@@ -35,7 +35,7 @@ struct PsHistory: ParsableCommand {
             that pages by timestamp alone may skip others with it.
 
             --list writes conversation records (id, title, ...) of the Global assistant, or \
-            of a Page AI agent with --agent.
+            of a Page AI agent with --agent; on a terminal, a readable table instead.
 
             EXAMPLES:
               ps-history > global.ndjson
@@ -110,11 +110,18 @@ struct PsHistory: ParsableCommand {
         let adapter = try connection.connect().adapter
         let writer = RecordWriter()
         if list {
-            if let agent {
-                try adapter.listAgentConversations(agentID: agent) { try writer.write($0) }
-            } else {
-                try adapter.listConversations { try writer.write($0) }
+            // A readable table on a terminal, NDJSON records otherwise.
+            let asTable = Terminal.isTerminal(1)
+            var table = ConversationTable()
+            let each: (JSON) throws -> Void = { record in
+                if asTable { table.add(record) } else { try writer.write(record) }
             }
+            if let agent {
+                try adapter.listAgentConversations(agentID: agent, each)
+            } else {
+                try adapter.listConversations(each)
+            }
+            if asTable { try writer.writeText(table.render(width: Terminal.width(fd: 1))) }
             return
         }
         var exporter = HistoryExporter(adapter: adapter, writer: writer)
