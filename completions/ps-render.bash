@@ -171,7 +171,7 @@ _ps-render() {
     # Offer option value completions
     case "${prev}" in
     '--format')
-        __ps-render_add_completions -W 'auto'$'\n''ansi'$'\n''plain'$'\n''markdown'
+        __ps-render_add_completions -W 'auto'$'\n''ansi'$'\n''plain'$'\n''markdown'$'\n''text'
         return
         ;;
     '--width')

@@ -77,7 +77,7 @@ function __ps-render_custom_completion
 end
 
 complete -c 'ps-render' -f
-complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" format' -l 'format' -d 'Output format: auto, ansi, plain or markdown.' -rfka 'auto ansi plain markdown'
+complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" format' -l 'format' -d 'Output format: auto, ansi, plain, markdown, or text (only the reply\'s words, as they arrive).' -rfka 'auto ansi plain markdown text'
 complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" width' -l 'width' -d 'Columns to wrap to, 10 to 1000 (default: COLUMNS, clamped to that range, then the terminal\'s width, then 80).' -rfka ''
 complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" tools' -l 'tools' -d 'Tool calls as one-line summaries (compact) or with their whole input and output (full).' -rfka 'compact full'
 complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" reasoning' -l 'reasoning' -d 'Show reasoning (dimmed) or hide it.' -rfka 'show hide'

@@ -32,12 +32,15 @@ struct PsRender: ParsableCommand {
                         chooses ansi)
               markdown  a transcript for exports: a heading per turn,
                         text as written, tool calls as quoted lines
+              text      only the assistant's reply text, written as it
+                        arrives, nothing else (for | tee, | say ...)
 
             EXAMPLES:
               ps-send "Explain SSE" | ps-sse | ps-parts | ps-render
               ps-history --conversation c1 --all | ps-render --format markdown
               ps-parts --final < stream.ndjson | ps-render --tools full
               ps-render --width 60 recorded-parts.ndjson
+              ps-send "hi" | ps-sse | ps-parts | ps-render --format text | tee reply.md
 
             Rendering stops at the first bad line (not JSON, or not a record ps-render knows): what \
             came before it is shown, then one line on stderr says which line and what to do, and \
@@ -47,7 +50,7 @@ struct PsRender: ParsableCommand {
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case auto, ansi, plain, markdown
+        case auto, ansi, plain, markdown, text
     }
 
     enum Reasoning: String, ExpressibleByArgument, CaseIterable {
@@ -57,7 +60,7 @@ struct PsRender: ParsableCommand {
     @Argument(help: ArgumentHelp("NDJSON records to render (default: standard input).", valueName: "file"))
     var file: String?
 
-    @Option(help: "Output format: auto, ansi, plain or markdown.")
+    @Option(help: "Output format: auto, ansi, plain, markdown, or text (only the reply's words, as they arrive).")
     var format: Format = .auto
 
     @Option(help: ArgumentHelp("Columns to wrap to, 10 to 1000 (default: COLUMNS, clamped to that range, then the terminal's width, then 80).", valueName: "n"))
@@ -87,7 +90,9 @@ struct PsRender: ParsableCommand {
             format: resolvedFormat, width: width ?? Terminal.width(fd: 1), tools: tools,
             showReasoning: reasoning == .show)
         let writer = RecordWriter(fd: 1)
-        let renderer = RecordRenderer(options: options) { try writer.writeText($0) }
+        let renderer: RecordSink = format == .text
+            ? ReplyTextWriter { try writer.writeText($0) }
+            : RecordRenderer(options: options) { try writer.writeText($0) }
         var splitter = LineSplitter()
         /// The first bad line: rendering stops there (the wrong input would give an error per line).
         struct BadLine: Error { let message: String }
@@ -144,9 +149,20 @@ struct PsRender: ParsableCommand {
         case .ansi: return .ansi
         case .plain: return .plain
         case .markdown: return .markdown
-        case .auto: return Terminal.colorEnabled(fd: 1) ? .ansi : .plain
+        case .auto, .text: return Terminal.colorEnabled(fd: 1) ? .ansi : .plain
         }
     }
 }
 
 extension ToolDetail: ExpressibleByArgument {}
+
+/// What ps-render feeds its records to: the renderer, or the reply-text writer.
+protocol RecordSink {
+    func handle(_ record: JSON) throws
+    func flush() throws
+    func finish() throws
+    var sawIncomplete: Bool { get }
+}
+
+extension RecordRenderer: RecordSink {}
+extension ReplyTextWriter: RecordSink {}

@@ -126,4 +126,29 @@ import TestSupport
         #expect(result.stdoutText.contains("10   stream incomplete"))
         #expect(result.stdoutText.contains("--tools"))
     }
+
+    @Test func textFormatWritesOnlyTheReplyWordsAsTheyArrive() throws {
+        let child = try ChildProcess.spawn(
+            Executables.url("ps-render").path, ["--format", "text"], environment: Run.environment(), stdin: .pipe)
+        child.write(Data(([
+            #"{"type":"message-start","messageId":"m","role":"assistant"}"#,
+            #"{"type":"part-start","index":0,"part":{"type":"reasoning","text":"thinking","state":"streaming"}}"#,
+            #"{"type":"part-start","index":1,"part":{"type":"text","text":"Hello","state":"streaming"}}"#,
+            #"{"type":"part-delta","index":1,"delta":" **world**\u001b[2J\n"}"#,
+        ].joined(separator: "\n") + "\n").utf8))
+        // The words come out while the input is still open: streamed, not held to the end.
+        let first = String(decoding: child.readStdoutLine(timeout: 30), as: UTF8.self)
+        #expect(first == "Hello **world**\u{241B}[2J\n")
+        child.write(Data((#"{"type":"message-end","message":{"id":"m","role":"assistant","parts":[{"type":"text","text":"Hello **world**\u001b[2J\n"}]},"status":"complete"}"# + "\n").utf8))
+        child.closeStdin()
+        #expect(child.wait() == 0)
+
+        // Whole messages: the user's are left out, text parts a blank line apart.
+        let whole = try Run.command("ps-render", ["--format", "text"], stdin: Data(([
+            #"{"id":"u","role":"user","parts":[{"type":"text","text":"question"}]}"#,
+            #"{"id":"a","role":"assistant","parts":[{"type":"text","text":"one"},{"type":"tool-x","toolCallId":"c","state":"output-available","input":{},"output":1},{"type":"text","text":"two"}]}"#,
+        ].joined(separator: "\n") + "\n").utf8))
+        #expect(whole.status == 0)
+        #expect(whole.stdoutText == "one\n\ntwo\n")
+    }
 }
