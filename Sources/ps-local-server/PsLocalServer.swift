@@ -10,8 +10,7 @@ struct PsLocalServer: ParsableCommand {
         usage: "ps-local-server [<options>]",
         discussion: """
             Serves the PageSpace API on 127.0.0.1 from memory: the current API (--dialect \
-            pagespace: opaque tokens, /api/ai/global, AI SDK v6 streams) or the one the seed \
-            documents describe (--dialect pagespace-legacy: password login, JWT and CSRF, \
+            pagespace: opaque tokens, /api/ai/global, AI SDK v6 streams) or the late-2025 one (--dialect pagespace-legacy: password login, JWT and CSRF, \
             /api/ai_conversations, AI SDK v5 streams). When it is ready it prints its base URL \
             as the only line on stdout; one line per request goes to stderr (never a token or \
             password). SIGTERM or SIGINT stops it; nothing is kept.
@@ -86,7 +85,7 @@ struct PsLocalServer: ParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one (the URL line says which).")
     var port = 0
 
-    @Option(help: "The API generation to speak: pagespace (current) or pagespace-legacy (the seeds' API).")
+    @Option(help: "The API generation to speak: pagespace (current) or pagespace-legacy (the late-2025 API).")
     var dialect = Dialect.pagespace
 
     @Option(name: .customLong("pace-ms"), help: "Milliseconds between stream events (0 sends them at once).")

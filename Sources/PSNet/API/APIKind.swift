@@ -5,7 +5,7 @@ import ArgumentParser
 public enum APIKind: String, CaseIterable, Sendable, ExpressibleByArgument {
     /// The current PageSpace API: opaque tokens, `/api/ai/global/*`, AI SDK v6 streams.
     case pagespace
-    /// The API the seed documents describe: JWT login with CSRF, `/api/ai_conversations/*`.
+    /// PageSpace's API of late 2025: JWT login with CSRF, `/api/ai_conversations/*`.
     case pagespaceLegacy = "pagespace-legacy"
 
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }

@@ -1,6 +1,6 @@
 import PSCore
 
-/// The API the seed documents describe: password login returning a JWT, a CSRF token and a
+/// PageSpace's API of late 2025: password login returning a JWT, a CSRF token and a
 /// device token; `X-CSRF-Token` on every POST/PATCH/DELETE; `/api/ai_conversations/*`; no
 /// `/api/auth/me` (the user comes from the login answer) and no abort.
 public final class PageSpaceLegacyAdapter: APIAdapter {

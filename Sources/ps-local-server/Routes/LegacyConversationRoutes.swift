@@ -1,7 +1,7 @@
 import Hummingbird
 import PSCore
 
-/// The seeds' Global assistant: `/api/ai_conversations/*` (JWT, CSRF on POST).
+/// The late-2025 Global assistant: `/api/ai_conversations/*` (JWT, CSRF on POST).
 struct LegacyConversationRoutes {
     let state: ServerState
 

@@ -4,7 +4,7 @@ import Hummingbird
 import PSCore
 import Synchronization
 
-/// Who may call which route, per dialect (pagespace-api.md, "Authentication").
+/// Who may call which route, per dialect (apps/web/src/lib/auth/index.ts on the current server; JWT and CSRF on the legacy one).
 final class Authenticator: Sendable {
     /// Which kinds of token a route takes on the current server (each route's `allow` list,
     /// apps/web/src/lib/auth/index.ts): session only (Global assistant, settings, abort,

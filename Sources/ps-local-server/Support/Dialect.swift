@@ -6,12 +6,12 @@ import PSCore
 enum Dialect: String, ExpressibleByArgument, CaseIterable, Sendable {
     /// The current server: opaque tokens, `/api/ai/global/*`, AI SDK v6 streams.
     case pagespace
-    /// The server the seed documents describe: JWT login, CSRF, `/api/ai_conversations/*`, AI SDK v5.
+    /// PageSpace as it ran in late 2025: JWT login, CSRF, `/api/ai_conversations/*`, AI SDK v5.
     case legacy = "pagespace-legacy"
 
     var isCurrent: Bool { self == .pagespace }
 
-    /// The JSON body each generation sends with an error status (pagespace-api.md, "Errors").
+    /// The JSON body each generation sends with an error status.
     func errorBody(for status: Int) -> JSON {
         switch (status, self) {
         case (401, .pagespace): return ["error": "Authentication required"]

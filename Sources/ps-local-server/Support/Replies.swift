@@ -17,7 +17,7 @@ enum Reply {
             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
-    /// The dialect's error body for `status` (pagespace-api.md, "Errors").
+    /// The dialect's error body for `status`.
     static func error(_ status: Int, dialect: Dialect, headers: HTTPFields = [:]) -> Response {
         json(dialect.errorBody(for: status), status: HTTPResponse.Status(code: status), headers: headers)
     }

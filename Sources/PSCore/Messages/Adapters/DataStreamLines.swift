@@ -1,4 +1,4 @@
-/// The AI SDK v4 data stream (stream-formats.md §3), as ps-sse gives it: `{"code":"0","value":…}`
+/// The AI SDK v4 data stream (the AI SDK 4 `0:`…`d:` line protocol), as ps-sse gives it: `{"code":"0","value":…}`
 /// per line. Mapped onto UI stream chunks: `0` text, `g` reasoning, `9` tool call, `b`/`c`
 /// streamed tool input, `a` tool result, `3` error, `2` data (parts of type data-legacy), `8`
 /// annotations (kept in metadata as `annotations`), `h` source, `k` file, `f` step start (its

@@ -1,4 +1,4 @@
-/// The Gemini mobile API's named events (stream-formats.md §4): `token {text}`, `thought {text}`
+/// The Gemini mobile API's named events (SSE `event:` names): `token {text}`, `thought {text}`
 /// (reasoning), `tool-call {toolName,args,status}`, `tool-result {toolName,result,status}`,
 /// `done {fullResponse,usage}`, `error {code,message}`. Calls carry no id, so each gets one
 /// ("gemini-call-1", …) and a result goes to the oldest unanswered call of the same tool.

@@ -1,4 +1,4 @@
-/// The seeds' simplified chunks (stream-formats.md §2), which some servers really send:
+/// The simplified chunks of late-2025 PageSpace documentation (`text`, `tool-call` with `args`, `tool-result` with `result`, `finish` with `usage`), which some servers really send:
 /// `{"type":"text","text"}`, `text-delta` without an id (`delta`, `textDelta` or `delta.text`),
 /// `{"type":"reasoning","text"}`, `tool-call` (`args`), `tool-result` (`result`), `data`, and
 /// `finish` with `usage`. Mapped onto UI stream chunks; `usage` is kept in the message metadata.

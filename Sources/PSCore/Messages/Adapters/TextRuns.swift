@@ -1,4 +1,4 @@
-/// Formats without text ids (the seeds' simplified chunks, the v4 data stream, Gemini's events)
+/// Formats without text ids (the simplified chunks of late-2025 documentation, the v4 data stream, Gemini's events)
 /// send bare pieces of text. These become UI stream chunks: consecutive pieces of one kind make one
 /// text or reasoning part, opened with a made-up id and closed when something else comes.
 struct TextRuns: Sendable {
@@ -30,7 +30,7 @@ struct TextRuns: Sendable {
 }
 
 /// The `data` that formats before the UI message stream attach to a message (v4's `2:` lines, the
-/// seeds' `{"type":"data"}` chunks) becomes a data part of this type.
+/// simplified `{"type":"data"}` chunks) becomes a data part of this type.
 public enum LegacyData {
     public static let partType = "data-legacy"
 }
