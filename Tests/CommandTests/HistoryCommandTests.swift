@@ -5,7 +5,6 @@ import TestSupport
 /// ps-history against a server that pages as PageSpace does (newest `limit` rows matching the
 /// cursor, oldest first): complete exports, incremental exports, ties, deletions, faults.
 @Suite(.serialized) struct HistoryCommandTests {
-    static let dialects = ["pagespace", "pagespace-legacy"]
 
     static func seededIDs(_ range: ClosedRange<Int>) -> [String] {
         range.map { "msg_" + String(format: "%08d", $0) }
@@ -19,7 +18,7 @@ import TestSupport
         return try #require(try reply.jsonObject()["ids"] as? [String], "\(reply.status) \(reply.text)")
     }
 
-    @Test(arguments: dialects, [1000, 5000])
+    @Test(arguments: LocalServer.dialects, [1000, 5000])
     func fullExportsAreCompleteInOrderOnce(dialect: String, count: Int) throws {
         let server = try LocalServer.start(
             dialect: dialect, extraArguments: ["--history-messages", String(count), "--messages-per-timestamp", "3", "--quiet"])
@@ -35,7 +34,7 @@ import TestSupport
         #expect(Records.ids(try Records.parse(small.stdoutText)) == Self.seededIDs(1...count))
     }
 
-    @Test(arguments: dialects) func incrementalRunsWriteExactlyTheNewMessages(dialect: String) throws {
+    @Test(arguments: LocalServer.dialects) func incrementalRunsWriteExactlyTheNewMessages(dialect: String) throws {
         let server = try LocalServer.start(dialect: dialect, extraArguments: ["--history-messages", "300", "--quiet"])
         defer { server.stop() }
         let sandbox = try NetworkSandbox()
@@ -61,7 +60,7 @@ import TestSupport
         #expect(try sandbox.run("ps-history", args).stdout.isEmpty)
     }
 
-    @Test(arguments: dialects) func aFailedExportWritesNothingAndTheRerunCompletes(dialect: String) throws {
+    @Test(arguments: LocalServer.dialects) func aFailedExportWritesNothingAndTheRerunCompletes(dialect: String) throws {
         let server = try LocalServer.start(dialect: dialect, extraArguments: ["--history-messages", "500"])
         defer { server.stop() }
         let sandbox = try NetworkSandbox()
@@ -162,7 +161,7 @@ import TestSupport
     @Test func listIsATableOnATerminalAndRecordsInAPipe() throws {
         let server = try LocalServer.start()
         defer { server.stop() }
-        let sandbox = try NetworkSandbox(extra: ["PAGESPACE_TOKEN": LocalServer.sessionToken, "PAGESPACE_API_URL": server.baseURL])
+        let sandbox = try NetworkSandbox(server: server)
         // script(1) gives the command a pseudo-terminal as stdout.
         let table = try sandbox.shell("COLUMNS=60 script -qec 'ps-history --list' /dev/null")
         #expect(table.status == 0, "\(table.stderrText)")

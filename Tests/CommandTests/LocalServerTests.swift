@@ -4,7 +4,6 @@ import TestSupport
 
 /// ps-local-server as a real process on loopback, driven with curl.
 @Suite struct LocalServerTests {
-    static let dialects = ["pagespace", "pagespace-legacy"]
     /// A session token, and the browser session id the current server's send routes want.
     static let session = ["Authorization": "Bearer \(LocalServer.sessionToken)", "X-Browser-Session-Id": "tab_1"]
 
@@ -151,7 +150,7 @@ import TestSupport
 
     // MARK: Paging
 
-    @Test(arguments: dialects)
+    @Test(arguments: LocalServer.dialects)
     func pagingWalksEveryMessageOnceInBothDirections(_ dialect: String) throws {
         let total = 1000
         let server = try LocalServer.start(dialect: dialect, extraArguments: ["--history-messages", String(total)])
@@ -247,7 +246,7 @@ import TestSupport
 
     // MARK: Streams
 
-    @Test(arguments: dialects)
+    @Test(arguments: LocalServer.dialects)
     func replyStreamsEndWithDoneAndAreStored(_ dialect: String) throws {
         let server = try LocalServer.start(dialect: dialect, extraArguments: ["--pace-ms", "1"])
         defer { server.stop() }
@@ -401,7 +400,7 @@ import TestSupport
 
     // MARK: Faults
 
-    @Test(arguments: dialects)
+    @Test(arguments: LocalServer.dialects)
     func statusFaultsAnswerWithTheDialectsBodiesThenRecover(_ dialect: String) throws {
         let server = try LocalServer.start(dialect: dialect)
         defer { server.stop() }
@@ -443,7 +442,7 @@ import TestSupport
         #expect(try server.request("POST", "/_test/faults", body: #"{"nothing":true}"#).status == 400)
     }
 
-    @Test(arguments: dialects)
+    @Test(arguments: LocalServer.dialects)
     func dropFaultClosesMidStreamWithoutDone(_ dialect: String) throws {
         let server = try LocalServer.start(dialect: dialect)
         defer { server.stop() }
@@ -480,7 +479,7 @@ import TestSupport
         #expect(!normal.text.contains("keep-alive"))
     }
 
-    @Test(arguments: dialects)
+    @Test(arguments: LocalServer.dialects)
     func historyDropFaultClosesWithoutAnAnswer(_ dialect: String) throws {
         let server = try LocalServer.start(dialect: dialect, extraArguments: ["--history-messages", "30"])
         defer { server.stop() }

@@ -5,9 +5,8 @@ import TestSupport
 /// ps-auth, ps-send and ps-history as a user runs them: real processes against a real
 /// ps-local-server on loopback, in both dialects.
 @Suite(.serialized) struct NetworkCommandTests {
-    static let dialects = ["pagespace", "pagespace-legacy"]
 
-    @Test(arguments: dialects) func loginSendAndExportRoundTrip(dialect: String) throws {
+    @Test(arguments: LocalServer.dialects) func loginSendAndExportRoundTrip(dialect: String) throws {
         let server = try LocalServer.start(dialect: dialect)
         defer { server.stop() }
         let sandbox = try NetworkSandbox()
@@ -92,7 +91,7 @@ import TestSupport
 
     /// The whole loop a user runs: send through the live pipeline, then export; the exported
     /// assistant messages have exactly the parts the pipeline rebuilt from the stream.
-    @Test(arguments: dialects) func pipelineThenExportGivesTheSameMessages(dialect: String) throws {
+    @Test(arguments: LocalServer.dialects) func pipelineThenExportGivesTheSameMessages(dialect: String) throws {
         let server = try LocalServer.start(dialect: dialect)
         defer { server.stop() }
         let sandbox = try NetworkSandbox()
@@ -161,7 +160,7 @@ import TestSupport
         #expect(!bad.stderrText.contains("ps_sess_nope"))
     }
 
-    @Test(arguments: dialects) func errorsGiveTheirExitCodes(dialect: String) throws {
+    @Test(arguments: LocalServer.dialects) func errorsGiveTheirExitCodes(dialect: String) throws {
         let server = try LocalServer.start(dialect: dialect)
         defer { server.stop() }
         let sandbox = try NetworkSandbox()
@@ -198,7 +197,7 @@ import TestSupport
         #expect(page.status == 6, "\(page.stderrText)")
     }
 
-    @Test(arguments: dialects) func readsRetryServerErrorsAndRateLimits(dialect: String) throws {
+    @Test(arguments: LocalServer.dialects) func readsRetryServerErrorsAndRateLimits(dialect: String) throws {
         let server = try LocalServer.start(dialect: dialect)
         defer { server.stop() }
         let sandbox = try NetworkSandbox()
@@ -233,7 +232,7 @@ import TestSupport
         #expect(tooLong.status == 7)
     }
 
-    @Test(arguments: dialects) func aCutStreamKeepsWhatArrivedAndExitsNine(dialect: String) throws {
+    @Test(arguments: LocalServer.dialects) func aCutStreamKeepsWhatArrivedAndExitsNine(dialect: String) throws {
         let server = try LocalServer.start(dialect: dialect)
         defer { server.stop() }
         let sandbox = try NetworkSandbox()
@@ -337,7 +336,7 @@ import TestSupport
         #expect(try sandbox.run("ps-auth", ["token"]).stdoutText == LocalServer.sessionToken + "\n")
     }
 
-    @Test(arguments: dialects) func theAPIKindIsDetectedAndRemembered(dialect: String) throws {
+    @Test(arguments: LocalServer.dialects) func theAPIKindIsDetectedAndRemembered(dialect: String) throws {
         let server = try LocalServer.start(dialect: dialect)
         defer { server.stop() }
         let sandbox = try NetworkSandbox()

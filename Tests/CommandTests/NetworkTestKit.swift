@@ -15,6 +15,11 @@ struct NetworkSandbox {
         for (key, value) in extra { environment[key] = value }
     }
 
+    /// A sandbox whose commands reach `server` through the environment, with `token`.
+    init(server: LocalServer, token: String = LocalServer.sessionToken) throws {
+        try self.init(extra: ["PAGESPACE_TOKEN": token, "PAGESPACE_API_URL": server.baseURL])
+    }
+
     var credentialsPath: String { directory + "/config/ps-tools/credentials.json" }
     var configPath: String { directory + "/config/ps-tools/config.json" }
 

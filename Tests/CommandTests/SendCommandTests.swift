@@ -5,9 +5,8 @@ import TestSupport
 /// ps-send as a user runs it against the local server: how a reply's end is judged, ids,
 /// piped context, aborts.
 @Suite(.serialized) struct SendCommandTests {
-    static let dialects = ["pagespace", "pagespace-legacy"]
 
-    @Test(arguments: dialects) func aReplyStoppedOnTheServerIsIncomplete(dialect: String) throws {
+    @Test(arguments: LocalServer.dialects) func aReplyStoppedOnTheServerIsIncomplete(dialect: String) throws {
         let server = try LocalServer.start(dialect: dialect)
         defer { server.stop() }
         let sandbox = try NetworkSandbox()
@@ -97,7 +96,7 @@ import TestSupport
     @Test func pipedTextFollowsTheArguments() throws {
         let server = try LocalServer.start()
         defer { server.stop() }
-        let sandbox = try NetworkSandbox(extra: ["PAGESPACE_TOKEN": LocalServer.sessionToken, "PAGESPACE_API_URL": server.baseURL])
+        let sandbox = try NetworkSandbox(server: server)
         let send = try sandbox.shell("printf 'diff --git a/x b/x\\n+added line\\n' | ps-send 'review this' > /dev/null")
         #expect(send.status == 0, "\(send.stderrText)")
         let history = try Records.parse(try sandbox.run("ps-history", []).stdoutText)
@@ -111,7 +110,7 @@ import TestSupport
     @Test func ctrlCNamesTheConversationAndSaysWhetherTheTurnStopped() throws {
         let server = try LocalServer.start()
         defer { server.stop() }
-        let sandbox = try NetworkSandbox(extra: ["PAGESPACE_TOKEN": LocalServer.sessionToken, "PAGESPACE_API_URL": server.baseURL])
+        let sandbox = try NetworkSandbox(server: server)
         try server.armFault(#"{"slow":true,"keepAliveMs":100,"pauseMs":2000,"times":1}"#)
         let out = sandbox.directory + "/out.sse"
         let result = try sandbox.shell("""

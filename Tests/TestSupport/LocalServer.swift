@@ -16,6 +16,8 @@ public final class LocalServer: @unchecked Sendable {
     public static let email = "demo@example.com"
     public static let password = "demo-password"
     public static let globalConversationID = "conv_global_demo"
+    /// The two API generations the server speaks, for tests that run in both.
+    public static let dialects = ["pagespace", "pagespace-legacy"]
 
     /// `http://127.0.0.1:PORT`, as the server printed it.
     public let baseURL: String

@@ -14,6 +14,8 @@ public final class ReplyTextWriter {
     private var wroteAny = false
     private var pending = ""
     private var lastCharacter: Character?
+    /// A text part began empty: the separator goes before its first delta.
+    private var pendingPartStart = false
     public private(set) var sawIncomplete = false
 
     public init(output: @escaping (String) throws -> Void) { self.output = output }
@@ -94,8 +96,6 @@ public final class ReplyTextWriter {
             if !text.isEmpty { emit(text, startsPart: true) } else { pendingPartStart = true }
         }
     }
-
-    private var pendingPartStart = false
 
     private func emit(_ text: String, startsPart: Bool = false) {
         guard !text.isEmpty else { return }
