@@ -84,4 +84,33 @@ import Testing
         let scalars = try RenderHarness.render(PartRecords.streamed(message) { $0.unicodeScalars.map { String($0) } }, options)
         #expect(scalars == whole)
     }
+
+    /// Thousands of short paragraphs, after a finished reasoning part: each delta renders the
+    /// lines of the block being written (and the one before it), never the lines before them,
+    /// so streaming a long message costs what rendering it whole does.
+    @Test(arguments: [RenderFormat.ansi, .plain, .markdown], ["text", "reasoning"])
+    func renderedLinesPerDeltaAreBoundedByTheBlock(_ format: RenderFormat, _ streamedType: String) throws {
+        let paragraphs = (0..<3000).map { "Paragraph \($0)." }
+        let text = paragraphs.joined(separator: "\n\n") + "\n"
+        let harness = RenderHarness(RenderOptions(format: format, width: 60))
+        try harness.feed([
+            PartRecords.object([("type", "message-start"), ("messageId", "m1"), ("role", "assistant")]),
+            PartRecords.object([("type", "part-start"), ("index", 0), ("part", PartRecords.text("Thinking first.", type: "reasoning"))]),
+            PartRecords.object([("type", "part-start"), ("index", 1), ("part", PartRecords.text("", type: streamedType, state: "streaming"))]),
+        ])
+        var most = 0
+        for paragraph in paragraphs {
+            try harness.feed([PartRecords.object([("type", "part-delta"), ("index", 1), ("delta", .string(paragraph + "\n\n"))])])
+            most = max(most, harness.renderer.lastRenderedLines)
+        }
+        try harness.feed([
+            PartRecords.object([("type", "part-update"), ("index", 1), ("part", PartRecords.text(text, type: streamedType))]),
+            PartRecords.object([("type", "message-end"), ("status", "complete")]),
+        ])
+        #expect(most <= 8, "a delta rendered \(most) lines of a \(paragraphs.count * 2)-line message")
+        let whole = try RenderHarness.render(
+            [PartRecords.message([PartRecords.text("Thinking first.", type: "reasoning"), PartRecords.text(text, type: streamedType)])],
+            RenderOptions(format: format, width: 60))
+        #expect(try harness.finish() == whole)
+    }
 }

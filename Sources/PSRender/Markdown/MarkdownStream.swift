@@ -20,36 +20,56 @@ final class MarkdownStream {
         self.renderer = renderer
     }
 
-    /// Renders the whole text, which must be the text of the previous call with more appended.
-    func render(_ text: String) -> RenderedBlock {
+    /// Renders the whole text, which must be the text of the previous call with more appended,
+    /// leaving out its first `skip` lines: at most the `settled` lines of the previous render,
+    /// which the caller has already. The work is bounded by the blocks after those, not the text.
+    func render(_ text: String, skip: Int = 0) -> RenderedBlock {
         let bytes = text.utf8
-        guard bytes.count >= committedBytes else { return renderer.render(text, growing: true) }
+        guard bytes.count >= committedBytes else { return renderer.render(text, growing: true).dropping(skip) }
         let start = bytes.index(bytes.startIndex, offsetBy: committedBytes)
         // Only complete lines count while the text grows (see MarkdownRenderer.render).
         guard let newline = bytes[start...].lastIndex(of: 0x0A) else {
             lastParsedBytes = 0
-            return RenderedBlock.final(committedLines)
+            return committed(skip: skip, suffix: RenderedBlock())
         }
-        let suffix = String(text[start...newline])
-        lastParsedBytes = suffix.utf8.count
-        let document = MarkdownParser.parse(suffix)
-        let blocks = BlockRenderer(ansi: renderer.ansi, base: renderer.base, growth: GrowthState(text: suffix, growing: true))
-        var result = RenderedBlock.final(committedLines)
-        var commit: (blocks: Int, lines: [StyledLine])?
+        let suffixText = String(text[start...newline])
+        lastParsedBytes = suffixText.utf8.count
+        let document = MarkdownParser.parse(suffixText)
+        let blocks = BlockRenderer(ansi: renderer.ansi, base: renderer.base, growth: GrowthState(text: suffixText, growing: true))
+        var suffix = RenderedBlock()
+        /// Blocks of the suffix that are final and followed by another, and their lines.
+        var commit: (blocks: Int, lines: Int)?
         for (index, child) in document.children.enumerated() {
             let isLast = index == document.children.count - 1
             let block = blocks.render(child, width: renderer.width, open: isLast)
             // Everything so far is final, and this block follows: all before it can be committed.
-            if result.isFinal && index > 0 { commit = (index, result.lines) }
-            result.append(block, separator: [[]])
+            if suffix.isFinal && index > 0 { commit = (index, suffix.lines.count) }
+            suffix.append(block, separator: [[]])
         }
-        if let commit { self.commit(commit.blocks, of: document, lines: commit.lines, suffix: suffix) }
+        var result = committed(skip: skip, suffix: suffix)
+        if let commit { self.commit(commit.blocks, of: document, lines: suffix.lines[..<commit.lines], suffix: suffixText) }
+        result.settled = committedLines.count
         return result
+    }
+
+    /// The committed lines, then the rendered suffix after a blank line, from line `skip` on.
+    private func committed(skip: Int, suffix: RenderedBlock) -> RenderedBlock {
+        var result = RenderedBlock.final(Array(committedLines[min(skip, committedLines.count)...]))
+        let kept = result.lines.count
+        if !committedLines.isEmpty && !suffix.lines.isEmpty { result.lines.append([]) }
+        let offset = result.lines.count
+        result.lines += suffix.lines
+        // As in RenderedBlock.append: the blank line counts as stable once a stable line follows.
+        result.stable = suffix.stable > 0 ? offset + suffix.stable : kept
+        result.pending = suffix.pending
+        result.settled = committedLines.count
+        // A new stream for a text whose first lines the caller has (it was replaced by a longer one).
+        return result.dropping(max(0, skip - committedLines.count))
     }
 
     /// Moves the commit offset to the start line of block `count`, unless the text before it may
     /// hold a link reference definition.
-    private func commit(_ count: Int, of document: MarkdownNode, lines: [StyledLine], suffix: String) {
+    private func commit(_ count: Int, of document: MarkdownNode, lines: ArraySlice<StyledLine>, suffix: String) {
         let line = document.children[count].startLine
         guard line > 1 else { return }
         var offset = 0
@@ -66,6 +86,7 @@ final class MarkdownStream {
         }
         guard newlines == line - 1 else { return }
         committedBytes += offset
-        committedLines = lines
+        if !committedLines.isEmpty && !lines.isEmpty { committedLines.append([]) }
+        committedLines += lines
     }
 }

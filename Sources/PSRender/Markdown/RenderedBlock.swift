@@ -6,6 +6,10 @@ public struct RenderedBlock: Equatable, Sendable {
     /// More lines may still come at the end (a part that is still streaming), so nothing placed
     /// after this block is final yet, even when all its current lines are.
     public var pending: Bool
+    /// How many leading lines will never change whatever is appended to the text (the lines of
+    /// blocks that another block follows), counted from the block's first line even when a render
+    /// left some out (see `dropping`). A renderer asked to leave out lines leaves out only these.
+    public var settled: Int = 0
 
     public init(lines: [StyledLine] = [], stable: Int = 0, pending: Bool = false) {
         self.lines = lines
@@ -16,6 +20,15 @@ public struct RenderedBlock: Equatable, Sendable {
     public static func final(_ lines: [StyledLine]) -> RenderedBlock { RenderedBlock(lines: lines, stable: lines.count) }
 
     public var isFinal: Bool { !pending && stable == lines.count }
+
+    /// The block without its first `count` lines (the caller has them already).
+    func dropping(_ count: Int) -> RenderedBlock {
+        guard count > 0 else { return self }
+        var result = self
+        result.lines = Array(lines.dropFirst(count))
+        result.stable = max(0, stable - count)
+        return result
+    }
 
     /// Appends `block` after `separator` lines (blank lines between blocks). Stability is a prefix:
     /// nothing after a line that can still change counts as stable, and a separator only counts

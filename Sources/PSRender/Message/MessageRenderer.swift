@@ -34,7 +34,19 @@ public struct MessageState: Sendable {
     }
 }
 
+/// A render of a message from line `first` on: the lines before it were in earlier renders, are
+/// final, and are not made again.
+public struct MessageLines {
+    public var first: Int
+    public var block: RenderedBlock
+}
+
 /// Renders a message to lines, in any format, and says which lines are final while it streams.
+///
+/// Each render starts after the frozen lines: the header and the finished parts at the start,
+/// then the settled lines of the part still growing, once an earlier render returned them as
+/// stable. So the work per delta is bounded by the part that grows past its settled blocks, not
+/// the message.
 public struct MessageRenderer {
     public let options: RenderOptions
     /// Lines of parts that can no longer change, by part index (re-rendering long messages on
@@ -44,22 +56,67 @@ public struct MessageRenderer {
     private var streams: [Int: MarkdownStream] = [:]
     private var transcripts: [Int: TranscriptLines] = [:]
 
+    /// Where the frozen lines end.
+    private struct Frozen {
+        /// The header and the first `parts` parts are frozen (none when nil: render from the top).
+        var parts: Int? = nil
+        /// Lines of the header and those parts, blank lines between them included.
+        var lines = 0
+        /// Whether the last of them that had lines was a compact line (no blank line follows).
+        var previousCompact: Bool? = nil
+        /// Then the first `inPart` lines of part `parts`, which start at line `partStart`.
+        var inPart = 0
+        var partStart = 0
+
+        var first: Int { inPart > 0 ? partStart + inPart : lines }
+    }
+    private var frozen = Frozen()
+
     public init(options: RenderOptions) {
         self.options = options
     }
 
-    public mutating func render(_ message: MessageState) -> RenderedBlock {
-        var result = RenderedBlock.final(header(role: message.role))
-        var previousCompact: Bool?
-        for (index, part) in message.parts.enumerated() {
+    public mutating func render(_ message: MessageState) -> MessageLines {
+        if let parts = frozen.parts, parts > message.parts.count { frozen = Frozen() }
+        let start = frozen
+        var output = Composition(first: start.first, total: start.parts == nil ? 0 : start.first)
+        if start.parts == nil { output.append(.final(header(role: message.role)), separator: []) }
+        var previousCompact = start.previousCompact
+        var next = start
+        /// Every part before this one is frozen (or frozen by this render).
+        var freezing = true
+
+        for index in (start.parts ?? 0)..<message.parts.count {
+            let part = message.parts[index]
             let finished = message.ended || PartKind.isFinished(part)
-            let block = partBlock(index, part, finished: finished)
-            guard !block.lines.isEmpty || block.pending else { continue }
+            let skip = index == start.parts ? start.inPart : 0
+            let block = partBlock(index, part, finished: finished, skip: skip)
             // Compact lines stack without blank lines on a terminal; in markdown each is its own block.
             let compact = PartKind(part).isCompact && options.tools == .compact && options.format != .markdown
-            let separator: [StyledLine] = previousCompact == true && compact ? [] : [[]]
-            result.append(block, separator: separator)
-            if !block.lines.isEmpty { previousCompact = compact }
+            let before = skip > 0 ? (lines: start.lines, compact: start.previousCompact) : (lines: output.total, compact: previousCompact)
+            let partStart: Int
+            if skip > 0 {
+                // Its first lines are frozen: it goes on where they end, blank line and all.
+                partStart = start.partStart
+                output.append(block, separator: [], continuing: true)
+                previousCompact = compact
+            } else {
+                if !block.lines.isEmpty || block.pending {
+                    output.append(block, separator: previousCompact == true && compact ? [] : [[]])
+                    if !block.lines.isEmpty { previousCompact = compact }
+                }
+                partStart = output.total - block.lines.count
+            }
+            guard freezing else { continue }
+            if finished && output.total <= output.stableTotal {
+                next = Frozen(parts: index + 1, lines: output.total, previousCompact: previousCompact)
+            } else {
+                freezing = false
+                if block.settled > 0 && partStart + block.settled <= output.stableTotal {
+                    next = Frozen(parts: index, lines: before.lines, previousCompact: before.compact,
+                                  inPart: block.settled, partStart: partStart)
+                }
+            }
         }
         if message.ended {
             var notices = message.errors.map(streamError)
@@ -70,40 +127,52 @@ public struct MessageRenderer {
             }
             // On a terminal the notices stack; in markdown each is its own quote.
             for (index, notice) in notices.enumerated() {
-                let separator: [StyledLine] = index == 0 || options.format == .markdown ? [[]] : []
-                result.append(.final(notice), separator: separator)
+                output.append(.final(notice), separator: index == 0 || options.format == .markdown ? [[]] : [])
             }
         }
-        return result
+        frozen = next
+        return MessageLines(first: start.first, block: output.block)
     }
+
+    /// Lets go of the frozen lines: the next render starts from the top.
+    public mutating func thaw() { frozen = Frozen() }
 
     /// Forgets cached parts from `index` on (the stream removed them).
     public mutating func forgetParts(from index: Int) {
         cache = cache.filter { $0.key < index }
         streams = streams.filter { $0.key < index }
         transcripts = transcripts.filter { $0.key < index }
+        thawIfFrozen(index)
     }
 
-    /// Forgets what was rendered of part `index` so far: it was replaced, not appended to.
-    public mutating func forgetPart(_ index: Int) {
+    /// Forgets what was rendered of part `index` so far: it was replaced. When its text only grew
+    /// (the final version of a streamed text), its frozen lines stay as they are.
+    public mutating func forgetPart(_ index: Int, textOnlyGrew: Bool = false) {
         cache[index] = nil
         streams[index] = nil
         transcripts[index] = nil
+        if !textOnlyGrew { thawIfFrozen(index) }
     }
 
-    private mutating func partBlock(_ index: Int, _ part: JSONObject, finished: Bool) -> RenderedBlock {
-        if finished, let cached = cache[index], cached.part == part { return cached.block }
+    private mutating func thawIfFrozen(_ index: Int) {
+        guard let parts = frozen.parts else { return }
+        if index < parts || index == parts && frozen.inPart > 0 { frozen = Frozen() }
+    }
+
+    /// Part `index`'s lines, without the first `skip`.
+    private mutating func partBlock(_ index: Int, _ part: JSONObject, finished: Bool, skip: Int) -> RenderedBlock {
+        if finished, let cached = cache[index], cached.part == part { return cached.block.dropping(skip) }
         var block: RenderedBlock
         switch options.format {
         case .markdown:
-            block = TranscriptPartRenderer(options: options).part(part, finished: finished) {
+            block = TranscriptPartRenderer(options: options).part(part, finished: finished, skip: finished ? 0 : skip) {
                 if let lines = transcripts[index] { return lines }
                 let lines = TranscriptLines()
                 transcripts[index] = lines
                 return lines
             }
         case .ansi, .plain:
-            block = TerminalPartRenderer(options: options).part(part, finished: finished) { markdown in
+            block = TerminalPartRenderer(options: options).part(part, finished: finished, skip: finished ? 0 : skip) { markdown in
                 if let stream = streams[index] { return stream }
                 let stream = MarkdownStream(renderer: markdown)
                 streams[index] = stream
@@ -114,6 +183,7 @@ public struct MessageRenderer {
             streams[index] = nil
             transcripts[index] = nil
             cache[index] = (part, block)
+            return block.dropping(skip)
         } else {
             block.pending = true
             if case .tool = PartKind(part) { block.stable = 0 }
@@ -137,5 +207,36 @@ public struct MessageRenderer {
         options.format == .markdown
             ? TranscriptPartRenderer(options: options).incompleteNotice(reason: reason, detail: detail)
             : TerminalPartRenderer(options: options).incompleteNotice(reason: reason, detail: detail)
+    }
+}
+
+/// A message's lines put together part by part, from line `first` on.
+private struct Composition {
+    let first: Int
+    /// Lines so far, the frozen ones before `first` included: a blank line goes only between lines.
+    var total: Int
+    var block = RenderedBlock()
+
+    init(first: Int, total: Int) {
+        self.first = first
+        self.total = total
+    }
+
+    /// The message's lines that are stable, from its first line.
+    var stableTotal: Int { first + block.stable }
+
+    /// Appends `part` after `separator`, as RenderedBlock.append does; `continuing` goes on with
+    /// a part whose first lines were frozen (nothing goes between).
+    mutating func append(_ part: RenderedBlock, separator: [StyledLine], continuing: Bool = false) {
+        let wasFinal = block.isFinal
+        if total > 0 && !part.lines.isEmpty && !continuing {
+            block.lines += separator
+            total += separator.count
+        }
+        let offset = block.lines.count
+        block.lines += part.lines
+        total += part.lines.count
+        if wasFinal && part.stable > 0 { block.stable = offset + part.stable }
+        if part.pending { block.pending = true }
     }
 }

@@ -22,11 +22,13 @@ struct TerminalPartRenderer {
         return [[Span(label, styled { $0.bold = true; $0.color = color }), Span(rule, styled { $0.dim = true })]]
     }
 
-    /// `stream` gives the incremental renderer of a text that is still growing.
-    func part(_ part: JSONObject, finished: Bool, stream: (MarkdownRenderer) -> MarkdownStream) -> RenderedBlock {
+    /// `stream` gives the incremental renderer of a text that is still growing. The first `skip`
+    /// lines of such a text are left out (the caller has them: at most the `settled` lines of the
+    /// previous render, which only growing texts have).
+    func part(_ part: JSONObject, finished: Bool, skip: Int = 0, stream: (MarkdownRenderer) -> MarkdownStream) -> RenderedBlock {
         func markdown(_ renderer: MarkdownRenderer) -> RenderedBlock {
             let text = part["text"]?.stringValue ?? ""
-            return finished ? renderer.render(text) : stream(renderer).render(text)
+            return finished ? renderer.render(text).dropping(skip) : stream(renderer).render(text, skip: skip)
         }
         switch PartKind(part) {
         case .text:
@@ -36,7 +38,7 @@ struct TerminalPartRenderer {
             let style = styled { $0.dim = true; $0.italic = true }
             let bar: StyledLine = [Span("┊ ", styled { $0.dim = true })]
             return markdown(MarkdownRenderer(ansi: ansi, width: width - 2, base: style))
-                .prefixed(first: bar, rest: bar)
+                .prefixed(first: bar, rest: bar)  // the same bar on every line, so leaving lines out changes nothing
         case .stepStart:
             return RenderedBlock()
         case .tool(let name):

@@ -10,8 +10,9 @@ final class TranscriptLines {
     /// Blank lines at the end of `lines`: final only once something follows them.
     private var trailingBlank = 0
 
-    /// What `TranscriptPartRenderer.source(text, finished: false)` gives, from the new text only.
-    func render(_ text: String) -> RenderedBlock {
+    /// What `TranscriptPartRenderer.source(text, finished: false)` gives, from the new text only,
+    /// without its first `skip` lines (at most the `settled` lines of the previous render).
+    func render(_ text: String, skip: Int = 0) -> RenderedBlock {
         let bytes = text.utf8
         if bytes.count < scannedBytes {
             // Not the text seen before with more appended: start over.
@@ -30,7 +31,11 @@ final class TranscriptLines {
             // Only blank lines so far: they are dropped, and nothing is final yet.
             return RenderedBlock(lines: Self.isBlank(partial) ? [] : [Self.styled(partial)], stable: 0, pending: true)
         }
-        return RenderedBlock(lines: lines + [Self.styled(partial)], stable: lines.count - trailingBlank, pending: true)
+        let skipped = min(skip, lines.count)
+        var block = RenderedBlock(
+            lines: Array(lines[skipped...]) + [Self.styled(partial)], stable: max(0, lines.count - trailingBlank - skipped), pending: true)
+        block.settled = lines.count - trailingBlank
+        return block.dropping(skip - skipped)
     }
 
     private func take(_ line: String) {

@@ -10,20 +10,24 @@ struct TranscriptPartRenderer {
         return [line("## " + name.withoutControlCharacters)]
     }
 
-    /// `stream` gives the lines of a text that is still growing.
-    func part(_ part: JSONObject, finished: Bool, stream: () -> TranscriptLines) -> RenderedBlock {
-        func source() -> RenderedBlock {
+    /// `stream` gives the lines of a text that is still growing. The first `skip` lines of such a
+    /// text are left out (the caller has them: at most the `settled` lines of the previous
+    /// render, which only growing texts have).
+    func part(_ part: JSONObject, finished: Bool, skip: Int = 0, stream: () -> TranscriptLines) -> RenderedBlock {
+        func source(skip: Int) -> RenderedBlock {
             let text = part["text"]?.stringValue ?? ""
-            return finished ? self.source(text, finished: true) : stream().render(text)
+            return finished ? self.source(text, finished: true).dropping(skip) : stream().render(text, skip: skip)
         }
         switch PartKind(part) {
         case .text:
-            return source()
+            return source(skip: skip)
         case .reasoning:
             guard options.showReasoning else { return RenderedBlock() }
-            let body = source()
-            var result = RenderedBlock.final([line("> **Reasoning**"), line(">")])
+            let heading = [line("> **Reasoning**"), line(">")]
+            let body = source(skip: max(0, skip - heading.count))
+            var result = RenderedBlock.final(Array(heading.dropFirst(skip)))
             result.append(body.prefixed(first: [Span("> ")], rest: [Span("> ")]), separator: [])
+            result.settled = body.settled > 0 ? heading.count + body.settled : 0
             return result
         case .stepStart, .other:
             return RenderedBlock()

@@ -17,6 +17,9 @@ public final class RecordRenderer {
     /// delta only appends, and the lines written are the stable ones, which appending keeps.
     private var mayRewrite = false
 
+    /// Lines the last flush rendered (to test that the work per delta stays bounded).
+    private(set) var lastRenderedLines = 0
+
     /// Some message was incomplete (exit status 10).
     public private(set) var sawIncomplete = false
 
@@ -60,8 +63,9 @@ public final class RecordRenderer {
             if index == current.parts.count {
                 current.parts.append(part)
             } else {
+                let grew = Self.textOnlyGrew(from: current.parts[index], to: part)
                 current.parts[index] = part
-                renderer.forgetPart(index)
+                renderer.forgetPart(index, textOnlyGrew: grew)
             }
         case "part-delta":
             let index = try partIndex(object, allowingEnd: false)
@@ -95,6 +99,8 @@ public final class RecordRenderer {
                 if state.role.isEmpty { state.role = role }
                 state.errors = current.errors
                 message = state
+                // Any part may differ from what streamed: render it all again, and compare.
+                renderer.thaw()
             }
             current.ended = true
             if object["status"]?.stringValue == "incomplete" || current.incompleteReason != nil {
@@ -116,26 +122,43 @@ public final class RecordRenderer {
     public func flush() throws {
         guard dirty, let message else { return }
         dirty = false
-        let block = renderer.render(message)
-        let stable = message.ended ? block.lines.count : block.stable
+        var rendered = renderer.render(message)
+        if rendered.first > written.count {
+            // Cannot happen (frozen lines were stable, so written), but never skip a line unseen.
+            renderer.thaw()
+            rendered = renderer.render(message)
+        }
+        let first = rendered.first
+        let block = rendered.block
+        lastRenderedLines = block.lines.count
+        let total = first + block.lines.count
+        let stable = first + (message.ended ? block.lines.count : block.stable)
         var start = written.count
         let checkWritten = mayRewrite
         mayRewrite = false
-        if start > 0 && (start > block.lines.count || checkWritten && !block.lines.starts(with: written)) {
+        if start > 0 && (start > total || checkWritten && !block.lines.starts(with: written[first...])) {
             // Only when the stream removed parts we had already shown (a restarted step): what is
             // on the screen stays, and the message continues from where it differs.
-            var common = 0
-            while common < min(start, block.lines.count) && written[common] == block.lines[common] { common += 1 }
+            var common = first
+            while common < min(start, total) && written[common] == block.lines[common - first] { common += 1 }
             try emit([[Span("↺ the server restarted this step; continued below", TextStyle(dim: options.ansi))]])
-            written = Array(block.lines[..<common])
+            written.removeSubrange(common...)
             start = common
         }
         guard stable > start else { return }
-        let lines = Array(block.lines[start..<stable])
+        let lines = Array(block.lines[(start - first)..<(stable - first)])
         if written.isEmpty && messagesWritten > 0 { try output("\n") }
         if written.isEmpty { messagesWritten += 1 }
         try emit(lines)
         written += lines
+    }
+
+    /// Whether a part-update only lengthened a text part (its final version after the deltas).
+    private static func textOnlyGrew(from old: JSONObject, to new: JSONObject) -> Bool {
+        guard old["type"] == new["type"], let before = old["text"]?.stringValue, let after = new["text"]?.stringValue else {
+            return false
+        }
+        return after.utf8.starts(with: before.utf8)
     }
 
     /// End of input: a message still open was cut off.
