@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "PSCoreTests", dependencies: ["PSCore", "TestSupport"]),
         .testTarget(name: "PSRenderTests", dependencies: ["PSRender", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "PSNetTests", dependencies: ["PSNet", "TestSupport"]),
-        .testTarget(name: "CommandTests", dependencies: ["PSCore", "TestSupport"], exclude: ["FuzzCorpus"]),
+        .testTarget(name: "CommandTests", dependencies: ["PSCore", "TestSupport"], exclude: ["FuzzCorpus", "Terminal"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -163,7 +163,7 @@ _ps-render() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(-h --help)
+    local -a non_repeating_flags=(--live --no-live -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=(--format --width --tools --reasoning)
     __ps-render_offer_flags_options 1

@@ -25,6 +25,13 @@ struct PsRender: ParsableCommand {
             nothing is ever redrawn, so the output can scroll, be piped or be logged. The bytes \
             written for a streamed message are the bytes written for the same message given whole.
 
+            On a terminal (ansi or plain), the block still being written is shown live below the \
+            finished ones, each word as it arrives: redrawn in place (at most about 30 times a \
+            second), its last rows when it is taller than the window, wrapped again when the \
+            window is resized, and replaced by its final rendering when it is done. --no-live \
+            keeps the append-only output on a terminal too; --live draws the region even when \
+            stdout is not a terminal.
+
             FORMATS:
               ansi      colours and styles; the default on a terminal
               plain     no escape codes; the default when stdout is not
@@ -72,12 +79,18 @@ struct PsRender: ParsableCommand {
     @Option(help: "Show reasoning (dimmed) or hide it.")
     var reasoning: Reasoning = .show
 
+    @Flag(inversion: .prefixedNo, help: "Show the block being written live, redrawn as it grows (default: on a terminal, with ansi or plain).")
+    var live: Bool?
+
     static func main() { runAsTool() }
 
     func validate() throws {
         if let width, !Terminal.widthRange.contains(width) {
             throw ValidationError(
                 "--width must be from \(Terminal.widthRange.lowerBound) to \(Terminal.widthRange.upperBound)")
+        }
+        if live == true && (format == .markdown || format == .text) {
+            throw ValidationError("--live draws the ansi and plain formats; --format \(format.rawValue) is written as it is")
         }
     }
 
@@ -90,9 +103,10 @@ struct PsRender: ParsableCommand {
             format: resolvedFormat, width: width ?? Terminal.width(fd: 1), tools: tools,
             showReasoning: reasoning == .show)
         let writer = RecordWriter(fd: 1)
-        let renderer: RecordSink = format == .text
+        let liveTerminal = useLive ? makeLiveTerminal(reader: reader, options: options, writer: writer) : nil
+        let renderer: RecordSink = liveTerminal?.renderer ?? (format == .text
             ? ReplyTextWriter { try writer.writeText($0) }
-            : RecordRenderer(options: options) { try writer.writeText($0) }
+            : RecordRenderer(options: options) { try writer.writeText($0) })
         var splitter = LineSplitter()
         /// The first bad line: rendering stops there (the wrong input would give an error per line).
         struct BadLine: Error { let message: String }
@@ -114,9 +128,14 @@ struct PsRender: ParsableCommand {
 
         // Render once per read: a burst of records costs one render, a slow stream one per record.
         do {
-            try reader.forEachChunk { chunk in
-                try splitter.feed(chunk, handle)
-                try renderer.flush()
+            if let liveTerminal {
+                // Drawn at most ~30 times a second: records that arrive in between are drawn together.
+                try liveTerminal.run { chunk in try splitter.feed(chunk, handle) }
+            } else {
+                try reader.forEachChunk { chunk in
+                    try splitter.feed(chunk, handle)
+                    try renderer.flush()
+                }
             }
             try splitter.finish(handle)
         } catch let bad as BadLine {
@@ -142,6 +161,22 @@ struct PsRender: ParsableCommand {
         }
         if line.first == UInt8(ascii: "{") || line.first == UInt8(ascii: "[") { return "" }
         return "; ps-render reads NDJSON records from ps-parts or ps-history, not text"
+    }
+
+    /// Live on a terminal with ansi or plain, unless --live or --no-live says otherwise.
+    private var useLive: Bool {
+        guard format != .markdown && format != .text else { return false }
+        return live ?? Terminal.isTerminal(1)
+    }
+
+    private func makeLiveTerminal(reader: ChunkReader, options: RenderOptions, writer: RecordWriter) -> LiveTerminal {
+        let region = LiveRegion(size: LiveTerminal.size(), ansi: options.format == .ansi) { try writer.writeText($0) }
+        let renderer = RecordRenderer(options: options) { region.append($0) }
+        renderer.live = region
+        LiveTerminal.installSignalHandlers()
+        return LiveTerminal(
+            reader: reader, region: region, renderer: renderer,
+            widthFollowsWindow: width == nil && Terminal.widthFollowsTerminal() && Terminal.isTerminal(1))
     }
 
     private var resolvedFormat: RenderFormat {

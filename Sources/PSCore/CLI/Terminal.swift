@@ -21,15 +21,29 @@ public enum Terminal {
     /// Width to wrap to: COLUMNS (a positive number; clamped to `widthRange`), then the terminal's
     /// width, then 80.
     public static func width(fd: Int32 = 1, environment: [String: String] = Environment.current) -> Int {
-        if let columns = environment["COLUMNS"]?.trimmingSpaces, !columns.isEmpty,
+        if let columns = columnsSetting(environment) { return columns }
+        return windowSize(fd: fd).map { clampedWidth($0.columns) } ?? 80
+    }
+
+    /// COLUMNS when it is a positive number, clamped.
+    private static func columnsSetting(_ environment: [String: String]) -> Int? {
+        guard let columns = environment["COLUMNS"]?.trimmingSpaces, !columns.isEmpty,
             columns.allSatisfy({ $0.isASCII && $0.isNumber }), columns.contains(where: { $0 != "0" })
-        {
-            // Digits only: a value too big for Int is simply the widest width.
-            return Int(columns).map(clampedWidth) ?? widthRange.upperBound
-        }
+        else { return nil }
+        // Digits only: a value too big for Int is simply the widest width.
+        return Int(columns).map(clampedWidth) ?? widthRange.upperBound
+    }
+
+    /// The terminal's size on `fd`, if it is a terminal that knows it.
+    public static func windowSize(fd: Int32 = 1) -> (columns: Int, rows: Int)? {
         var size = winsize()
-        if ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return clampedWidth(Int(size.ws_col)) }
-        return 80
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        return (Int(size.ws_col), Int(size.ws_row))
+    }
+
+    /// Whether the width to wrap to follows the terminal's (COLUMNS does not set it).
+    public static func widthFollowsTerminal(environment: [String: String] = Environment.current) -> Bool {
+        columnsSetting(environment) == nil
     }
 
     public static func clampedWidth(_ width: Int) -> Int {

@@ -32,17 +32,24 @@ public final class ChunkReader {
         if ownsDescriptor { close(fd) }
     }
 
-    /// Calls `body` with each chunk until end of input. The buffer is reused: copy what you keep.
-    public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    /// Reads what is there (waiting for something if nothing is) and calls `body` with it.
+    /// Returns false at the end of input. The buffer is reused: copy what you keep.
+    public func readChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
         while true {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw ToolError(.failure, "cannot read \(name): \(String(cString: strerror(errno)))")
             }
-            if count == 0 { return }
+            if count == 0 { return false }
             try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            return true
         }
+    }
+
+    /// Calls `body` with each chunk until end of input. The buffer is reused: copy what you keep.
+    public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        while try readChunk(body) {}
     }
 }
 

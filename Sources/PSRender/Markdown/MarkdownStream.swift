@@ -8,7 +8,9 @@
 /// reference definition, so text that may hold one (`]:`) is never committed: it stays in the
 /// parsed suffix, where it still defines its label for everything after it.
 final class MarkdownStream {
-    private let renderer: MarkdownRenderer
+    /// Set again before each render: a terminal's width can change while the text grows (the
+    /// committed lines keep the width they were made with; they are on the screen already).
+    var renderer: MarkdownRenderer
     /// UTF-8 offset in the text where the first uncommitted block starts.
     private(set) var committedBytes = 0
     /// Lines of the committed blocks, blank lines between them included.
@@ -49,6 +51,23 @@ final class MarkdownStream {
         var result = committed(skip: skip, suffix: suffix)
         if let commit { self.commit(commit.blocks, of: document, lines: suffix.lines[..<commit.lines], suffix: suffixText) }
         result.settled = committedLines.count
+        return result
+    }
+
+    /// What the text looks like now, its last line included before its newline comes: for a live
+    /// display, where a word shows as it arrives. Nothing is committed, nothing counts as final;
+    /// from line `skip` on, as `render`, and the work is bounded the same way.
+    func preview(_ text: String, skip: Int = 0) -> RenderedBlock {
+        let bytes = text.utf8
+        guard bytes.count >= committedBytes else { return renderer.render(text).dropping(skip) }
+        let suffixText = String(text[bytes.index(bytes.startIndex, offsetBy: committedBytes)...])
+        let blocks = BlockRenderer(ansi: renderer.ansi, base: renderer.base, growth: GrowthState(text: "", growing: false))
+        var suffix = RenderedBlock()
+        for child in MarkdownParser.parse(suffixText).children {
+            suffix.append(blocks.render(child, width: renderer.width, open: false), separator: [[]])
+        }
+        var result = committed(skip: skip, suffix: suffix)
+        result.stable = 0
         return result
     }
 

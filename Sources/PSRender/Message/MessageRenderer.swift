@@ -39,6 +39,9 @@ public struct MessageState: Sendable {
 public struct MessageLines {
     public var first: Int
     public var block: RenderedBlock
+    /// Lines from the message's first up to here are frozen now: whole blocks and finished parts
+    /// that nothing can change (on a live display, what can be written for good).
+    public var settled: Int
 }
 
 /// Renders a message to lines, in any format, and says which lines are final while it streams.
@@ -48,7 +51,7 @@ public struct MessageLines {
 /// stable. So the work per delta is bounded by the part that grows past its settled blocks, not
 /// the message.
 public struct MessageRenderer {
-    public let options: RenderOptions
+    public private(set) var options: RenderOptions
     /// Lines of parts that can no longer change, by part index (re-rendering long messages on
     /// every delta would otherwise grow quadratic).
     private var cache: [Int: (part: JSONObject, block: RenderedBlock)] = [:]
@@ -76,7 +79,9 @@ public struct MessageRenderer {
         self.options = options
     }
 
-    public mutating func render(_ message: MessageState) -> MessageLines {
+    /// With `preview`, growing texts show their last line before its newline, for a live display;
+    /// such a render changes nothing of what later renders do.
+    public mutating func render(_ message: MessageState, preview: Bool = false) -> MessageLines {
         if let parts = frozen.parts, parts > message.parts.count { frozen = Frozen() }
         let start = frozen
         var output = Composition(first: start.first, total: start.parts == nil ? 0 : start.first)
@@ -90,7 +95,7 @@ public struct MessageRenderer {
             let part = message.parts[index]
             let finished = message.ended || PartKind.isFinished(part)
             let skip = index == start.parts ? start.inPart : 0
-            let block = partBlock(index, part, finished: finished, skip: skip)
+            let block = partBlock(index, part, finished: finished, skip: skip, preview: preview)
             // Compact lines stack without blank lines on a terminal; in markdown each is its own block.
             let compact = PartKind(part).isCompact && options.tools == .compact && options.format != .markdown
             let before = skip > 0 ? (lines: start.lines, compact: start.previousCompact) : (lines: output.total, compact: previousCompact)
@@ -130,12 +135,18 @@ public struct MessageRenderer {
                 output.append(.final(notice), separator: index == 0 || options.format == .markdown ? [[]] : [])
             }
         }
-        frozen = next
-        return MessageLines(first: start.first, block: output.block)
+        if !preview { frozen = next }
+        return MessageLines(first: start.first, block: output.block, settled: message.ended ? output.total : next.first)
     }
 
     /// Lets go of the frozen lines: the next render starts from the top.
     public mutating func thaw() { frozen = Frozen() }
+
+    /// Renders what is not frozen yet to a new width (the terminal was resized).
+    public mutating func resize(width: Int) {
+        options.width = Terminal.clampedWidth(width)
+        cache = cache.filter { $0.key < (frozen.parts ?? 0) }
+    }
 
     /// Forgets cached parts from `index` on (the stream removed them).
     public mutating func forgetParts(from index: Int) {
@@ -160,7 +171,7 @@ public struct MessageRenderer {
     }
 
     /// Part `index`'s lines, without the first `skip`.
-    private mutating func partBlock(_ index: Int, _ part: JSONObject, finished: Bool, skip: Int) -> RenderedBlock {
+    private mutating func partBlock(_ index: Int, _ part: JSONObject, finished: Bool, skip: Int, preview: Bool) -> RenderedBlock {
         if finished, let cached = cache[index], cached.part == part { return cached.block.dropping(skip) }
         var block: RenderedBlock
         switch options.format {
@@ -172,8 +183,11 @@ public struct MessageRenderer {
                 return lines
             }
         case .ansi, .plain:
-            block = TerminalPartRenderer(options: options).part(part, finished: finished, skip: finished ? 0 : skip) { markdown in
-                if let stream = streams[index] { return stream }
+            block = TerminalPartRenderer(options: options).part(part, finished: finished, skip: finished ? 0 : skip, preview: preview) { markdown in
+                if let stream = streams[index] {
+                    stream.renderer = markdown
+                    return stream
+                }
                 let stream = MarkdownStream(renderer: markdown)
                 streams[index] = stream
                 return stream

@@ -25,10 +25,14 @@ struct TerminalPartRenderer {
     /// `stream` gives the incremental renderer of a text that is still growing. The first `skip`
     /// lines of such a text are left out (the caller has them: at most the `settled` lines of the
     /// previous render, which only growing texts have).
-    func part(_ part: JSONObject, finished: Bool, skip: Int = 0, stream: (MarkdownRenderer) -> MarkdownStream) -> RenderedBlock {
+    /// With `preview`, a growing text shows its last line too, before its newline (for a live
+    /// display; nothing of it is final).
+    func part(_ part: JSONObject, finished: Bool, skip: Int = 0, preview: Bool = false,
+              stream: (MarkdownRenderer) -> MarkdownStream) -> RenderedBlock {
         func markdown(_ renderer: MarkdownRenderer) -> RenderedBlock {
             let text = part["text"]?.stringValue ?? ""
-            return finished ? renderer.render(text).dropping(skip) : stream(renderer).render(text, skip: skip)
+            if finished { return renderer.render(text).dropping(skip) }
+            return preview ? stream(renderer).preview(text, skip: skip) : stream(renderer).render(text, skip: skip)
         }
         switch PartKind(part) {
         case .text:

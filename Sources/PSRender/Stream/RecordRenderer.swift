@@ -3,9 +3,16 @@ import PSCore
 /// Follows ps-parts' part records and whole message records and writes the rendered text as it
 /// becomes final: append-only, each line once, never a cursor movement. The bytes written for a
 /// streamed message are those written for the same message given whole.
+///
+/// With a live region (a terminal), whole blocks are written as they settle and the block still
+/// being written is drawn in the region below them, last line included, redrawn at each flush.
 public final class RecordRenderer {
-    public let options: RenderOptions
+    public private(set) var options: RenderOptions
     private let output: (String) throws -> Void
+    /// The live display, when there is one: then `output` must go through it too.
+    public var live: LiveRegion?
+    /// What the live region shows: the lines after the written ones.
+    private var liveLines: [StyledLine] = []
 
     private var message: MessageState?
     private var renderer: MessageRenderer
@@ -98,9 +105,9 @@ public final class RecordRenderer {
                 var state = MessageState(record: final)
                 if state.role.isEmpty { state.role = role }
                 state.errors = current.errors
+                // A part that differs from what streamed: render it all again, and compare.
+                if state.parts != current.parts { renderer.thaw() }
                 message = state
-                // Any part may differ from what streamed: render it all again, and compare.
-                renderer.thaw()
             }
             current.ended = true
             if object["status"]?.stringValue == "incomplete" || current.incompleteReason != nil {
@@ -111,6 +118,7 @@ public final class RecordRenderer {
             if current.incompleteReason != nil { sawIncomplete = true }
             message = nil
             written = []
+            liveLines = []
             renderer = MessageRenderer(options: options)
         default:
             // metadata, and record types of later format versions: nothing to show.
@@ -118,10 +126,24 @@ public final class RecordRenderer {
         }
     }
 
-    /// Writes whatever became final since the last call.
+    /// Writes whatever became final since the last call, and redraws the live region.
     public func flush() throws {
-        guard dirty, let message else { return }
-        dirty = false
+        if dirty, let message {
+            dirty = false
+            try writeFinal(message)
+            if live != nil { liveLines = previewLines(message) }
+        }
+        try live?.show(liveLines)
+    }
+
+    /// Renders to a new width from here on (the terminal was resized): what is written stays.
+    public func resize(width: Int) {
+        options.width = Terminal.clampedWidth(width)
+        renderer.resize(width: width)
+        dirty = message != nil
+    }
+
+    private func writeFinal(_ message: MessageState) throws {
         var rendered = renderer.render(message)
         if rendered.first > written.count {
             // Cannot happen (frozen lines were stable, so written), but never skip a line unseen.
@@ -132,7 +154,9 @@ public final class RecordRenderer {
         let block = rendered.block
         lastRenderedLines = block.lines.count
         let total = first + block.lines.count
-        let stable = first + (message.ended ? block.lines.count : block.stable)
+        // On a live display only settled lines are written: the block still growing is shown whole
+        // in the region below, where a resize can wrap it again.
+        let stable = live != nil ? rendered.settled : first + (message.ended ? block.lines.count : block.stable)
         var start = written.count
         let checkWritten = mayRewrite
         mayRewrite = false
@@ -151,6 +175,12 @@ public final class RecordRenderer {
         if written.isEmpty { messagesWritten += 1 }
         try emit(lines)
         written += lines
+    }
+
+    /// The lines after the written ones as they look now, the last one before its newline.
+    private func previewLines(_ message: MessageState) -> [StyledLine] {
+        let preview = renderer.render(message, preview: true)
+        return Array(preview.block.lines.dropFirst(max(0, written.count - preview.first)))
     }
 
     /// Whether a part-update only lengthened a text part (its final version after the deltas).
@@ -198,6 +228,7 @@ public final class RecordRenderer {
         if state.incompleteReason != nil { sawIncomplete = true }
         message = nil
         written = []
+        liveLines = []
         renderer = MessageRenderer(options: options)
     }
 

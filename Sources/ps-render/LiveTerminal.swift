@@ -1,0 +1,91 @@
+import PSCore
+import PSRender
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Set by the SIGWINCH handler; the read loop takes it.
+nonisolated(unsafe) private var windowChanged: sig_atomic_t = 0
+/// Whether a live region may be on the screen (the interrupt handler then ends its line).
+nonisolated(unsafe) private var regionOnScreen: sig_atomic_t = 0
+/// What an interrupt writes before the process ends: made before any handler is installed.
+nonisolated(unsafe) private var restoreBytes: UnsafeMutableBufferPointer<UInt8>?
+
+/// ps-render's loop on a terminal with a live region: reads records as they come, and redraws at
+/// most `frameInterval` apart (records that arrive in between are drawn together), at once when
+/// input pauses; a resize redraws at the new size; an interrupt leaves the terminal sane.
+struct LiveTerminal {
+    /// About 30 frames a second.
+    static let frameInterval: UInt64 = 33_000_000
+
+    let reader: ChunkReader
+    let region: LiveRegion
+    let renderer: RecordRenderer
+    /// Whether the width to wrap to follows the window's.
+    let widthFollowsWindow: Bool
+
+    static func installSignalHandlers() {
+        let text = Array((LiveRegion.restore + "\r\n").utf8)
+        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.count)
+        _ = bytes.initialize(from: text)
+        restoreBytes = bytes
+        signal(SIGWINCH) { _ in windowChanged = 1 }
+        for interrupt in [SIGINT, SIGTERM, SIGHUP] {
+            signal(interrupt) { number in
+                if regionOnScreen != 0, let bytes = restoreBytes {
+                    _ = write(1, bytes.baseAddress, bytes.count)
+                }
+                signal(number, SIG_DFL)
+                raise(number)
+            }
+        }
+    }
+
+    static func size(fd: Int32 = 1) -> LiveRegion.Size {
+        let window = Terminal.windowSize(fd: fd) ?? (80, 24)
+        return LiveRegion.Size(columns: window.columns, rows: window.rows)
+    }
+
+    /// Feeds each chunk to `take`, drawing between chunks; returns at the end of input.
+    func run(take: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var lastFrame: UInt64 = 0
+        var pending = false
+        while true {
+            if windowChanged != 0 {
+                windowChanged = 0
+                let size = Self.size()
+                region.resize(size)
+                if widthFollowsWindow { renderer.resize(width: size.columns) }
+                pending = true
+            }
+            let now = Self.monotonicNanoseconds()
+            if pending && now &- lastFrame >= Self.frameInterval {
+                try draw()
+                lastFrame = now
+                pending = false
+            }
+            var descriptor = pollfd(fd: reader.fd, events: Int16(POLLIN), revents: 0)
+            let wait = pending ? Int32((Self.frameInterval - (now &- lastFrame)) / 1_000_000) + 1 : -1
+            let ready = poll(&descriptor, 1, wait)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw ToolError(.failure, "cannot read \(reader.name): \(String(cString: strerror(errno)))")
+            }
+            guard ready > 0 else { continue }
+            guard try reader.readChunk(take) else { return }
+            pending = true
+        }
+    }
+
+    func draw() throws {
+        // Set first: an interrupt may come while the frame is being written.
+        regionOnScreen = 1
+        try renderer.flush()
+    }
+
+    private static func monotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}
