@@ -165,7 +165,7 @@ _ps-history() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--insecure --list --all -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --agent --conversation --page --limit --cursor --direction --page-size --state)
+    local -a non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --agent --conversation --page --limit --cursor --direction --page-size --max-page-bytes --state)
     __ps-history_offer_flags_options 0
 
     # Offer option value completions
@@ -214,6 +214,9 @@ _ps-history() {
         return
         ;;
     '--page-size')
+        return
+        ;;
+    '--max-page-bytes')
         return
         ;;
     '--state')

@@ -20,7 +20,7 @@ function __ps-history_parse_tokens -S
     set -l unparsed_tokens (__ps-history_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-history'
-        __ps-history_parse_subcommand 0 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'list' 'agent=' 'conversation=' 'page=' 'all' 'limit=' 'cursor=' 'direction=' 'page-size=' 'state=' 'h/help'
+        __ps-history_parse_subcommand 0 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'list' 'agent=' 'conversation=' 'page=' 'all' 'limit=' 'cursor=' 'direction=' 'page-size=' 'max-page-bytes=' 'state=' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-history_parse_subcommand -r 1 
@@ -95,5 +95,6 @@ complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" cursor' -l 'cursor' -d 'One page next to this message id.' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" direction' -l 'direction' -d 'One page: messages before (older than) or after the cursor.' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" page-size' -l 'page-size' -d 'Messages per request when exporting everything (1-200).' -rfka ''
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" max-page-bytes' -l 'max-page-bytes' -d 'The largest page the server may send, in bytes (default 268435456): a larger one stops the export (exit 8) before it fills the memory.' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" state' -l 'state' -d 'Remember where the export stopped in this file; export only what is new.' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" h help' -s 'h' -l 'help' -d 'Show help information.'

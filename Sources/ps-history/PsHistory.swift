@@ -85,6 +85,11 @@ struct PsHistory: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Messages per request when exporting everything (1-200).", valueName: "n"))
     var pageSize = 200
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The largest page the server may send, in bytes (default 268435456): a larger one stops the export (exit 8) before it fills the memory.",
+        valueName: "n"))
+    var maxPageBytes = 256 * 1024 * 1024
+
     @Option(name: .long, help: ArgumentHelp("Remember where the export stopped in this file; export only what is new.",
                                             valueName: "file"))
     var state: String?
@@ -100,6 +105,7 @@ struct PsHistory: ParsableCommand {
         if state != nil && onePage { throw ValidationError("--state exports everything new; drop --limit/--cursor/--direction") }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         if !(1...200).contains(pageSize) { throw ValidationError("--page-size must be between 1 and 200") }
+        if maxPageBytes < 1024 { throw ValidationError("--max-page-bytes must be at least 1024") }
         if let direction, HistoryDirection(rawValue: direction) == nil {
             throw ValidationError("--direction is before or after, not \(direction)")
         }
@@ -107,7 +113,7 @@ struct PsHistory: ParsableCommand {
 
     func run() throws {
         Interrupt.install()
-        let adapter = try connection.connect().adapter
+        let adapter = try connection.connect(maxResponseBytes: maxPageBytes).adapter
         let writer = RecordWriter()
         if list {
             // A readable table on a terminal, NDJSON records otherwise.

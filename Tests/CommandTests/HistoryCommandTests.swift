@@ -34,6 +34,27 @@ import TestSupport
         #expect(Records.ids(try Records.parse(small.stdoutText)) == Self.seededIDs(1...count))
     }
 
+    /// A page larger than --max-page-bytes stops the export before it fills the memory: exit 8,
+    /// one clear line, nothing written and the state untouched; a larger cap exports it all.
+    @Test func aPageOverTheCapStopsTheExport() throws {
+        let server = try LocalServer.start(extraArguments: ["--history-messages", "300", "--quiet"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        #expect(try sandbox.login(server).status == 0)
+        let state = sandbox.directory + "/state.json"
+        let args = ["--conversation", LocalServer.globalConversationID, "--state", state]
+        let capped = try sandbox.run("ps-history", args + ["--max-page-bytes", "4096"])
+        #expect(capped.status == 8)
+        #expect(capped.stderrText.contains("larger than 4096 bytes"), "\(capped.stderrText)")
+        #expect(capped.stderrText.contains("--max-page-bytes"))
+        #expect(capped.stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: state))
+        let small = try sandbox.run("ps-history", args + ["--max-page-bytes", "4096", "--page-size", "5"])
+        #expect(small.status == 0, "\(small.stderrText)")
+        #expect(Records.ids(try Records.parse(small.stdoutText)) == Self.seededIDs(1...300))
+        #expect(try sandbox.run("ps-history", ["--max-page-bytes", "12"]).status == 2)
+    }
+
     @Test(arguments: LocalServer.dialects) func incrementalRunsWriteExactlyTheNewMessages(dialect: String) throws {
         let server = try LocalServer.start(dialect: dialect, extraArguments: ["--history-messages", "300", "--quiet"])
         defer { server.stop() }

@@ -105,10 +105,11 @@ public struct ConnectionOptions: ParsableArguments {
     /// The one way a command reaches a server: session, HTTP client (retries reported on
     /// stderr) and the adapter for the server's API, detecting the API when nobody said which.
     /// `environment` without PAGESPACE_TOKEN for what concerns the stored credential (login,
-    /// logout); `credentials` for one not stored yet (login checks it before storing it).
+    /// logout); `credentials` for one not stored yet (login checks it before storing it);
+    /// `maxResponseBytes` for the largest answer read whole (a history page).
     public func connect(
         requireCredentials: Bool = true, environment: [String: String] = Environment.current,
-        credentials: CredentialChoice = .resolved, kind: APIKind? = nil
+        credentials: CredentialChoice = .resolved, kind: APIKind? = nil, maxResponseBytes: Int? = nil
     ) throws -> APIConnection {
         var session = try resolveSession(environment: environment)
         switch credentials {
@@ -120,7 +121,9 @@ public struct ConnectionOptions: ParsableArguments {
         }
         if let kind { session.api = kind }
         if requireCredentials { _ = try session.requireCredentials() }
-        let http = HTTPClient(options: try httpOptions(environment: environment))
+        var options = try httpOptions(environment: environment)
+        if let maxResponseBytes { options.maxResponseBytes = maxResponseBytes }
+        let http = HTTPClient(options: options)
         http.onRetry = { Diagnostics.warning($0) }
         let kind = try APIKindDetector.kind(for: &session, http: http)
         return APIConnection(session: session, adapter: APIAdapters.make(kind, client: APIClient(session: session, http: http)))

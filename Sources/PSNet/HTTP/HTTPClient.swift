@@ -62,7 +62,11 @@ public final class HTTPClient {
     private func sendOnce(_ request: HTTPRequest, watchInterrupt: Bool) throws -> HTTPResponse {
         var head = HTTPResponseHead(status: 0, headers: [])
         var body: [UInt8] = []
-        try stream(request, watchInterrupt: watchInterrupt, onHead: { head = $0 }, onBody: { body.append(contentsOf: $0) })
+        let limit = options.maxResponseBytes
+        try stream(request, watchInterrupt: watchInterrupt, onHead: { head = $0 }, onBody: {
+            guard body.count + $0.count <= limit else { throw TransferFailure.tooLarge(limit: limit) }
+            body.append(contentsOf: $0)
+        })
         return HTTPResponse(head: head, body: body)
     }
 

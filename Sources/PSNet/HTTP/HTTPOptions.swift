@@ -11,6 +11,9 @@ public struct HTTPOptions: Sendable {
     /// comments while the model thinks, so any byte resets this.
     public var idleTimeout = 300
     public var retry = RetryPolicy()
+    /// The most bytes a whole response read into memory may have (a JSON answer, a history
+    /// page): a larger one stops the transfer with `TransferFailure.tooLarge`. Streams have none.
+    public var maxResponseBytes = 256 * 1024 * 1024
     public var userAgent = "ps-tools/\(PSToolsVersion.current)"
 
     public init() {}

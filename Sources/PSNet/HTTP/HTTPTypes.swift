@@ -57,4 +57,6 @@ public enum TransferFailure: Error, Sendable, Equatable {
     case network(message: String, afterHead: Bool)
     /// TLS verification or setup failed.
     case tls(message: String)
+    /// A response read whole was larger than `HTTPOptions.maxResponseBytes`.
+    case tooLarge(limit: Int)
 }
