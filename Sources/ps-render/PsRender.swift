@@ -17,8 +17,13 @@ struct PsRender: ParsableCommand {
             row are a conversation, each turn under a header line). See ps-ndjson(5).
 
             Text is GitHub Flavored Markdown: headings, emphasis, code, lists and task lists, block \
-            quotes, tables with aligned columns, links (OSC 8 hyperlinks in ansi, `text <url>` in \
-            plain) and rules, wrapped to the width. Tool calls show as one line each (name, state, \
+            quotes, tables with aligned columns, links and rules, wrapped to the width.
+
+            Links are OSC 8 hyperlinks in ansi on terminals known to show them (iTerm2, WezTerm, \
+            kitty, foot, Alacritty, Ghostty, VS Code, Windows Terminal, VTE 0.50 and later: \
+            GNOME Terminal and others), and `text <url>` everywhere else: in plain, inside tmux \
+            or screen (which drop them) and on terminals not known to show them. --links \
+            chooses either one. Tool calls show as one line each (name, state, \
             input; an error's text below it), reasoning dimmed under a bar.
 
             Output is append-only: each finished block is written as soon as it is finished, and \
@@ -57,6 +62,10 @@ struct PsRender: ParsableCommand {
         case show, hide
     }
 
+    enum Links: String, ExpressibleByArgument, CaseIterable {
+        case osc8, inline, auto
+    }
+
     @Argument(help: ArgumentHelp("NDJSON records to render (default: standard input).", valueName: "file"))
     var file: String?
 
@@ -71,6 +80,9 @@ struct PsRender: ParsableCommand {
 
     @Option(help: "Show reasoning (dimmed) or hide it.")
     var reasoning: Reasoning = .show
+
+    @Option(help: "Links in ansi: osc8 (hyperlinks), inline (`text <url>`), or auto (osc8 where the terminal is known to show them).")
+    var links: Links = .auto
 
     static func main() { runAsTool() }
 
@@ -88,7 +100,7 @@ struct PsRender: ParsableCommand {
         let reader = try ChunkReader.open(path: file)
         let options = RenderOptions(
             format: resolvedFormat, width: width ?? Terminal.width(fd: 1), tools: tools,
-            showReasoning: reasoning == .show)
+            showReasoning: reasoning == .show, links: resolvedLinks)
         let writer = RecordWriter(fd: 1)
         let renderer: RecordSink = format == .text
             ? ReplyTextWriter { try writer.writeText($0) }
@@ -142,6 +154,14 @@ struct PsRender: ParsableCommand {
         }
         if line.first == UInt8(ascii: "{") || line.first == UInt8(ascii: "[") { return "" }
         return "; ps-render reads NDJSON records from ps-parts or ps-history, not text"
+    }
+
+    private var resolvedLinks: LinkStyle {
+        switch links {
+        case .osc8: return .osc8
+        case .inline: return .inline
+        case .auto: return LinkStyle.forTerminal(environment: Environment.current)
+        }
     }
 
     private var resolvedFormat: RenderFormat {

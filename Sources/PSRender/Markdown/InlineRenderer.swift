@@ -53,14 +53,16 @@ struct InlineRenderer {
         for child in node.children { append(child, style: style, to: &out) }
     }
 
-    /// ansi: the text as an OSC 8 hyperlink. plain: `text <url>`, or only the text when it already
-    /// is the URL (autolinks).
+    /// ansi: the text as an OSC 8 hyperlink, or underlined with its URL after it when the style
+    /// prints URLs. plain: `text <url>`. The URL is left out when the text already is the URL
+    /// (autolinks).
     private func link(_ node: MarkdownNode, url: String, image: Bool, style: TextStyle, to out: inout [InlinePiece]) {
+        let hyperlink = ansi && !style.printsURLs
         var inner = style
         if ansi {
             inner.underline = true
             inner.color = .blue
-            inner.link = url
+            if hyperlink { inner.link = url }
         }
         var text: [InlinePiece] = []
         children(of: node, style: inner, to: &text)
@@ -72,10 +74,12 @@ struct InlineRenderer {
         } else {
             out.append(contentsOf: text)
         }
-        guard !ansi, !url.isEmpty else { return }
+        guard !hyperlink, !url.isEmpty else { return }
         let shown = Self.plainText(node)
         if !image && (shown == url || "http://" + shown == url || "mailto:" + shown == url) { return }
-        out.append(.text(" <" + url.withoutControlCharacters + ">", style))
+        var urlStyle = style
+        urlStyle.dim = ansi
+        out.append(.text(" <" + url.withoutControlCharacters + ">", urlStyle))
     }
 
     /// The text of a node's descendants, without styles.

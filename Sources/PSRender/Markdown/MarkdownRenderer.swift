@@ -6,9 +6,12 @@ public struct MarkdownRenderer: Sendable {
     /// A style every line starts from (dim for reasoning).
     public let base: TextStyle
 
-    public init(ansi: Bool, width: Int, base: TextStyle = .plain) {
+    /// `links`: how links show in ansi (plain always prints their URL).
+    public init(ansi: Bool, width: Int, base: TextStyle = .plain, links: LinkStyle = .osc8) {
         self.ansi = ansi
         self.width = width
+        var base = base
+        base.printsURLs = links == .inline
         self.base = base
     }
 
