@@ -210,23 +210,24 @@ struct BlockRenderer {
         let fenceStyle = style { $0.dim = ansi }
         let codeStyle = style { $0.color = ansi ? .yellow : nil }
         let language = info.split(separator: " ").first.map(String.init) ?? ""
-        let sourceLines = literalLines(literal)
-        func body(_ count: Int) -> [StyledLine] {
-            sourceLines.prefix(count).flatMap { hardWrap($0, width: width, style: codeStyle) }
+        // Never wrapped: a line cut in two would paste back as two lines. It runs on past the width.
+        let body = literalLines(literal).map { line -> StyledLine in
+            let text = line.withoutControlCharacters
+            return text.isEmpty ? [] : [Span(text, codeStyle)]
         }
         let top: StyledLine = [Span("```" + language.withoutControlCharacters, fenceStyle)]
         let bottom: StyledLine = [Span("```", fenceStyle)]
-        let lines = [top] + body(sourceLines.count) + [bottom]
+        let lines = [top] + body + [bottom]
         guard growth.growing && open else { return .final(lines) }
         // Content starts on the line after the opening fence (indented code: on its first line).
         let firstContentLine = fenced ? node.startLine + 1 : node.startLine
-        let closedByFence = fenced && node.endLine >= firstContentLine + sourceLines.count
+        let closedByFence = fenced && node.endLine >= firstContentLine + body.count
         if closedByFence && lineEnded(node) { return .final(lines) }
         // The opening fence's info string (the language) is final only with its newline.
         guard fenced, node.startLine <= growth.completeLines else { return RenderedBlock(lines: lines, stable: 0) }
         // A content line is final once its newline is in: it can no longer become the closing fence.
-        let finalSourceLines = max(0, min(sourceLines.count, growth.completeLines - firstContentLine + 1))
-        return RenderedBlock(lines: lines, stable: 1 + body(finalSourceLines).count)
+        let finalSourceLines = max(0, min(body.count, growth.completeLines - firstContentLine + 1))
+        return RenderedBlock(lines: lines, stable: 1 + finalSourceLines)
     }
 
     /// The lines of a block's literal text, without the newline cmark keeps at its end.
@@ -236,7 +237,7 @@ struct BlockRenderer {
         return lines
     }
 
-    /// Cuts a line of code at the width (code is not word-wrapped: its spaces matter).
+    /// Cuts a line at the width, wherever it is (for HTML blocks and tool input and output).
     func hardWrap(_ line: String, width: Int, style: TextStyle) -> [StyledLine] {
         let text = line.withoutControlCharacters
         var lines: [StyledLine] = []
