@@ -191,13 +191,19 @@ struct BlockRenderer {
         return result
     }
 
+    /// Level 1 bold magenta over a double rule, level 2 bold cyan over a rule (in plain: the
+    /// rules); levels 3 to 6 after their `###` marker (dimmed in ansi), bold, and from level 4 on
+    /// italic as well, so that no heading looks like a line of bold text.
     func heading(_ node: MarkdownNode, level: Int, width: Int) -> [StyledLine] {
         let headingStyle = style {
             $0.bold = true
+            if ansi && level >= 4 { $0.italic = true }
             if ansi { $0.color = level == 1 ? .magenta : level == 2 ? .cyan : nil }
         }
         var pieces = inline.pieces(node, base: headingStyle)
-        if level >= 3 && !ansi { pieces.insert(.text(String(repeating: "#", count: level) + " ", headingStyle), at: 0) }
+        if level >= 3 {
+            pieces.insert(.text(String(repeating: "#", count: level) + " ", style { $0.dim = ansi }), at: 0)
+        }
         var lines = Wrapper.wrap(pieces, width: width)
         if level <= 2 {
             let ruleWidth = max(1, lines.map(\.displayWidth).max() ?? 1)
