@@ -17,7 +17,8 @@ struct PsRender: ParsableCommand {
             row are a conversation, each turn under a header line). See ps-ndjson(5).
 
             Text is GitHub Flavored Markdown: headings, emphasis, code, lists and task lists, block \
-            quotes, tables with aligned columns, links and rules, wrapped to the width; lines of \
+            quotes, tables with aligned columns, links, rules and footnotes (`[1]` in the text, the \
+            notes numbered at the end of it), wrapped to the width; lines of \
             code blocks are never wrapped (they run on past the width, so they paste back as they \
             were). Headings: level 1 bold over a double rule, level 2 bold over a rule, levels 3 \
             to 6 bold after their `###` marker (in ansi the marker dimmed, and from level 4 on \

@@ -44,6 +44,10 @@ struct InlineRenderer {
             link(node, url: url, image: false, style: style, to: &out)
         case .image(let url, _):
             link(node, url: url, image: true, style: style, to: &out)
+        case .footnoteReference(let number):
+            var referenceStyle = style
+            if ansi { referenceStyle.color = .cyan }
+            out.append(.text("[" + String(number) + "]", referenceStyle))
         default:
             children(of: node, style: style, to: &out)
         }
@@ -89,10 +93,19 @@ struct InlineRenderer {
             switch child.kind {
             case .text(let value), .code(let value), .htmlInline(let value): text += value
             case .softBreak, .lineBreak: text += " "
+            case .footnoteReference(let number): text += "[" + String(number) + "]"
             default: text += plainText(child)
             }
         }
         return text
+    }
+
+    /// Whether the node refers to a footnote. Its number counts the footnotes referred to before
+    /// it in the whole text, and its definition shows at the end only while a reference to it is
+    /// in the same parse: such a block stays open until the text is finished.
+    static func refersToFootnote(_ node: MarkdownNode) -> Bool {
+        if case .footnoteReference = node.kind { return true }
+        return node.children.contains(where: refersToFootnote)
     }
 
     /// Whether the node's text has a `[` with a `]` after it that is not a link: a link reference

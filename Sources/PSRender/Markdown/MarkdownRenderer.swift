@@ -121,6 +121,8 @@ struct BlockRenderer {
             let lines = TableRenderer(ansi: ansi, base: base, inline: inline)
                 .render(node, alignments: alignments, width: width)
             return leaf(lines, node, open: open, closed: growth.endsWithBlankLine)
+        case .footnoteDefinition(let number):
+            return footnote(node, number: number, width: width, open: open)
         default:
             return container(node.children, width: width, open: open) { _, _ in [[]] }
         }
@@ -149,7 +151,9 @@ struct BlockRenderer {
     /// yet closed; never final while a later link reference definition could change it.
     func leaf(_ lines: [StyledLine], _ node: MarkdownNode, open: Bool, closed: Bool) -> RenderedBlock {
         guard growth.growing else { return .final(lines) }
-        if InlineRenderer.mayBecomeLink(node) { return RenderedBlock(lines: lines, stable: 0) }
+        if InlineRenderer.mayBecomeLink(node) || InlineRenderer.refersToFootnote(node) {
+            return RenderedBlock(lines: lines, stable: 0)
+        }
         if open && !closed { return RenderedBlock(lines: lines, stable: 0) }
         return .final(lines)
     }
@@ -189,6 +193,19 @@ struct BlockRenderer {
             result.append(lines.prefixed(first: first, rest: rest), separator: [])
         }
         return result
+    }
+
+    /// A footnote's definition as an item of the numbered list at the end of the text: `[1] text`.
+    /// While the text grows it is never final: more text goes before it.
+    func footnote(_ node: MarkdownNode, number: Int, width: Int, open: Bool) -> RenderedBlock {
+        let marker = "[" + String(number) + "]"
+        let indent = DisplayWidth.of(marker) + 1
+        var body = container(node.children, width: max(1, width - indent), open: open, separator: itemSeparator)
+        if body.lines.isEmpty { body.lines = [[]] }
+        let first: StyledLine = [Span(marker, style { $0.color = ansi ? .cyan : nil }), Span(" ", base)]
+        let rest: StyledLine = [Span(String(repeating: " ", count: indent), base)]
+        let lines = body.prefixed(first: first, rest: rest).lines
+        return growth.growing ? RenderedBlock(lines: lines, stable: 0) : .final(lines)
     }
 
     /// Level 1 bold magenta over a double rule, level 2 bold cyan over a rule (in plain: the
