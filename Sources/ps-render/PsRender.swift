@@ -41,7 +41,8 @@ struct PsRender: ParsableCommand {
                         a terminal or NO_COLOR is set (CLICOLOR_FORCE=1
                         chooses ansi)
               markdown  a transcript for exports: a heading per turn,
-                        text as written, tool calls as quoted lines
+                        text as written (its headings moved below
+                        the turn's), tool calls as quoted lines
               text      only the assistant's reply text, written as it
                         arrives, nothing else (for | tee, | say ...)
 
