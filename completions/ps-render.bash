@@ -165,7 +165,7 @@ _ps-render() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--live --no-live -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--format --width --tools --reasoning)
+    local -a non_repeating_options=(--format --width --tools --reasoning --links)
     __ps-render_offer_flags_options 1
 
     # Offer option value completions
@@ -183,6 +183,10 @@ _ps-render() {
         ;;
     '--reasoning')
         __ps-render_add_completions -W 'show'$'\n''hide'
+        return
+        ;;
+    '--links')
+        __ps-render_add_completions -W 'osc8'$'\n''inline'$'\n''auto'
         return
         ;;
     esac

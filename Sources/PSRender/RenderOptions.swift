@@ -24,13 +24,19 @@ public struct RenderOptions: Sendable {
     public var width: Int
     public var tools: ToolDetail
     public var showReasoning: Bool
+    /// How links show in ansi (plain always has `text <url>`).
+    public var links: LinkStyle
 
-    public init(format: RenderFormat = .plain, width: Int = 80, tools: ToolDetail = .compact, showReasoning: Bool = true) {
+    public init(format: RenderFormat = .plain, width: Int = 80, tools: ToolDetail = .compact, showReasoning: Bool = true,
+                links: LinkStyle = .osc8) {
         self.format = format
         self.width = Terminal.clampedWidth(width)
         self.tools = tools
         self.showReasoning = showReasoning
+        self.links = links
     }
 
     var ansi: Bool { format == .ansi }
+    /// Links are OSC 8 hyperlinks (ansi with `links` osc8); otherwise their URL is printed.
+    var hyperlinks: Bool { ansi && links == .osc8 }
 }

@@ -17,8 +17,18 @@ struct PsRender: ParsableCommand {
             row are a conversation, each turn under a header line). See ps-ndjson(5).
 
             Text is GitHub Flavored Markdown: headings, emphasis, code, lists and task lists, block \
-            quotes, tables with aligned columns, links (OSC 8 hyperlinks in ansi, `text <url>` in \
-            plain) and rules, wrapped to the width. Tool calls show as one line each (name, state, \
+            quotes, tables with aligned columns, links, rules and footnotes (`[1]` in the text, the \
+            notes numbered at the end of it), wrapped to the width; lines of \
+            code blocks are never wrapped (they run on past the width, so they paste back as they \
+            were). Headings: level 1 bold over a double rule, level 2 bold over a rule, levels 3 \
+            to 6 bold after their `###` marker (in ansi the marker dimmed, and from level 4 on \
+            italic).
+
+            Links are OSC 8 hyperlinks in ansi on terminals known to show them (iTerm2, WezTerm, \
+            kitty, foot, Alacritty, Ghostty, VS Code, Windows Terminal, VTE 0.50 and later: \
+            GNOME Terminal and others), and `text <url>` everywhere else: in plain, inside tmux \
+            or screen (which drop them) and on terminals not known to show them. --links \
+            chooses either one. Tool calls show as one line each (name, state, \
             input; an error's text below it), reasoning dimmed under a bar.
 
             Output is append-only: each finished block is written as soon as it is finished, and \
@@ -38,7 +48,8 @@ struct PsRender: ParsableCommand {
                         a terminal or NO_COLOR is set (CLICOLOR_FORCE=1
                         chooses ansi)
               markdown  a transcript for exports: a heading per turn,
-                        text as written, tool calls as quoted lines
+                        text as written (its headings moved below
+                        the turn's), tool calls as quoted lines
               text      only the assistant's reply text, written as it
                         arrives, nothing else (for | tee, | say ...)
 
@@ -64,6 +75,10 @@ struct PsRender: ParsableCommand {
         case show, hide
     }
 
+    enum Links: String, ExpressibleByArgument, CaseIterable {
+        case osc8, inline, auto
+    }
+
     @Argument(help: ArgumentHelp("NDJSON records to render (default: standard input).", valueName: "file"))
     var file: String?
 
@@ -78,6 +93,9 @@ struct PsRender: ParsableCommand {
 
     @Option(help: "Show reasoning (dimmed) or hide it.")
     var reasoning: Reasoning = .show
+
+    @Option(help: "Links in ansi: osc8 (hyperlinks), inline (`text <url>`), or auto (osc8 where the terminal is known to show them).")
+    var links: Links = .auto
 
     @Flag(inversion: .prefixedNo, help: "Show the block being written live, redrawn as it grows (default: on a terminal, with ansi or plain).")
     var live: Bool?
@@ -101,7 +119,7 @@ struct PsRender: ParsableCommand {
         let reader = try ChunkReader.open(path: file)
         let options = RenderOptions(
             format: resolvedFormat, width: width ?? Terminal.width(fd: 1), tools: tools,
-            showReasoning: reasoning == .show)
+            showReasoning: reasoning == .show, links: resolvedLinks)
         let writer = RecordWriter(fd: 1)
         let liveTerminal = useLive ? makeLiveTerminal(reader: reader, options: options, writer: writer) : nil
         let renderer: RecordSink = liveTerminal?.renderer ?? (format == .text
@@ -177,6 +195,14 @@ struct PsRender: ParsableCommand {
         return LiveTerminal(
             reader: reader, region: region, renderer: renderer,
             widthFollowsWindow: width == nil && Terminal.widthFollowsTerminal() && Terminal.isTerminal(1))
+    }
+
+    private var resolvedLinks: LinkStyle {
+        switch links {
+        case .osc8: return .osc8
+        case .inline: return .inline
+        case .auto: return LinkStyle.forTerminal(environment: Environment.current)
+        }
     }
 
     private var resolvedFormat: RenderFormat {

@@ -85,8 +85,9 @@ import TestSupport
         #expect(garbage.stdoutLines.contains { $0 == String(repeating: "─", count: 80) })
     }
 
-    @Test(arguments: ["ansi", "plain", "markdown"])
-    func controlCharactersFromContentNeverReachTheTerminal(_ format: String) throws {
+    @Test(arguments: [["ansi", "--links", "osc8"], ["ansi", "--links", "inline"], ["plain"], ["markdown"]])
+    func controlCharactersFromContentNeverReachTheTerminal(_ formatArguments: [String]) throws {
+        let format = formatArguments[0]
         let hostile = "\u{1B}[2J\u{1B}]52;c;QUJD\u{07}\u{9B}31m\u{202E}"
         let input = try Self.message([
             ["type": "text", "text": "text \(hostile) [link](http://example.com/\u{9B}]8;;x) <http://a/\u{1B}b>\n"],
@@ -94,7 +95,7 @@ import TestSupport
             ["type": "tool-search", "toolCallId": "t1", "state": "weird \(hostile)", "input": ["q": hostile]],
             ["type": "tool-fetch", "toolCallId": "t2", "state": "output-error", "input": [:], "errorText": "failed \(hostile)"],
         ])
-        let result = try Run.command("ps-render", ["--format", format, "--tools", "full"], stdin: input, timeout: 30)
+        let result = try Run.command("ps-render", ["--format"] + formatArguments + ["--tools", "full"], stdin: input, timeout: 30)
         #expect(result.status == 0)
         #expect(Self.hasNoControls(Self.contentBytes(result.stdout)))
         #expect(result.stdoutText.contains("\u{241B}[2J"))  // ESC shown as its control picture

@@ -19,7 +19,7 @@ import TestSupport
 
     @Test func clicolorForceChoosesAnsi() throws {
         let result = try Run.command("ps-render", [], stdin: try Self.fixture("history.ndjson"),
-                                     environment: ["CLICOLOR_FORCE": "1", "COLUMNS": "80"])
+                                     environment: ["CLICOLOR_FORCE": "1", "COLUMNS": "80", "TERM_PROGRAM": "WezTerm"])
         #expect(result.stdout == (try Self.fixture("history.ansi.w80.txt")))
     }
 
@@ -42,8 +42,39 @@ import TestSupport
         let markdown = try Run.command("ps-render", ["--format", "markdown", "--tools", "full", "--reasoning", "hide", file])
         #expect(markdown.status == 0)
         #expect(markdown.stdout == (try Self.fixture("history.markdown.w80.full.noreasoning.txt")))
-        let ansi = try Run.command("ps-render", ["--format", "ansi", "--width", "40", file], environment: ["NO_COLOR": "1"])
+        let ansi = try Run.command("ps-render", ["--format", "ansi", "--width", "40", "--links", "osc8", file], environment: ["NO_COLOR": "1"])
         #expect(ansi.stdout == (try Self.fixture("history.ansi.w40.txt")))
+    }
+
+    static let linkMessage = Data(#"{"id":"m1","role":"assistant","parts":[{"type":"text","text":"[docs](https://d.example/x)"}]}"#.utf8 + [0x0A])
+
+    @Test func linksFlagChoosesHyperlinksOrPrintedURLs() throws {
+        let osc8 = try Run.command("ps-render", ["--format", "ansi", "--links", "osc8"], stdin: Self.linkMessage,
+                                   environment: ["TMUX": "/tmp/tmux-0/default,1,0"])
+        #expect(osc8.status == 0)
+        #expect(osc8.stdoutText.contains("\u{1B}]8;;https://d.example/x\u{1B}\\"))
+        let inline = try Run.command("ps-render", ["--format", "ansi", "--links", "inline"], stdin: Self.linkMessage,
+                                     environment: ["TERM_PROGRAM": "WezTerm"])
+        #expect(!inline.stdoutText.contains("\u{1B}]8;"))
+        #expect(inline.stdoutText.contains(" <https://d.example/x>"))
+        let plain = try Run.command("ps-render", ["--format", "plain", "--links", "osc8"], stdin: Self.linkMessage)
+        #expect(plain.stdoutText.contains("docs <https://d.example/x>\n"))
+        let bad = try Run.command("ps-render", ["--links", "sometimes"], stdin: Self.linkMessage)
+        #expect(bad.status == 2)
+    }
+
+    /// --links auto (the default): hyperlinks on terminals known to show them, not inside tmux
+    /// or on a terminal nobody knows.
+    @Test(arguments: [
+        (["TERM_PROGRAM": "iTerm.app"], true), (["TERM": "xterm-kitty"], true), (["VTE_VERSION": "6800"], true),
+        (["TERM_PROGRAM": "iTerm.app", "TMUX": "/tmp/tmux-0/default,1,0"], false), (["TERM": "screen-256color"], false),
+        (["TERM": "xterm-256color"], false), ([:], false),
+    ])
+    func linksAutoFollowsTheTerminal(_ environment: [String: String], _ hyperlinks: Bool) throws {
+        let result = try Run.command("ps-render", ["--format", "ansi"], stdin: Self.linkMessage, environment: environment)
+        #expect(result.status == 0)
+        #expect(result.stdoutText.contains("\u{1B}]8;;https://d.example/x") == hyperlinks)
+        #expect(result.stdoutText.contains("<https://d.example/x>") == !hyperlinks)
     }
 
     @Test func incompleteStreamExitsTen() throws {

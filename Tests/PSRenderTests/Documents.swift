@@ -98,5 +98,26 @@ enum Documents {
             return 1
         """
 
-    static let all = [constructs, lateChanges, unicode, unclosed]
+    /// Footnotes: numbered by first reference, definitions moved to the end, one never referenced,
+    /// one reference without a definition.
+    static let footnotes = """
+        Intro without notes.
+
+        Claim[^b] and another[^a], again[^b].
+
+        [^a]: Alpha note.
+
+        Middle paragraph with [^missing].
+
+        [^b]: Beta note
+            on two lines.
+
+            And a second paragraph.
+
+        [^unused]: Never referenced.
+
+        Last words.
+        """
+
+    static let all = [constructs, lateChanges, unicode, unclosed, footnotes]
 }

@@ -41,6 +41,10 @@ public enum Run {
         env.removeValue(forKey: "PAGESPACE_TOKEN")
         env.removeValue(forKey: "PAGESPACE_API_URL")
         env.removeValue(forKey: "COLUMNS")
+        // What tells ps-render whether the terminal shows OSC 8 hyperlinks (its --links auto).
+        for key in ["TERM", "TERM_PROGRAM", "TMUX", "VTE_VERSION", "KITTY_WINDOW_ID", "WT_SESSION"] {
+            env.removeValue(forKey: key)
+        }
         for (key, value) in extra { env[key] = value }
         return env
     }

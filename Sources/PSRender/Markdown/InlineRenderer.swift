@@ -44,6 +44,10 @@ struct InlineRenderer {
             link(node, url: url, image: false, style: style, to: &out)
         case .image(let url, _):
             link(node, url: url, image: true, style: style, to: &out)
+        case .footnoteReference(let number):
+            var referenceStyle = style
+            if ansi { referenceStyle.color = .cyan }
+            out.append(.text("[" + String(number) + "]", referenceStyle))
         default:
             children(of: node, style: style, to: &out)
         }
@@ -53,14 +57,16 @@ struct InlineRenderer {
         for child in node.children { append(child, style: style, to: &out) }
     }
 
-    /// ansi: the text as an OSC 8 hyperlink. plain: `text <url>`, or only the text when it already
-    /// is the URL (autolinks).
+    /// ansi: the text as an OSC 8 hyperlink, or underlined with its URL after it when the style
+    /// prints URLs. plain: `text <url>`. The URL is left out when the text already is the URL
+    /// (autolinks).
     private func link(_ node: MarkdownNode, url: String, image: Bool, style: TextStyle, to out: inout [InlinePiece]) {
+        let hyperlink = ansi && !style.printsURLs
         var inner = style
         if ansi {
             inner.underline = true
             inner.color = .blue
-            inner.link = url
+            if hyperlink { inner.link = url }
         }
         var text: [InlinePiece] = []
         children(of: node, style: inner, to: &text)
@@ -72,10 +78,12 @@ struct InlineRenderer {
         } else {
             out.append(contentsOf: text)
         }
-        guard !ansi, !url.isEmpty else { return }
+        guard !hyperlink, !url.isEmpty else { return }
         let shown = Self.plainText(node)
         if !image && (shown == url || "http://" + shown == url || "mailto:" + shown == url) { return }
-        out.append(.text(" <" + url.withoutControlCharacters + ">", style))
+        var urlStyle = style
+        urlStyle.dim = ansi
+        out.append(.text(" <" + url.withoutControlCharacters + ">", urlStyle))
     }
 
     /// The text of a node's descendants, without styles.
@@ -85,10 +93,19 @@ struct InlineRenderer {
             switch child.kind {
             case .text(let value), .code(let value), .htmlInline(let value): text += value
             case .softBreak, .lineBreak: text += " "
+            case .footnoteReference(let number): text += "[" + String(number) + "]"
             default: text += plainText(child)
             }
         }
         return text
+    }
+
+    /// Whether the node refers to a footnote. Its number counts the footnotes referred to before
+    /// it in the whole text, and its definition shows at the end only while a reference to it is
+    /// in the same parse: such a block stays open until the text is finished.
+    static func refersToFootnote(_ node: MarkdownNode) -> Bool {
+        if case .footnoteReference = node.kind { return true }
+        return node.children.contains(where: refersToFootnote)
     }
 
     /// Whether the node's text has a `[` with a `]` after it that is not a link: a link reference

@@ -26,6 +26,11 @@ public struct MarkdownNode: Sendable {
         case strikethrough
         case link(url: String, title: String)
         case image(url: String, title: String)
+        /// `[^label]` with a definition: the footnote's number (in order of first reference).
+        case footnoteReference(number: Int)
+        /// `[^label]: text`. cmark-gfm moves the definitions that are referenced to the end of
+        /// the document, numbered in order; the others are dropped.
+        case footnoteDefinition(number: Int)
         /// Anything else cmark-gfm may produce (its children are still rendered).
         case other
     }

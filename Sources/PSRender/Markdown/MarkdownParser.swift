@@ -2,7 +2,7 @@ import CCmarkGFM
 import Synchronization
 
 /// Parses GitHub Flavored Markdown with cmark-gfm and its table, strikethrough, autolink and
-/// task list extensions.
+/// task list extensions, and footnotes.
 public enum MarkdownParser {
     private static let extensionNames = ["table", "strikethrough", "autolink", "tasklist"]
 
@@ -39,7 +39,7 @@ public enum MarkdownParser {
     private static func parseAlone(_ text: String, _ body: (MarkdownNode, Bool) -> Void) -> Int {
         _ = registered
         // Smart punctuation stays off: the text must look as the model wrote it.
-        guard let parser = cmark_parser_new(CMARK_OPT_DEFAULT) else { return 0 }
+        guard let parser = cmark_parser_new(CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES) else { return 0 }
         defer { cmark_parser_free(parser) }
         for name in extensionNames {
             if let syntax = cmark_find_syntax_extension(name) {
@@ -57,8 +57,17 @@ public enum MarkdownParser {
         defer { cmark_node_free(root) }
         // Each top-level block is freed in cmark as soon as it is copied: cmark's nodes are several
         // times the size of the text, and both trees at once would be the peak memory use.
+        var footnotes = 0
         while let block = cmark_node_first_child(root) {
-            let converted = convert(block, depth: 1)
+            var converted = convert(block, depth: 1)
+            if case .footnoteDefinition = converted.kind {
+                // The definitions come last, in the order of their numbers.
+                footnotes += 1
+                converted.kind = .footnoteDefinition(number: footnotes)
+                // Moved to the end, a definition does not start where it shows: no start line, so
+                // nothing is taken to end before it.
+                converted.startLine = 0
+            }
             let isLast = cmark_node_next(block) == nil
             cmark_node_unlink(block)
             cmark_node_free(block)
@@ -134,6 +143,7 @@ public enum MarkdownParser {
             switch cmark_node_get_type(inline) {
             case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_HTML_INLINE: text += string(cmark_node_get_literal(inline))
             case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK: text += " "
+            case CMARK_NODE_FOOTNOTE_REFERENCE: text += "[" + string(cmark_node_get_literal(inline)) + "]"
             default: break
             }
             return true
@@ -181,6 +191,9 @@ public enum MarkdownParser {
         case CMARK_NODE_STRONG: kind = .strong
         case CMARK_NODE_LINK: kind = .link(url: string(cmark_node_get_url(node)), title: string(cmark_node_get_title(node)))
         case CMARK_NODE_IMAGE: kind = .image(url: string(cmark_node_get_url(node)), title: string(cmark_node_get_title(node)))
+        // cmark-gfm gives a resolved reference its footnote's number as its literal.
+        case CMARK_NODE_FOOTNOTE_REFERENCE: kind = .footnoteReference(number: Int(string(cmark_node_get_literal(node))) ?? 0)
+        case CMARK_NODE_FOOTNOTE_DEFINITION: kind = .footnoteDefinition(number: 0)
         default:
             switch typeName {
             case "table":

@@ -6,9 +6,12 @@ public struct MarkdownRenderer: Sendable {
     /// A style every line starts from (dim for reasoning).
     public let base: TextStyle
 
-    public init(ansi: Bool, width: Int, base: TextStyle = .plain) {
+    /// `links`: how links show in ansi (plain always prints their URL).
+    public init(ansi: Bool, width: Int, base: TextStyle = .plain, links: LinkStyle = .osc8) {
         self.ansi = ansi
         self.width = width
+        var base = base
+        base.printsURLs = links == .inline
         self.base = base
     }
 
@@ -118,6 +121,8 @@ struct BlockRenderer {
             let lines = TableRenderer(ansi: ansi, base: base, inline: inline)
                 .render(node, alignments: alignments, width: width)
             return leaf(lines, node, open: open, closed: growth.endsWithBlankLine)
+        case .footnoteDefinition(let number):
+            return footnote(node, number: number, width: width, open: open)
         default:
             return container(node.children, width: width, open: open) { _, _ in [[]] }
         }
@@ -146,7 +151,9 @@ struct BlockRenderer {
     /// yet closed; never final while a later link reference definition could change it.
     func leaf(_ lines: [StyledLine], _ node: MarkdownNode, open: Bool, closed: Bool) -> RenderedBlock {
         guard growth.growing else { return .final(lines) }
-        if InlineRenderer.mayBecomeLink(node) { return RenderedBlock(lines: lines, stable: 0) }
+        if InlineRenderer.mayBecomeLink(node) || InlineRenderer.refersToFootnote(node) {
+            return RenderedBlock(lines: lines, stable: 0)
+        }
         if open && !closed { return RenderedBlock(lines: lines, stable: 0) }
         return .final(lines)
     }
@@ -188,13 +195,32 @@ struct BlockRenderer {
         return result
     }
 
+    /// A footnote's definition as an item of the numbered list at the end of the text: `[1] text`.
+    /// While the text grows it is never final: more text goes before it.
+    func footnote(_ node: MarkdownNode, number: Int, width: Int, open: Bool) -> RenderedBlock {
+        let marker = "[" + String(number) + "]"
+        let indent = DisplayWidth.of(marker) + 1
+        var body = container(node.children, width: max(1, width - indent), open: open, separator: itemSeparator)
+        if body.lines.isEmpty { body.lines = [[]] }
+        let first: StyledLine = [Span(marker, style { $0.color = ansi ? .cyan : nil }), Span(" ", base)]
+        let rest: StyledLine = [Span(String(repeating: " ", count: indent), base)]
+        let lines = body.prefixed(first: first, rest: rest).lines
+        return growth.growing ? RenderedBlock(lines: lines, stable: 0) : .final(lines)
+    }
+
+    /// Level 1 bold magenta over a double rule, level 2 bold cyan over a rule (in plain: the
+    /// rules); levels 3 to 6 after their `###` marker (dimmed in ansi), bold, and from level 4 on
+    /// italic as well, so that no heading looks like a line of bold text.
     func heading(_ node: MarkdownNode, level: Int, width: Int) -> [StyledLine] {
         let headingStyle = style {
             $0.bold = true
+            if ansi && level >= 4 { $0.italic = true }
             if ansi { $0.color = level == 1 ? .magenta : level == 2 ? .cyan : nil }
         }
         var pieces = inline.pieces(node, base: headingStyle)
-        if level >= 3 && !ansi { pieces.insert(.text(String(repeating: "#", count: level) + " ", headingStyle), at: 0) }
+        if level >= 3 {
+            pieces.insert(.text(String(repeating: "#", count: level) + " ", style { $0.dim = ansi }), at: 0)
+        }
         var lines = Wrapper.wrap(pieces, width: width)
         if level <= 2 {
             let ruleWidth = max(1, lines.map(\.displayWidth).max() ?? 1)
@@ -207,23 +233,24 @@ struct BlockRenderer {
         let fenceStyle = style { $0.dim = ansi }
         let codeStyle = style { $0.color = ansi ? .yellow : nil }
         let language = info.split(separator: " ").first.map(String.init) ?? ""
-        let sourceLines = literalLines(literal)
-        func body(_ count: Int) -> [StyledLine] {
-            sourceLines.prefix(count).flatMap { hardWrap($0, width: width, style: codeStyle) }
+        // Never wrapped: a line cut in two would paste back as two lines. It runs on past the width.
+        let body = literalLines(literal).map { line -> StyledLine in
+            let text = line.withoutControlCharacters
+            return text.isEmpty ? [] : [Span(text, codeStyle)]
         }
         let top: StyledLine = [Span("```" + language.withoutControlCharacters, fenceStyle)]
         let bottom: StyledLine = [Span("```", fenceStyle)]
-        let lines = [top] + body(sourceLines.count) + [bottom]
+        let lines = [top] + body + [bottom]
         guard growth.growing && open else { return .final(lines) }
         // Content starts on the line after the opening fence (indented code: on its first line).
         let firstContentLine = fenced ? node.startLine + 1 : node.startLine
-        let closedByFence = fenced && node.endLine >= firstContentLine + sourceLines.count
+        let closedByFence = fenced && node.endLine >= firstContentLine + body.count
         if closedByFence && lineEnded(node) { return .final(lines) }
         // The opening fence's info string (the language) is final only with its newline.
         guard fenced, node.startLine <= growth.completeLines else { return RenderedBlock(lines: lines, stable: 0) }
         // A content line is final once its newline is in: it can no longer become the closing fence.
-        let finalSourceLines = max(0, min(sourceLines.count, growth.completeLines - firstContentLine + 1))
-        return RenderedBlock(lines: lines, stable: 1 + body(finalSourceLines).count)
+        let finalSourceLines = max(0, min(body.count, growth.completeLines - firstContentLine + 1))
+        return RenderedBlock(lines: lines, stable: 1 + finalSourceLines)
     }
 
     /// The lines of a block's literal text, without the newline cmark keeps at its end.
@@ -233,7 +260,7 @@ struct BlockRenderer {
         return lines
     }
 
-    /// Cuts a line of code at the width (code is not word-wrapped: its spaces matter).
+    /// Cuts a line at the width, wherever it is (for HTML blocks and tool input and output).
     func hardWrap(_ line: String, width: Int, style: TextStyle) -> [StyledLine] {
         let text = line.withoutControlCharacters
         var lines: [StyledLine] = []

@@ -36,12 +36,12 @@ struct TerminalPartRenderer {
         }
         switch PartKind(part) {
         case .text:
-            return markdown(MarkdownRenderer(ansi: ansi, width: width))
+            return markdown(MarkdownRenderer(ansi: ansi, width: width, links: options.links))
         case .reasoning:
             guard options.showReasoning else { return RenderedBlock() }
             let style = styled { $0.dim = true; $0.italic = true }
             let bar: StyledLine = [Span("┊ ", styled { $0.dim = true })]
-            return markdown(MarkdownRenderer(ansi: ansi, width: width - 2, base: style))
+            return markdown(MarkdownRenderer(ansi: ansi, width: width - 2, base: style, links: options.links))
                 .prefixed(first: bar, rest: bar)  // the same bar on every line, so leaving lines out changes nothing
         case .stepStart:
             return RenderedBlock()
@@ -72,9 +72,11 @@ struct TerminalPartRenderer {
         var pieces: [InlinePiece] = [.text(mark + " ", styled { $0.color = .blue }), .text(label + ": ", styled { $0.dim = true })]
         let shown = (text?.isEmpty == false ? text! : url ?? "").withoutControlCharacters
         var linkStyle = styled { $0.underline = url != nil }
-        if ansi, let url { linkStyle.link = url }
+        if options.hyperlinks, let url { linkStyle.link = url }
         pieces.append(.text(shown, linkStyle))
-        if !ansi, let url, shown != url { pieces.append(.text(" <" + url.withoutControlCharacters + ">", .plain)) }
+        if !options.hyperlinks, let url, shown != url {
+            pieces.append(.text(" <" + url.withoutControlCharacters + ">", styled { $0.dim = true }))
+        }
         return Wrapper.wrap(pieces, width: width)
     }
 

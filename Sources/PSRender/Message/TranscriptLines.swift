@@ -9,6 +9,8 @@ final class TranscriptLines {
     private var sawContent = false
     /// Blank lines at the end of `lines`: final only once something follows them.
     private var trailingBlank = 0
+    /// The text's headings, moved below the turn heading.
+    private var headings = TranscriptHeadings(shift: TranscriptPartRenderer.turnHeadingLevel)
 
     /// What `TranscriptPartRenderer.source(text, finished: false)` gives, from the new text only,
     /// without its first `skip` lines (at most the `settled` lines of the previous render).
@@ -17,23 +19,28 @@ final class TranscriptLines {
         if bytes.count < scannedBytes {
             // Not the text seen before with more appended: start over.
             (scannedBytes, lines, sawContent, trailingBlank) = (0, [], false, 0)
+            headings = TranscriptHeadings(shift: TranscriptPartRenderer.turnHeadingLevel)
         }
         var start = bytes.index(bytes.startIndex, offsetBy: scannedBytes)
         if let newline = Self.lastLineEnd(bytes[start...]) {
             for line in text[start..<newline].split(separator: "\n", omittingEmptySubsequences: false) {
-                take(String(line).withoutControlCharacters)
+                for settled in headings.take(String(line).withoutControlCharacters) { take(settled) }
             }
             start = bytes.index(after: newline)
             scannedBytes = bytes.distance(from: bytes.startIndex, to: start)
         }
         let partial = String(text[start...]).withoutControlCharacters
+        // A paragraph's lines wait for its end (a setext underline would make them a heading).
+        let held = headings.held.map(Self.styled)
         guard sawContent else {
             // Only blank lines so far: they are dropped, and nothing is final yet.
-            return RenderedBlock(lines: Self.isBlank(partial) ? [] : [Self.styled(partial)], stable: 0, pending: true)
+            let last = held.isEmpty && Self.isBlank(partial) ? [] : [Self.styled(partial)]
+            return RenderedBlock(lines: held + last, stable: 0, pending: true)
         }
         let skipped = min(skip, lines.count)
         var block = RenderedBlock(
-            lines: Array(lines[skipped...]) + [Self.styled(partial)], stable: max(0, lines.count - trailingBlank - skipped), pending: true)
+            lines: Array(lines[skipped...]) + held + [Self.styled(partial)],
+            stable: max(0, lines.count - trailingBlank - skipped), pending: true)
         block.settled = lines.count - trailingBlank
         return block.dropping(skip - skipped)
     }

@@ -5,9 +5,12 @@ import PSCore
 struct TranscriptPartRenderer {
     let options: RenderOptions
 
+    /// The level of the heading each turn starts with; the headings of its text go below it.
+    static let turnHeadingLevel = 2
+
     func header(role: String) -> [StyledLine] {
         let name = role.isEmpty ? "Message" : role.prefix(1).uppercased() + role.dropFirst()
-        return [line("## " + name.withoutControlCharacters)]
+        return [line(String(repeating: "#", count: Self.turnHeadingLevel) + " " + name.withoutControlCharacters)]
     }
 
     /// `stream` gives the lines of a text that is still growing. The first `skip` lines of such a
@@ -57,6 +60,9 @@ struct TranscriptPartRenderer {
     /// wait until something follows them, since blank lines at the end are dropped.
     private func source(_ text: String, finished: Bool) -> RenderedBlock {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).withoutControlCharacters }
+        // The headings go below the turn heading. An unfinished last line is left as it is.
+        let last = finished ? [] : lines.suffix(1)
+        lines = TranscriptHeadings.shift(Array(lines.dropLast(last.count)), by: Self.turnHeadingLevel) + last
         let complete = finished ? lines.count : lines.count - 1
         var stable = complete
         while stable > 0 && lines[stable - 1].allSatisfy({ $0 == " " }) { stable -= 1 }

@@ -16,6 +16,10 @@ public struct TextStyle: Equatable, Sendable {
     public var color: TextColor?
     /// The target of a hyperlink (OSC 8 in ansi).
     public var link: String?
+    /// Links in text of this style print their URL after them (`text <url>`) instead of being
+    /// OSC 8 hyperlinks. Set on the base style a whole text is rendered from (see
+    /// `MarkdownRenderer.init`), so that it reaches every block renderer of that text.
+    public var printsURLs = false
 
     public init(bold: Bool = false, dim: Bool = false, italic: Bool = false, underline: Bool = false,
                 strike: Bool = false, color: TextColor? = nil, link: String? = nil) {
