@@ -37,6 +37,16 @@ public protocol APIAdapter: AnyObject {
     /// server generates whether or not the client still listens). The conversation names it
     /// even before the stream id is known.
     func abort(streamID: String?, conversationID: String?) throws -> AbortOutcome
+    /// After a send: keeps the turn where the client keeps the conversation (the server keeps
+    /// none); `reply` is the assistant's message rebuilt from the stream, nil when none came.
+    func keepTurn(_ target: SendTarget, message: JSON, reply: JSON?) throws
+    /// Whether `keepTurn` keeps anything (then the reply is rebuilt from the stream).
+    var keepsTurns: Bool { get }
+}
+
+extension APIAdapter {
+    public func keepTurn(_ target: SendTarget, message: JSON, reply: JSON?) throws {}
+    public var keepsTurns: Bool { false }
 }
 
 public struct LoginResult: Sendable {
@@ -129,6 +139,8 @@ public struct SendOptions: Sendable {
     public var provider: String?
     public var model: String?
     public var location: SendLocation?
+    /// A system prompt, where the API takes one with the message (OpenAI-compatible servers).
+    public var system: String?
     /// The current API's per-run browser session id.
     public var browserSessionID: String
 
@@ -168,6 +180,7 @@ public enum APIAdapters {
         switch kind {
         case .pagespace: return PageSpaceAdapter(client: client)
         case .pagespaceLegacy: return PageSpaceLegacyAdapter(client: client)
+        case .openai: return OpenAIAdapter(client: client)
         }
     }
 }

@@ -7,6 +7,12 @@ public enum APIKind: String, CaseIterable, Sendable, ExpressibleByArgument {
     case pagespace
     /// PageSpace's API of late 2025: JWT login with CSRF, `/api/ai_conversations/*`.
     case pagespaceLegacy = "pagespace-legacy"
+    /// Any OpenAI-compatible server: `/chat/completions` streams, `/models`; the client keeps
+    /// the conversations. The profile's server is the API's base URL (ending in `/v1`).
+    case openai
+
+    /// Whether a message can be sent without a credential (a local model server needs none).
+    public var credentialOptional: Bool { self == .openai }
 
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 

@@ -13,6 +13,8 @@ public struct CredentialReach: Sendable {
     public var drives: [JSON]?
     /// Why it reaches less than a session would, when it does.
     public var note: String?
+    /// What it reaches, in the words of an API that has no Global assistant or agents.
+    public var described: String?
 
     public init(user: JSON?, globalAssistant: Bool, pageAI: Bool, drives: [JSON]?, note: String? = nil) {
         self.user = user
@@ -24,6 +26,7 @@ public struct CredentialReach: Sendable {
 
     /// "Global assistant, Page AI agents" or "no AI route".
     public var summary: String {
+        if let described { return described }
         let reached = [globalAssistant ? "Global assistant" : nil, pageAI ? "Page AI agents and their history" : nil]
             .compactMap { $0 }
         return reached.isEmpty ? "no AI route" : reached.joined(separator: ", ")
