@@ -152,9 +152,17 @@ public struct MessageAssembler: Sendable {
         guard let index = activeText[id] else {
             throw MalformedChunk("text-delta for text part \"\(id)\", which is not open (no text-start)")
         }
+        appendText(delta, toPartAt: index, &changes)
+        return .applied
+    }
+
+    /// The open text part a `text-delta` for stream id `id` goes to.
+    func openTextPart(_ id: String) -> Int? { activeText[id] }
+
+    /// A text delta for the part at `index`, found open already.
+    mutating func appendText(_ delta: String, toPartAt index: Int, _ changes: inout [MessageChange]) {
         parts[index].append(delta, toStringAt: "text")
         changes.append(.textAppended(index, delta))
-        return .applied
     }
 
     private mutating func appendDelta(
