@@ -32,9 +32,9 @@ public final class MessageStream {
 
     private var state = State.idle
     private var assembler = MessageAssembler()
-    private var simplified = SimplifiedChunks()
-    private var dataStream = DataStreamLines()
-    private var gemini = GeminiEvents()
+    private var simplified = SimplifiedChunkFormat()
+    private var dataStream = DataStreamFormat()
+    private var gemini = GeminiEventFormat()
     private var finished = false
     private var abort: (reason: String?, line: Int)?
     private var changes: [MessageChange] = []
@@ -108,7 +108,7 @@ public final class MessageStream {
         guard case .object(let payload) = data else { throw MalformedChunk("\(event) event whose data is not a JSON object") }
         if case .string(let type)? = payload["type"] {
             try routeChunk(payload, type: type, line: line)
-        } else if GeminiEvents.names.contains(event) {
+        } else if GeminiEventFormat.names.contains(event) {
             let (chunks, ends) = try gemini.translate(event: event, data: payload)
             try apply(chunks, line: line, ends: ends)
         } else {
@@ -254,9 +254,9 @@ public final class MessageStream {
     private func end(_ status: MessageStatus) throws {
         state = .idle
         lastDeltaTarget = nil
-        simplified = SimplifiedChunks()
-        dataStream = DataStreamLines()
-        gemini = GeminiEvents()
+        simplified = SimplifiedChunkFormat()
+        dataStream = DataStreamFormat()
+        gemini = GeminiEventFormat()
         try emit(.ended(assembler, status))
     }
 
