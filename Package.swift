@@ -1,7 +1,7 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-// Layout: one core library every command uses (PSCore: JSON via jansson, NDJSON I/O, exit
+// Layout: one core library every command uses (PSCore: JSON, NDJSON I/O, exit
 // codes, terminal, stream parsing and message assembly), a renderer library (PSRender:
 // cmark-gfm), a network library (PSNet: libcurl, profiles, credentials, API adapters) that the
 // pure filters never link, and one executable target per command.
@@ -26,7 +26,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
-        // C libraries from Debian's -dev packages.
+        // C libraries from Debian's -dev packages (jansson: the tests' reference JSON parser).
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(
@@ -36,7 +36,7 @@ let package = Package(
         // Libraries.
         .target(
             name: "PSCore",
-            dependencies: ["CJansson", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "PSRender", dependencies: ["PSCore", "CCmarkGFM"]),
         .target(
             name: "PSNet",
@@ -59,7 +59,7 @@ let package = Package(
 
         // Tests.
         .target(name: "TestSupport", dependencies: ["PSCore"], path: "Tests/TestSupport"),
-        .testTarget(name: "PSCoreTests", dependencies: ["PSCore", "TestSupport"]),
+        .testTarget(name: "PSCoreTests", dependencies: ["PSCore", "TestSupport", "CJansson"]),
         .testTarget(name: "PSRenderTests", dependencies: ["PSRender", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "PSNetTests", dependencies: ["PSNet", "TestSupport"]),
         .testTarget(name: "CommandTests", dependencies: ["PSCore", "TestSupport"], exclude: ["FuzzCorpus", "Terminal"]),

@@ -1,10 +1,6 @@
 import ArgumentParser
 import PSCore
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 @main
 struct PsParts: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -54,18 +50,14 @@ struct PsParts: ParsableCommand {
         if file == nil || file == "-" {
             try Terminal.refuseInteractiveStdin(usage: "usage: ps-sse < stream.sse | ps-parts [--final]   (see ps-parts --help)")
         }
-        let reader = try ChunkReader.open(path: file)
+        let lines = RecordLineReader(try ChunkReader.open(path: file))
         let writer = RecordWriter()
         let records = PartRecords(final: final)
-        let name = reader.name
-        var out: [UInt8] = []
-        out.reserveCapacity(4096)
+        let name = lines.name
         var incomplete = false
 
         let stream = MessageStream { event in
-            out.removeAll(keepingCapacity: true)
-            records.write(event, to: &out)
-            if !out.isEmpty { try out.withUnsafeBytes { try writer.writeRaw($0) } }
+            writer.append { records.write(event, to: &$0) }
             if case .ended(_, .incomplete(let reason, let detail, let line)) = event {
                 incomplete = true
                 switch reason {
@@ -78,33 +70,32 @@ struct PsParts: ParsableCommand {
             }
         }
 
-        var splitter = LineSplitter()
         func handle(_ line: UnsafeRawBufferPointer, _ number: Int) throws {
-            var trimmed = line
-            while let last = trimmed.last, last == 0x0D || last == 0x20 || last == 0x09 {
-                trimmed = UnsafeRawBufferPointer(rebasing: trimmed.dropLast())
-            }
-            if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
-            if let (id, delta) = TextDeltaRecord.match(trimmed) {
-                return try stream.consumeTextDelta(id: id, delta: delta, line: number)
+            if let delta = TextDeltaRecord.match(line) {
+                return try stream.consumeTextDelta(delta, line: number)
             }
             let value: JSON
             do {
-                value = try JSON.parse(trimmed)
+                value = try JSON.parse(line)
             } catch let error as JSONParseError {
-                try stream.consumeUnreadable(line: number, "not JSON (\(error.message))" + Self.hint(trimmed))
+                try stream.consumeUnreadable(line: number, "not JSON (\(error.message))" + Self.hint(line))
                 return
             }
             try stream.consume(value, line: number)
         }
+        // The records of each read go out before the next read: none waits for more input.
         do {
-            try reader.forEachChunk { chunk in try splitter.feed(chunk, handle) }
-            try splitter.finish(handle)
+            try lines.forEachLine(handle, afterRead: writer.flush)
             try stream.finish()
+            try writer.flush()
         } catch let error as MalformedRecord {
+            try writer.flush()  // everything good before the bad line
             throw ToolError(.malformedInput, "\(name): \(error)")
+        } catch let error as ToolError {
+            try writer.flush()
+            throw error
         }
-        if incomplete { Glibc.exit(ExitStatus.incomplete.rawValue) }
+        if incomplete { throw ExitRequest(.incomplete) }
     }
 
     /// Raw SSE or data-stream text where records belong: say what to do.

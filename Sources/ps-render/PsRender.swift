@@ -164,7 +164,7 @@ struct PsRender: ParsableCommand {
         }
         try renderer.flush()
         try renderer.finish()
-        if renderer.sawIncomplete { Glibc.exit(ExitStatus.incomplete.rawValue) }
+        if renderer.sawIncomplete { throw ExitRequest(.incomplete) }
     }
 
     /// What to do when a line is not JSON at all: raw event streams need ps-sse and ps-parts, and

@@ -118,7 +118,7 @@ struct PsSend: ParsableCommand {
             throw stream.toolError(failure, request: request)
         } catch is ReaderGone {
             abortTurn(adapter, streamID: stream.streamID, conversationID: target.conversationID, quiet: true)
-            Glibc.exit(ExitStatus.brokenPipe.rawValue)  // quietly, like every command whose reader left
+            throw ExitRequest(.brokenPipe)  // quietly, like every command whose reader left
         }
     }
 

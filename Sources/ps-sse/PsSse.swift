@@ -54,7 +54,7 @@ struct PsSse: ParsableCommand {
         help: ArgumentHelp(
             "The input's format: sse, data-stream (AI SDK v4 CODE:JSON lines), or auto to tell them apart by the first line.",
             valueName: "format"))
-    var format: InputFormat = .auto
+    var format: StreamTranslator.Format = .auto
 
     static func main() { runAsTool() }
 
@@ -64,8 +64,21 @@ struct PsSse: ParsableCommand {
                 usage: "Pipe a stream into it (curl -sN URL | ps-sse) or name a file (ps-sse stream.sse); see ps-sse --help.")
         }
         let reader = try ChunkReader.open(path: file)
-        var translator = StreamTranslator(format: format, output: EventRecordOutput(raw: raw), inputName: reader.name)
-        try reader.forEachChunk { try translator.feed($0) }
-        try translator.finish()
+        let output = EventRecordOutput(raw: raw)
+        var translator = StreamTranslator(format: format, output: output, inputName: reader.name)
+        // The records of each read go out before the next read: none waits for more input.
+        do {
+            try reader.forEachChunk {
+                try translator.feed($0)
+                try output.flush()
+            }
+            try translator.finish()
+        } catch {
+            try output.flush()
+            throw error
+        }
+        try output.flush()
     }
 }
+
+extension StreamTranslator.Format: ExpressibleByArgument {}

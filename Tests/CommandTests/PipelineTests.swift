@@ -57,4 +57,26 @@ import TestSupport
         #expect(result.stdoutText.contains("## User"))
         #expect(result.stdoutText.contains("## Assistant"))
     }
+
+    /// Numbers no 64-bit integer or double holds are valid JSON: they pass through ps-sse and
+    /// ps-parts byte for byte, in tool input, tool output and data parts.
+    @Test func numbersBeyondSixtyFourBitsPassThroughExactly() throws {
+        let big = "123456789012345678901234567890", huge = "1e400", negative = "-98765432109876543210", tiny = "2.5E-999"
+        let chunks = [
+            #"{"type":"start","messageId":"m"}"#, #"{"type":"start-step"}"#,
+            #"{"type":"tool-input-available","toolCallId":"c","toolName":"calc","input":{"n":\#(big),"x":[\#(huge),1.5]}}"#,
+            #"{"type":"tool-output-available","toolCallId":"c","output":{"sum":\#(negative),"small":\#(tiny)}}"#,
+            #"{"type":"data-stats","data":{"count":\#(big)}}"#,
+            #"{"type":"finish-step"}"#, #"{"type":"finish"}"#, "[DONE]",
+        ]
+        let sse = chunks.map { "data: \($0)\n\n" }.joined()
+        let result = try Run.shell("set -o pipefail; ps-sse | ps-parts --final", stdin: Data(sse.utf8))
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stderrText.isEmpty)
+        #expect(result.stdoutLines == [
+            #"{"id":"m","role":"assistant","parts":[{"type":"step-start"},"#
+                + #"{"type":"tool-calc","toolCallId":"c","state":"output-available","input":{"n":\#(big),"x":[\#(huge),1.5]},"#
+                + #""output":{"sum":\#(negative),"small":\#(tiny)}},{"type":"data-stats","data":{"count":\#(big)}}]}"#,
+        ])
+    }
 }

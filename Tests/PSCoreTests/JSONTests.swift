@@ -44,4 +44,36 @@ import Testing
         #expect(JSON.integer(1) == JSON.real(1.0))
         #expect(try JSON.parse(#"{"a":1,"b":2}"#) == JSON.parse(#"{"b":2,"a":1}"#))
     }
+
+    @Test func keepsNumbersBeyondInt64AndDoubleAsTheirText() throws {
+        let text = #"{"big":123456789012345678901234567890,"neg":-9223372036854775809,"huge":1e400,"tiny":-2.5E-400,"#
+            + #""list":[1E+999,0.1,-9223372036854775808,9223372036854775807,0e-999,1.0e-400]}"#
+        let value = try JSON.parse(text)
+        #expect(value["big"] == .number("123456789012345678901234567890"))
+        #expect(value["neg"] == .number("-9223372036854775809"))
+        #expect(value["huge"] == .number("1e400"))
+        #expect(value["tiny"] == .number("-2.5E-400"))
+        #expect(value["list"] == [.number("1E+999"), .real(0.1), .integer(.min), .integer(.max), .real(0), .number("1.0e-400")])
+        #expect(value.serialized() == text.replacing("0e-999", with: "0"))
+    }
+
+    @Test func numbersKeptAsTextCompareByTheirText() throws {
+        #expect(JSON.number("1e400") == JSON.number("1e400"))
+        #expect(JSON.number("1e400") != JSON.number("1E400"))
+        #expect(JSON.number("1e400") != JSON.real(.infinity))
+        #expect(JSON.number("1e400").doubleValue == .infinity)
+    }
+
+    @Test func reportsTheLineAndColumnOfTheFault() {
+        do {
+            _ = try JSON.parse("{\n  \"a\": tru }")
+            Issue.record("parsed")
+        } catch let error as JSONParseError {
+            #expect(error.line == 2)
+            #expect(error.column == 8)
+        } catch {
+            Issue.record("\(error)")
+        }
+        #expect((try? JSON.parse("[1,\n2,]")) == nil)
+    }
 }

@@ -205,7 +205,9 @@ let done = #"{"event":"message","id":"","data":"[DONE]","done":true}"#
 
 @Suite struct TextDeltaRecordTests {
     func match(_ line: String) -> (id: String, delta: String)? {
-        Array(line.utf8).withUnsafeBytes { TextDeltaRecord.match($0) }
+        Array(line.utf8).withUnsafeBytes { bytes in
+            TextDeltaRecord.match(bytes).map { (String(decoding: $0.id, as: UTF8.self), $0.delta) }
+        }
     }
 
     @Test func recognisesTheRecordPsSseWrites() {
@@ -215,38 +217,82 @@ let done = #"{"event":"message","id":"","data":"[DONE]","done":true}"#
         #expect(escaped?.delta == "line\n\t\"q\" \\ é/")
     }
 
+    /// The matcher's bytes are the record EventRecordOutput writes.
+    @Test func matchesWhatPsSseWrites() throws {
+        let data = Array(#"{"type":"text-delta","id":"t","delta":"Hi \"you\""}"#.utf8)
+        var record: [UInt8] = []
+        data.withUnsafeBytes { bytes in
+            EventRecordOutput.encode(SSEParser.Event(type: "message", data: bytes, lastEventId: "7", retry: nil), raw: false, into: &record)
+        }
+        #expect(record.last == 0x0A)
+        let line = String(decoding: record.dropLast(), as: UTF8.self)
+        #expect(line == #"{"event":"message","id":"7","data":{"type":"text-delta","id":"t","delta":"Hi \"you\""}}"#)
+        #expect(match(line)?.delta == "Hi \"you\"")
+    }
+
     @Test func leavesEverythingElseToTheParser() {
         #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","id":"t","delta":"\u00e9"}}"#) == nil)
+        #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","id":"\u0074","delta":"x"}}"#) == nil)
         #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","delta":"x","id":"t"}}"#) == nil)
         #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","id":"t","delta":"x","providerMetadata":{}}}"#) == nil)
         #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","id":"t","delta":"x"}} "#) == nil)
         #expect(match(#"{"event":"token","id":"","data":{"type":"text-delta","id":"t","delta":"x"}}"#) == nil)
         #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","id":"t","delta":"x"#) == nil)
-        #expect(Array(#"{"event":"message","id":"","data":{"type":"text-delta","id":"t","delta":"\#u{1}"}}"#.utf8).withUnsafeBytes { TextDeltaRecord.match($0) } == nil)
+        #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","id":"t","delta":"\#u{1}"}}"#) == nil)
         #expect([UInt8](#"{"event":"message","id":"","data":{"type":"text-delta","id":"t","delta":"?"}}"#.utf8).map { $0 == 0x3F ? 0xFF : $0 }.withUnsafeBytes { TextDeltaRecord.match($0) } == nil)
+        #expect([UInt8](#"{"event":"message","id":"","data":{"type":"text-delta","id":"?","delta":"x"}}"#.utf8).map { $0 == 0x3F ? 0xC3 : $0 }.withUnsafeBytes { TextDeltaRecord.match($0) } == nil)
     }
 
-    @Test func theFastPathGivesWhatTheChunkGives() throws {
-        func run(fast: Bool) throws -> String {
-            var out: [UInt8] = []
-            let writer = PartRecords(final: false)
-            let stream = MessageStream { writer.write($0, to: &out) }
-            try stream.consume(try JSON.parse(event(#"{"type":"text","text":"simplified "}"#)), line: 1)
-            try stream.consume(try JSON.parse(event(#"{"type":"text-start","id":"t"}"#)), line: 2)
-            for (index, delta) in ["a", "b"].enumerated() {
-                if fast {
-                    try stream.consumeTextDelta(id: "t", delta: delta, line: 3 + index)
-                } else {
-                    try stream.consume(try JSON.parse(event(#"{"type":"text-delta","id":"t","delta":"\#(delta)"}"#)), line: 3 + index)
+    /// Feeds record lines as ps-parts does (fast path first when `fast`), returning the part
+    /// records and the malformed line's message, if any.
+    func replay(_ lines: [String], fast: Bool) throws -> String {
+        var out: [UInt8] = []
+        let writer = PartRecords(final: false)
+        let stream = MessageStream { writer.write($0, to: &out) }
+        do {
+            for (index, line) in lines.enumerated() {
+                let tookFastPath = try Array(line.utf8).withUnsafeBytes { bytes in
+                    guard fast, let record = TextDeltaRecord.match(bytes) else { return false }
+                    try stream.consumeTextDelta(record, line: index + 1)
+                    return true
                 }
+                if !tookFastPath { try stream.consume(try JSON.parse(line), line: index + 1) }
             }
-            #expect(throws: MalformedRecord.self) { try stream.consumeTextDelta(id: "ghost", delta: "x", line: 9) }
-            return String(decoding: out, as: UTF8.self)
+            try stream.finish()
+        } catch let error as MalformedRecord {
+            out.append(contentsOf: "malformed: \(error)".utf8)
         }
-        let fast = try run(fast: true)
-        #expect(fast == (try run(fast: false)))
-        #expect(fast.contains(#"{"type":"part-delta","index":1,"delta":"b"}"#))
-        #expect(fast.contains(#""reason":"malformed","detail":"line 9: text-delta for text part \"ghost\", which is not open (no text-start)""#))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    func record(_ chunk: String) -> String { #"{"event":"message","id":"","data":\#(chunk)}"# }
+    func delta(_ id: String, _ text: String) -> String { record(#"{"type":"text-delta","id":"\#(id)","delta":"\#(text)"}"#) }
+
+    @Test(arguments: 0..<6)
+    func theFastPathGivesWhatTheChunkGives(_ scenario: Int) throws {
+        var lines = [record(#"{"type":"start","messageId":"m"}"#), record(#"{"type":"text-start","id":"t"}"#)]
+        switch scenario {
+        case 0:  // two parts taking turns, then one ended and written to again
+            lines += [record(#"{"type":"text-start","id":"u"}"#), delta("t", "a"), delta("u", "b"), delta("t", #"c\n \"q\""#),
+                      record(#"{"type":"text-end","id":"t"}"#), delta("u", "d"), delta("t", "late")]
+        case 1:  // a step ends the open parts; the same id opens a new part
+            lines += [delta("t", "a"), record(#"{"type":"finish-step"}"#), delta("t", "b")]
+        case 2:
+            lines += [delta("t", "a"), record(#"{"type":"finish-step"}"#), record(#"{"type":"text-start","id":"t"}"#),
+                      delta("t", "b"), record(#"{"type":"reset-step"}"#), delta("t", "c")]
+        case 3:  // a new message reuses the id at another index
+            lines += [delta("t", "a"), record(#"{"type":"finish"}"#), record(#""[DONE]""#),
+                      record(#"{"type":"start","messageId":"n"}"#), record(#"{"type":"start-step"}"#),
+                      record(#"{"type":"text-start","id":"t"}"#), delta("t", "b"), delta("t", "c")]
+        case 4:  // a simplified text run is open when the delta comes
+            lines += [delta("t", "a"), record(#"{"type":"text","text":"simplified "}"#), delta("t", "b"), delta("t", "c")]
+        default:  // an error skips the rest of the stream
+            lines += [delta("t", "a"), record(#"{"type":"error","errorText":"boom"}"#), delta("t", "b"),
+                      record(#"{"type":"start"}"#), delta("t", "c")]
+        }
+        let fast = try replay(lines, fast: true)
+        #expect(fast == (try replay(lines, fast: false)))
+        #expect(fast.contains(#""type":"part-delta""#))
     }
 }
 

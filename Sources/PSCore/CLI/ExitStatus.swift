@@ -59,6 +59,15 @@ public struct ToolError: Error, CustomStringConvertible, Sendable {
     public var description: String { message }
 }
 
+/// Ends a command with `status` and says nothing more: what there was to say was said (the
+/// incomplete stream was reported), or nothing should be (the reader of our output went away).
+/// Thrown up to `runAsTool`, which alone ends the process.
+public struct ExitRequest: Error, Sendable {
+    public let status: ExitStatus
+
+    public init(_ status: ExitStatus) { self.status = status }
+}
+
 extension ExitStatus {
     /// The exit status table for a command's help and man page (put it in the command's
     /// `discussion`, so `--help` and the generated man page say the same).

@@ -5,6 +5,9 @@ public enum JSON: Sendable {
     case bool(Bool)
     case integer(Int64)
     case real(Double)
+    /// A number no Int64 or Double holds exactly (an integer beyond 64 bits, a number beyond
+    /// Double's range), as its literal JSON text: written back byte for byte.
+    case number(String)
     case string(String)
     case array([JSON])
     case object(JSONObject)
@@ -19,6 +22,7 @@ extension JSON: Equatable {
         case let (.integer(a), .integer(b)): return a == b
         case let (.real(a), .real(b)): return a == b
         case let (.integer(a), .real(b)), let (.real(b), .integer(a)): return Double(a) == b
+        case let (.number(a), .number(b)): return a == b
         case let (.string(a), .string(b)): return a == b
         case let (.array(a), .array(b)): return a == b
         case let (.object(a), .object(b)): return a == b
@@ -42,10 +46,12 @@ extension JSON {
         }
     }
 
+    /// The number as a Double (a number beyond Double's range gives infinity or zero).
     public var doubleValue: Double? {
         switch self {
         case .integer(let i): return Double(i)
         case .real(let d): return d
+        case .number(let literal): return Double(literal)
         default: return nil
         }
     }

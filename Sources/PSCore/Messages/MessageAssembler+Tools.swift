@@ -22,16 +22,16 @@ extension MessageAssembler {
         var isResult: Bool { state == "output-available" || state == "output-error" }
     }
 
-    static func isStaticTool(_ part: JSObject) -> Bool {
+    static func isStaticTool(_ part: PartObject) -> Bool {
         guard case .string(let type)? = part["type"] else { return false }
         return type.hasPrefix("tool-")
     }
 
-    static func isTool(_ part: JSObject) -> Bool {
+    static func isTool(_ part: PartObject) -> Bool {
         isStaticTool(part) || part["type"] == "dynamic-tool"
     }
 
-    private func currentStepIndex(where matches: (JSObject) -> Bool) -> Int? {
+    private func currentStepIndex(where matches: (PartObject) -> Bool) -> Int? {
         let start = currentStepStart
         return parts[start...].firstIndex(where: matches)
     }
@@ -39,7 +39,7 @@ extension MessageAssembler {
     mutating func updateToolPart(_ o: ToolUpdate, existing: Int? = nil, _ changes: inout [MessageChange]) {
         let found = existing ?? currentStepIndex { Self.isStaticTool($0) && $0["toolCallId"] == .string(o.toolCallId) }
         guard let index = found else {
-            var part = JSObject([
+            var part = PartObject([
                 ("type", .string("tool-" + o.toolName)), ("toolCallId", .string(o.toolCallId)),
                 ("state", .string(o.state)), ("title", o.title.map(JSON.string)),
             ])
@@ -69,7 +69,7 @@ extension MessageAssembler {
     mutating func updateDynamicToolPart(_ o: ToolUpdate, existing: Int? = nil, _ changes: inout [MessageChange]) {
         let found = existing ?? currentStepIndex { $0["type"] == "dynamic-tool" && $0["toolCallId"] == .string(o.toolCallId) }
         guard let index = found else {
-            var part = JSObject([
+            var part = PartObject([
                 ("type", "dynamic-tool"), ("toolName", .string(o.toolName)), ("toolCallId", .string(o.toolCallId)),
                 ("state", .string(o.state)), ("input", o.input), ("output", o.output),
                 ("errorText", o.errorText.map(JSON.string)), ("preliminary", o.preliminary.map(JSON.bool)),
@@ -94,7 +94,7 @@ extension MessageAssembler {
     }
 
     /// The fields both SDK updaters assign last, in the same order, to an existing tool part.
-    private mutating func finishToolUpdate(_ o: ToolUpdate, _ part: JSObject, at index: Int, _ changes: inout [MessageChange]) {
+    private mutating func finishToolUpdate(_ o: ToolUpdate, _ part: PartObject, at index: Int, _ changes: inout [MessageChange]) {
         var part = part
         if let title = o.title { part["title"] = .string(title) }
         if let toolMetadata = o.toolMetadata { part["toolMetadata"] = toolMetadata }
@@ -253,7 +253,7 @@ extension MessageAssembler {
     }
 
     /// `toolName` of a dynamic part, or the name in a static part's `tool-<name>` type.
-    private func toolName(of part: JSObject) -> String {
+    private func toolName(of part: PartObject) -> String {
         if part["type"] == "dynamic-tool" { return part["toolName"]?.stringValue ?? "" }
         return String((part["type"]?.stringValue ?? "tool-").dropFirst(5))
     }

@@ -10,7 +10,7 @@ public struct MessageAssembler: Sendable {
     public internal(set) var id = ""
     /// Merged message metadata; nil until some arrives.
     public internal(set) var metadata: JSON?
-    public internal(set) var parts: [JSObject] = []
+    public internal(set) var parts: [PartObject] = []
     /// The last `finish` chunk's reason (the SDK keeps it beside the message, not in it).
     public internal(set) var finishReason: String?
 
@@ -38,7 +38,7 @@ public struct MessageAssembler: Sendable {
         let fields = ChunkFields(chunk, type: type)
         switch type {
         case "text-start":
-            let part = JSObject([
+            let part = PartObject([
                 ("type", "text"), ("text", ""), ("providerMetadata", try fields.providerMetadata()),
                 ("state", "streaming"),
             ])
@@ -48,7 +48,7 @@ public struct MessageAssembler: Sendable {
         case "text-end": try endText(fields, kind: "text", &changes)
         case "reasoning-start":
             let id = try fields.string("id")
-            let part = JSObject([
+            let part = PartObject([
                 ("type", "reasoning"), ("id", .string(id)), ("text", ""),
                 ("providerMetadata", try fields.providerMetadata()), ("state", "streaming"),
             ])
@@ -58,10 +58,10 @@ public struct MessageAssembler: Sendable {
         case "reasoning-end": try endText(fields, kind: "reasoning", &changes)
         case "custom":
             append(
-                JSObject([("type", "custom"), ("kind", .string(try fields.string("kind"))),
+                PartObject([("type", "custom"), ("kind", .string(try fields.string("kind"))),
                           ("providerMetadata", try fields.providerMetadata())]), &changes)
         case "file", "reasoning-file":
-            var part = JSObject([
+            var part = PartObject([
                 ("type", .string(type)), ("mediaType", .string(try fields.string("mediaType"))),
                 ("url", .string(try fields.string("url"))),
             ])
@@ -69,14 +69,14 @@ public struct MessageAssembler: Sendable {
             append(part, &changes)
         case "source-url":
             append(
-                JSObject([
+                PartObject([
                     ("type", "source-url"), ("sourceId", .string(try fields.string("sourceId"))),
                     ("url", .string(try fields.string("url"))), ("title", try fields.optionalString("title").map(JSON.string)),
                     ("providerMetadata", try fields.providerMetadata()),
                 ]), &changes)
         case "source-document":
             append(
-                JSObject([
+                PartObject([
                     ("type", "source-document"), ("sourceId", .string(try fields.string("sourceId"))),
                     ("mediaType", .string(try fields.string("mediaType"))), ("title", .string(try fields.string("title"))),
                     ("filename", try fields.optionalString("filename").map(JSON.string)),
@@ -94,7 +94,7 @@ public struct MessageAssembler: Sendable {
             changes.append(.partChanged(index))
         case "tool-output-available": try toolOutputAvailable(fields, &changes)
         case "tool-output-error": try toolOutputError(fields, &changes)
-        case "start-step": append(JSObject([("type", "step-start")]), &changes)
+        case "start-step": append(PartObject([("type", "step-start")]), &changes)
         case "finish-step":
             activeText = [:]
             activeReasoning = [:]
@@ -137,7 +137,7 @@ public struct MessageAssembler: Sendable {
 
     // MARK: Building blocks
 
-    mutating func append(_ part: JSObject, _ changes: inout [MessageChange]) {
+    mutating func append(_ part: PartObject, _ changes: inout [MessageChange]) {
         parts.append(part)
         changes.append(.partAdded(parts.count - 1))
     }
@@ -152,9 +152,17 @@ public struct MessageAssembler: Sendable {
         guard let index = activeText[id] else {
             throw MalformedChunk("text-delta for text part \"\(id)\", which is not open (no text-start)")
         }
+        appendText(delta, toPartAt: index, &changes)
+        return .applied
+    }
+
+    /// The open text part a `text-delta` for stream id `id` goes to.
+    func openTextPart(_ id: String) -> Int? { activeText[id] }
+
+    /// A text delta for the part at `index`, found open already.
+    mutating func appendText(_ delta: String, toPartAt index: Int, _ changes: inout [MessageChange]) {
         parts[index].append(delta, toStringAt: "text")
         changes.append(.textAppended(index, delta))
-        return .applied
     }
 
     private mutating func appendDelta(
@@ -212,7 +220,7 @@ public struct MessageAssembler: Sendable {
             changes.append(.partChanged(index))
             return
         }
-        var part = JSObject()
+        var part = PartObject()
         part["type"] = .string(fields.type)
         if let id { part["id"] = .string(id) }
         if let data { part["data"] = data.inJavaScriptKeyOrder() }

@@ -32,13 +32,16 @@ public final class MessageStream {
 
     private var state = State.idle
     private var assembler = MessageAssembler()
-    private var simplified = SimplifiedChunks()
-    private var dataStream = DataStreamLines()
-    private var gemini = GeminiEvents()
+    private var simplified = SimplifiedChunkFormat()
+    private var dataStream = DataStreamFormat()
+    private var gemini = GeminiEventFormat()
     private var finished = false
     private var abort: (reason: String?, line: Int)?
     private var changes: [MessageChange] = []
     private var lastLine = 0
+    /// The text part the last text delta went to: its stream id and index. Only chunks other than
+    /// text deltas open and close text parts, so it holds until one of them is applied.
+    private var lastDeltaTarget: (id: [UInt8], index: Int)?
     private let emit: (MessageEvent) throws -> Void
 
     public init(_ emit: @escaping (MessageEvent) throws -> Void) {
@@ -105,7 +108,7 @@ public final class MessageStream {
         guard case .object(let payload) = data else { throw MalformedChunk("\(event) event whose data is not a JSON object") }
         if case .string(let type)? = payload["type"] {
             try routeChunk(payload, type: type, line: line)
-        } else if GeminiEvents.names.contains(event) {
+        } else if GeminiEventFormat.names.contains(event) {
             let (chunks, ends) = try gemini.translate(event: event, data: payload)
             try apply(chunks, line: line, ends: ends)
         } else {
@@ -149,6 +152,7 @@ public final class MessageStream {
     }
 
     private func apply(_ chunk: JSONObject, line: Int) throws {
+        lastDeltaTarget = nil
         try apply(line: line, isStart: chunk["type"] == "start") { try $0.apply(chunk, changes: &$1) }
     }
 
@@ -164,6 +168,27 @@ public final class MessageStream {
         } catch let error as MalformedChunk {
             try fail(line: line, error.message)
         }
+    }
+
+    /// The part a text delta for stream id `id` goes to, when it is the last delta's part.
+    func lastDeltaTargetIndex(for id: UnsafeRawBufferPointer) -> Int? {
+        guard state == .streaming, let target = lastDeltaTarget, target.id.elementsEqual(id) else { return nil }
+        return target.index
+    }
+
+    /// Remembers the part the delta for stream id `name` (`id` in bytes) just went to.
+    func rememberDeltaTarget(id: UnsafeRawBufferPointer, name: String) {
+        guard state == .streaming, !simplified.runs.isOpen, let index = assembler.openTextPart(name) else { return }
+        lastDeltaTarget = (Array(id), index)
+    }
+
+    /// A text delta for the open part at `index`: what applying its chunk does, without the
+    /// lookups (the message is streaming and the part open: `lastDeltaTargetIndex` said so).
+    func appendTextDelta(_ delta: String, toPartAt index: Int, line: Int) throws {
+        lastLine = line
+        changes.removeAll(keepingCapacity: true)
+        assembler.appendText(delta, toPartAt: index, &changes)
+        try emit(.changed(assembler, changes))
     }
 
     private func apply(
@@ -228,13 +253,15 @@ public final class MessageStream {
 
     private func end(_ status: MessageStatus) throws {
         state = .idle
-        simplified = SimplifiedChunks()
-        dataStream = DataStreamLines()
-        gemini = GeminiEvents()
+        lastDeltaTarget = nil
+        simplified = SimplifiedChunkFormat()
+        dataStream = DataStreamFormat()
+        gemini = GeminiEventFormat()
         try emit(.ended(assembler, status))
     }
 
     private func fail(line: Int, _ message: String) throws {
+        lastDeltaTarget = nil
         if state == .streaming {
             try end(.incomplete(reason: .malformed, detail: "line \(line): \(message)", line: line))
         }

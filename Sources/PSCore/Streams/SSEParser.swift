@@ -9,7 +9,8 @@ import Glibc
 /// decoder never folds an ASCII byte into a multi-byte sequence, so splitting the bytes first and
 /// decoding each piece with U+FFFD replacement gives what the standard's decode-then-parse gives.
 /// Chunks may end anywhere (inside a line, between a CR and its LF, inside the BOM). Memory is
-/// bounded by the largest event, not the stream.
+/// bounded by the largest event, not the stream: a line no rule reads (a comment, an unknown
+/// field) is dropped as it arrives, never held, however long it is.
 public struct SSEParser {
     /// One dispatched event. `data` borrows the parser's buffer: it is valid only inside the
     /// callback that received it; copy it (or use `dataString`) to keep it.
@@ -39,6 +40,22 @@ public struct SSEParser {
     private var bomMatched: Int? = 0
     /// A line that began in an earlier chunk.
     private var partialLine: [UInt8] = []
+    /// What that line is known to be, once its first bytes have come.
+    private var partialKind = PartialKind.unknown
+
+    private enum PartialKind {
+        /// Not known yet: its field name may still be one the parser reads.
+        case unknown
+        /// A field the parser reads (data, event, id, retry): held whole.
+        case kept
+        /// A comment: its bytes are dropped as they come.
+        case comment
+        /// A field no rule reads: dropped too, but it still makes its block non-empty.
+        case ignoredField
+    }
+
+    /// The longest field name the parser reads ("retry").
+    private static let longestField = 5
     /// The previous chunk ended with CR: an LF at the start of the next one belongs to it.
     private var skipLeadingLF = false
 
@@ -53,6 +70,10 @@ public struct SSEParser {
 
     /// Lines completed so far.
     public private(set) var lineNumber = 0
+
+    /// Bytes of an unfinished line held for the next chunk (never a comment's or an unknown
+    /// field's: those are dropped as they come).
+    public var heldLineCount: Int { partialLine.count }
 
     public init() {}
 
@@ -74,7 +95,9 @@ public struct SSEParser {
                 index += 1
                 continue
             }
-            if partialLine.isEmpty {
+            if partialKind == .comment || partialKind == .ignoredField {
+                endDroppedLine()
+            } else if partialLine.isEmpty {
                 try processLine(UnsafeRawBufferPointer(rebasing: chunk[lineStart..<index]), onEvent)
             } else {
                 partialLine.append(contentsOf: chunk[lineStart..<index])
@@ -84,6 +107,7 @@ public struct SSEParser {
                 try line.withUnsafeBytes { try processLine($0, onEvent) }
                 line.removeAll(keepingCapacity: true)
                 swap(&line, &partialLine)
+                partialKind = .unknown
             }
             index += 1
             if byte == Self.cr {
@@ -95,7 +119,35 @@ public struct SSEParser {
             }
             lineStart = index
         }
-        if lineStart < count { partialLine.append(contentsOf: chunk[lineStart..<count]) }
+        if lineStart < count { hold(UnsafeRawBufferPointer(rebasing: chunk[lineStart..<count])) }
+    }
+
+    /// Keeps the start of an unfinished line, unless it is one no rule reads.
+    private mutating func hold(_ bytes: UnsafeRawBufferPointer) {
+        switch partialKind {
+        case .comment, .ignoredField: return
+        case .kept: partialLine.append(contentsOf: bytes); return
+        case .unknown: partialLine.append(contentsOf: bytes)
+        }
+        if partialLine.first == Self.colon {
+            partialKind = .comment
+        } else if let colon = partialLine.prefix(Self.longestField + 1).firstIndex(of: Self.colon) {
+            let field = partialLine[..<colon]
+            let known = ["data", "event", "id", "retry"].contains { field.elementsEqual($0.utf8) }
+            partialKind = known ? .kept : .ignoredField
+        } else if partialLine.count > Self.longestField {
+            partialKind = .ignoredField
+        } else {
+            return
+        }
+        if partialKind != .kept { partialLine.removeAll() }
+    }
+
+    /// The end of a line that was dropped as it came: it counts, and a field opens a block.
+    private mutating func endDroppedLine() {
+        lineNumber += 1
+        if partialKind == .ignoredField && blockStartLine == 0 { blockStartLine = lineNumber }
+        partialKind = .unknown
     }
 
     /// Ends the stream. An event without its blank line is dropped, as the standard says, and
@@ -103,7 +155,7 @@ public struct SSEParser {
     /// then ready for a new stream.
     public mutating func finish() -> UnterminatedEvent? {
         if let matched = bomMatched, matched > 0 { partialLine.insert(contentsOf: Self.bom[0..<matched], at: 0) }
-        let pendingLineIsField = partialLine.first.map { $0 != Self.colon } ?? false
+        let pendingLineIsField = partialKind == .ignoredField || (partialLine.first.map { $0 != Self.colon } ?? false)
         var result: UnterminatedEvent?
         if !dataBuffer.isEmpty || pendingLineIsField {
             result = UnterminatedEvent(line: blockStartLine > 0 ? blockStartLine : lineNumber + 1)
@@ -119,7 +171,7 @@ public struct SSEParser {
         while index < chunk.count && matched < 3 {
             guard chunk[index] == Self.bom[matched] else {
                 // Not a BOM after all: the bytes matched so far are text (never a line end).
-                partialLine.append(contentsOf: Self.bom[0..<matched])
+                Self.bom[0..<matched].withUnsafeBytes { hold($0) }
                 bomMatched = nil
                 return index
             }

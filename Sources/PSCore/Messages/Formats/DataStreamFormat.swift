@@ -4,7 +4,7 @@
 /// annotations (kept in metadata as `annotations`), `h` source, `k` file, `f` step start (its
 /// messageId is the message's), `e` step finish, `d` finish (`usage` kept in metadata). `i`
 /// (redacted reasoning) and `j` (reasoning signature) carry nothing to show and are skipped.
-struct DataStreamLines: Sendable {
+struct DataStreamFormat: Sendable {
     var runs = TextRuns()
     private var annotations: [JSON] = []
 

@@ -2,7 +2,7 @@
 /// `{"type":"text","text"}`, `text-delta` without an id (`delta`, `textDelta` or `delta.text`),
 /// `{"type":"reasoning","text"}`, `tool-call` (`args`), `tool-result` (`result`), `data`, and
 /// `finish` with `usage`. Mapped onto UI stream chunks; `usage` is kept in the message metadata.
-struct SimplifiedChunks: Sendable {
+struct SimplifiedChunkFormat: Sendable {
     var runs = TextRuns()
 
     /// The UI chunks for `chunk`, or nil when it is not a simplified chunk (a real UI chunk, which

@@ -2,7 +2,7 @@
 /// (reasoning), `tool-call {toolName,args,status}`, `tool-result {toolName,result,status}`,
 /// `done {fullResponse,usage}`, `error {code,message}`. Calls carry no id, so each gets one
 /// ("gemini-call-1", …) and a result goes to the oldest unanswered call of the same tool.
-struct GeminiEvents: Sendable {
+struct GeminiEventFormat: Sendable {
     static let names: Set<String> = ["token", "thought", "tool-call", "tool-result", "done", "error"]
 
     var runs = TextRuns()

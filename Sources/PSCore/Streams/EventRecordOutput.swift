@@ -1,54 +1,39 @@
-import PSCore
-
-/// Writes ps-ndjson(5) event records: one line, one write(2) per event, so each record reaches
-/// the next command as soon as its event is complete.
-final class EventRecordOutput {
+/// Writes ps-ndjson(5) event records (EventRecord), one line per event. Records are appended to
+/// the writer as their events complete and go out at its `flush()`, which ps-sse calls after each
+/// read of input: each record reaches the next command before ps-sse waits for more.
+public final class EventRecordOutput {
     /// `data` is always the exact string, never decoded.
-    let raw: Bool
-    private let writer: RecordWriter
-    private var buffer: [UInt8] = []
+    public let raw: Bool
+    public let writer: RecordWriter
 
-    // The fixed parts of a record, as bytes once.
-    private static let eventKey = Array(#"{"event":"#.utf8)
-    private static let idKey = Array(#","id":"#.utf8)
-    private static let dataKey = Array(#","data":"#.utf8)
-    private static let retryKey = Array(#","retry":"#.utf8)
-    private static let doneMark = Array(#","done":true"#.utf8)
-    private static let dataStreamStart = Array(#"{"event":"data-stream","id":"","data":"#.utf8)
+    private static let dataStreamStart = EventRecord.start(event: "data-stream") + Array(#""""#.utf8) + EventRecord.dataKey
     private static let codeKey = Array(#"{"code":"#.utf8)
     private static let valueKey = Array(#","value":"#.utf8)
 
-    init(raw: Bool, writer: RecordWriter = RecordWriter()) {
+    public init(raw: Bool, writer: RecordWriter = RecordWriter()) {
         self.raw = raw
         self.writer = writer
-        buffer.reserveCapacity(4096)
     }
 
-    func write(_ event: SSEParser.Event) throws {
-        try write { Self.encode(event, raw: raw, into: &$0) }
+    public func write(_ event: SSEParser.Event) {
+        writer.append { Self.encode(event, raw: raw, into: &$0) }
     }
 
-    func write(_ line: DataStreamParser.Line) throws {
-        try write { Self.encode(line, raw: raw, into: &$0) }
+    public func write(_ line: DataStreamParser.Line) {
+        writer.append { Self.encode(line, raw: raw, into: &$0) }
     }
 
-    /// Builds a record in the reused buffer and writes it. The buffer is moved out while it is
-    /// filled: one exclusive access to the property per record instead of one per append.
-    private func write(_ build: (inout [UInt8]) -> Void) throws {
-        var record: [UInt8] = []
-        swap(&record, &buffer)
-        defer { swap(&record, &buffer) }
-        record.removeAll(keepingCapacity: true)
-        build(&record)
-        try record.withUnsafeBytes { try writer.writeRaw($0) }
+    /// Writes the records made so far.
+    public func flush() throws {
+        try writer.flush()
     }
 
-    static func encode(_ event: SSEParser.Event, raw: Bool, into record: inout [UInt8]) {
-        record.append(contentsOf: eventKey)
+    public static func encode(_ event: SSEParser.Event, raw: Bool, into record: inout [UInt8]) {
+        record.append(contentsOf: EventRecord.eventKey)
         JSON.writeString(event.type, to: &record)
-        record.append(contentsOf: idKey)
+        record.append(contentsOf: EventRecord.idKey)
         JSON.writeString(event.lastEventId, to: &record)
-        record.append(contentsOf: dataKey)
+        record.append(contentsOf: EventRecord.dataKey)
         let done = event.data.count == 6 && event.data.elementsEqual("[DONE]".utf8)
         if raw || done {
             JSON.writeString(event.dataString, to: &record)
@@ -56,15 +41,15 @@ final class EventRecordOutput {
             appendData(event.data, to: &record)
         }
         if let retry = event.retry {
-            record.append(contentsOf: retryKey)
+            record.append(contentsOf: EventRecord.retryKey)
             record.append(contentsOf: String(retry).utf8)
         }
-        if done { record.append(contentsOf: doneMark) }
+        if done { record.append(contentsOf: EventRecord.doneMark) }
         record.append(UInt8(ascii: "}"))
         record.append(0x0A)
     }
 
-    static func encode(_ line: DataStreamParser.Line, raw: Bool, into record: inout [UInt8]) {
+    public static func encode(_ line: DataStreamParser.Line, raw: Bool, into record: inout [UInt8]) {
         record.append(contentsOf: dataStreamStart)
         if raw {
             JSON.writeString(String(decoding: line.text, as: UTF8.self), to: &record)

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes NDJSON records (or any output) to a file descriptor, each record flushed as it is made:
+/// `write`, `writeText` and `writeRaw` at once, one write(2) each; records `append`ed while one
+/// read of input is handled go out together at `flush()`, which the command calls before it reads
+/// again, so a burst costs one write(2) and nothing waits for more input. A closed pipe throws
+/// ExitRequest(.brokenPipe) (the command ends quietly with 141); any other write error (a full
+/// disk) a ToolError.
+public final class RecordWriter {
+    public let fd: Int32
+    private var buffer: [UInt8] = []
+    private var pending: [UInt8] = []
+
+    public init(fd: Int32 = 1) {
+        self.fd = fd
+        buffer.reserveCapacity(4096)
+        pending.reserveCapacity(64 * 1024)
+    }
+
+    /// Writes one JSON value as a line.
+    public func write(_ value: JSON) throws {
+        try flush()
+        buffer.removeAll(keepingCapacity: true)
+        value.write(to: &buffer)
+        buffer.append(0x0A)
+        try check(buffer.withUnsafeBytes { FileDescriptorOutput.writeAll(fd: fd, $0) })
+    }
+
+    /// Writes text as it is (no newline added).
+    public func writeText(_ text: String) throws {
+        try flush()
+        var text = text
+        try text.withUTF8 { try check(FileDescriptorOutput.writeAll(fd: fd, UnsafeRawBufferPointer($0))) }
+    }
+
+    /// Writes bytes as they are.
+    public func writeRaw(_ bytes: UnsafeRawBufferPointer) throws {
+        try flush()
+        try check(FileDescriptorOutput.writeAll(fd: fd, bytes))
+    }
+
+    /// Adds complete records to those written at the next `flush()`.
+    public func append(_ build: (inout [UInt8]) throws -> Void) rethrows {
+        try build(&pending)
+    }
+
+    /// Bytes appended and not yet written.
+    public var pendingCount: Int { pending.count }
+
+    /// Writes what was appended since the last flush.
+    public func flush() throws {
+        guard !pending.isEmpty else { return }
+        defer { pending.removeAll(keepingCapacity: pending.capacity <= 1 << 20) }
+        try check(pending.withUnsafeBytes { FileDescriptorOutput.writeAll(fd: fd, $0) })
+    }
+
+    private func check(_ error: Int32) throws {
+        guard error != 0 else { return }
+        if error == EPIPE { throw ExitRequest(.brokenPipe) }
+        throw ToolError(.failure, "cannot write output: \(String(cString: strerror(error)))")
+    }
+}
