@@ -26,7 +26,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
-        // C libraries from Debian's -dev packages (jansson: the tests' reference JSON parser).
+        // C libraries from Debian's -dev packages.
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(
@@ -36,7 +36,7 @@ let package = Package(
         // Libraries.
         .target(
             name: "PSCore",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["CJansson", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "PSRender", dependencies: ["PSCore", "CCmarkGFM"]),
         .target(
             name: "PSNet",

@@ -1,4 +1,9 @@
-/// Why a text is not JSON, with the position (1-based line and column, in bytes).
+import CJansson
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a text is not JSON, with jansson's position (1-based line and column).
 public struct JSONParseError: Error, CustomStringConvertible, Sendable {
     public let message: String
     public let line: Int
@@ -7,19 +12,24 @@ public struct JSONParseError: Error, CustomStringConvertible, Sendable {
 }
 
 extension JSON {
-    /// Parses one JSON text (any value, not only objects). Invalid UTF-8 is an error. A number no
-    /// Int64 or Double holds (beyond 64 bits, beyond Double's range) is kept as its literal text.
+    /// Parses one JSON text (any value, not only objects) with jansson. Invalid UTF-8 is an error.
+    /// A number jansson cannot hold (an integer beyond 64 bits, a number beyond Double's range) is
+    /// still valid JSON: it is kept as its literal text (`JSON.number`) — see `ExactNumbers`.
     public static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSON {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else {
-            throw JSONParseError(message: "empty input", line: 1, column: 1)
+        guard !bytes.isEmpty else { throw JSONParseError(message: "empty input", line: 1, column: 1) }
+        // A raw NUL is never JSON, but jansson may take one after a value for the end of the text.
+        if let nul = memchr(bytes.baseAddress!, 0, bytes.count) {
+            let offset = bytes.baseAddress!.distance(to: UnsafeRawPointer(nul))
+            let line = 1 + bytes[..<offset].filter { $0 == 0x0A }.count
+            let column = offset - (bytes[..<offset].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
+            throw JSONParseError(message: "a NUL byte, which JSON has only as \\u0000 in a string", line: line, column: column)
         }
-        var parser = Parser(scanner: JSONScanner(bytes: base.assumingMemoryBound(to: UInt8.self), count: bytes.count))
-        parser.scanner.skipWhitespace()
-        if let value = parser.value(depth: 1) {
-            parser.scanner.skipWhitespace()
-            if parser.scanner.index == parser.scanner.count { return value }
+        switch Jansson.parse(bytes) {
+        case .success(let value): return value
+        case .failure(let error) where error.numericOverflow:
+            return try ExactNumbers.parse(bytes)
+        case .failure(let error): throw error.parseError
         }
-        throw parser.error()
     }
 
     public static func parse(bytes: [UInt8]) throws -> JSON {
@@ -30,97 +40,62 @@ extension JSON {
         var text = text
         return try text.withUTF8 { try parse(UnsafeRawBufferPointer($0)) }
     }
+}
 
-    /// Builds values from JSONScanner's tokens; nil where the scanner finds the text invalid.
-    private struct Parser {
-        var scanner: JSONScanner
-        /// Where the text stopped being JSON: the furthest the scanner got.
-        private var failure = 0
+/// jansson's parser and the conversion of its values.
+enum Jansson {
+    struct Failure: Error {
+        let parseError: JSONParseError
+        /// jansson refused a number it cannot hold, not the text's syntax.
+        let numericOverflow: Bool
+    }
 
-        init(scanner: JSONScanner) { self.scanner = scanner }
-
-        mutating func value(depth: Int) -> JSON? {
-            guard depth <= JSONSyntax.maximumDepth, let byte = scanner.current else { return fail() }
-            switch byte {
-            case UInt8(ascii: "{"): return object(depth: depth)
-            case UInt8(ascii: "["): return array(depth: depth)
-            case UInt8(ascii: "\""): return string(isKey: false).map(JSON.string)
-            case UInt8(ascii: "t"): return scanner.literal("true") ? .bool(true) : fail()
-            case UInt8(ascii: "f"): return scanner.literal("false") ? .bool(false) : fail()
-            case UInt8(ascii: "n"): return scanner.literal("null") ? .null : fail()
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                guard let token = scanner.number() else { return fail() }
-                return JSONNumber.value(
-                    UnsafeBufferPointer(start: scanner.bytes + token.start, count: scanner.index - token.start),
-                    isInteger: token.isInteger)
-            default: return fail()
+    static func parse(_ bytes: UnsafeRawBufferPointer) -> Result<JSON, Failure> {
+        var error = json_error_t()
+        let flags = JSON_DECODE_ANY | JSON_ALLOW_NUL
+        guard let base = bytes.baseAddress,
+            let root = json_loadb(base.assumingMemoryBound(to: CChar.self), bytes.count, Int(flags), &error)
+        else {
+            let message = withUnsafeBytes(of: &error.text) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
+            return .failure(Failure(
+                parseError: JSONParseError(message: message, line: Int(error.line), column: Int(error.column)),
+                numericOverflow: json_error_code(&error) == json_error_numeric_overflow))
         }
+        defer { json_decref(root) }
+        return .success(JSON(jansson: root))
+    }
+}
 
-        private mutating func object(depth: Int) -> JSON? {
-            scanner.index += 1
-            scanner.skipWhitespace()
+extension JSON {
+    /// Converts a jansson value, borrowing it (the caller keeps its reference).
+    init(jansson value: UnsafeMutablePointer<json_t>) {
+        switch value.pointee.type {
+        case JSON_OBJECT:
             var object = JSONObject()
-            if scanner.consume(UInt8(ascii: "}")) { return .object(object) }
-            while true {
-                guard scanner.current == UInt8(ascii: "\""), let key = string(isKey: true) else { return fail() }
-                scanner.skipWhitespace()
-                guard scanner.consume(UInt8(ascii: ":")) else { return fail() }
-                scanner.skipWhitespace()
-                guard let item = value(depth: depth + 1) else { return nil }
-                object[key] = item
-                scanner.skipWhitespace()
-                if scanner.consume(UInt8(ascii: "}")) { return .object(object) }
-                guard scanner.consume(UInt8(ascii: ",")) else { return fail() }
-                scanner.skipWhitespace()
+            var iterator = json_object_iter(value)
+            while let it = iterator {
+                let key = String(cString: json_object_iter_key(it))
+                object[key] = JSON(jansson: json_object_iter_value(it))
+                iterator = json_object_iter_next(value, it)
             }
-        }
-
-        private mutating func array(depth: Int) -> JSON? {
-            scanner.index += 1
-            scanner.skipWhitespace()
-            var items: [JSON] = []
-            if scanner.consume(UInt8(ascii: "]")) { return .array(items) }
-            while true {
-                guard let item = value(depth: depth + 1) else { return nil }
-                items.append(item)
-                scanner.skipWhitespace()
-                if scanner.consume(UInt8(ascii: "]")) { return .array(items) }
-                guard scanner.consume(UInt8(ascii: ",")) else { return fail() }
-                scanner.skipWhitespace()
-            }
-        }
-
-        private mutating func string(isKey: Bool) -> String? {
-            let start = scanner.index + 1
-            guard let hasEscape = scanner.string(isKey: isKey) else { return fail() }
-            let content = UnsafeBufferPointer(start: scanner.bytes + start, count: scanner.index - 1 - start)
-            return hasEscape ? JSONStringEscapes.decode(content) : String(decoding: content, as: UTF8.self)
-        }
-
-        private mutating func fail<T>() -> T? {
-            failure = max(failure, scanner.index)
-            return nil
-        }
-
-        /// The error for the place the text went wrong, counted in lines and columns.
-        func error() -> JSONParseError {
-            let position = max(failure, scanner.index)
-            var line = 1, lineStart = 0
-            for offset in 0..<min(position, scanner.count) where scanner.bytes[offset] == 0x0A {
-                line += 1
-                lineStart = offset + 1
-            }
-            let message: String
-            if position >= scanner.count {
-                message = "unexpected end of input"
-            } else {
-                let byte = scanner.bytes[position]
-                message = byte >= 0x21 && byte < 0x7F
-                    ? "unexpected '\(Character(Unicode.Scalar(byte)))'"
-                    : "unexpected byte 0x" + String(byte, radix: 16, uppercase: true)
-            }
-            return JSONParseError(message: message, line: line, column: position - lineStart + 1)
+            self = .object(object)
+        case JSON_ARRAY:
+            let count = json_array_size(value)
+            var array: [JSON] = []
+            array.reserveCapacity(count)
+            for index in 0..<count { array.append(JSON(jansson: json_array_get(value, index))) }
+            self = .array(array)
+        case JSON_STRING:
+            let length = json_string_length(value)
+            let pointer = UnsafeRawPointer(json_string_value(value)!)
+            self = .string(String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self))
+        case JSON_INTEGER: self = .integer(Int64(json_integer_value(value)))
+        case JSON_REAL: self = .real(json_real_value(value))
+        case JSON_TRUE: self = .bool(true)
+        case JSON_FALSE: self = .bool(false)
+        default: self = .null
         }
     }
 }
