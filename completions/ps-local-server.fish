@@ -79,7 +79,7 @@ end
 complete -c 'ps-local-server' -f
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" host' -l 'host' -d 'The address to listen on.' -rfka ''
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" port' -l 'port' -d 'The port to listen on; 0 picks a free one (the URL line says which).' -rfka ''
-complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" dialect' -l 'dialect' -d 'The API generation to speak: pagespace (current) or pagespace-legacy (the late-2025 API).' -rfka 'pagespace pagespace-legacy'
+complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" dialect' -l 'dialect' -d 'The API to speak: pagespace (current), pagespace-legacy (the late-2025 API) or openai (a plain OpenAI-compatible server).' -rfka 'pagespace pagespace-legacy openai'
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" pace-ms' -l 'pace-ms' -d 'Milliseconds between stream events (0 sends them at once).' -rfka ''
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" history-messages' -l 'history-messages' -d 'How many messages the seeded global conversation holds (user and assistant alternating).' -rfka ''
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" messages-per-timestamp' -l 'messages-per-timestamp' -d 'How many consecutive seeded messages share one createdAt (a burst written in the same tick).' -rfka ''

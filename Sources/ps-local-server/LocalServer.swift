@@ -15,6 +15,11 @@ struct LocalServer {
         let router = Router(context: ServerContext.self)
         router.add(middleware: ServerMiddleware(state: state))
         TestRoutes(state: state).register(on: router)
+        // A plain OpenAI-compatible server has none of PageSpace's routes.
+        guard state.dialect != .openai else {
+            OpenAIRoutes(state: state).register(on: router)
+            return router
+        }
         AuthRoutes(state: state).register(on: router)
         WorkspaceRoutes(state: state).register(on: router)
         PageAIRoutes(state: state).register(on: router)
@@ -22,7 +27,10 @@ struct LocalServer {
         case .pagespace:
             GlobalRoutes(state: state).register(on: router)
             OAuthRoutes(state: state).register(on: router)
+            AgentCompletionRoutes(state: state).register(on: router)
+            AgentConversationRoutes(state: state).register(on: router)
         case .legacy: LegacyConversationRoutes(state: state).register(on: router)
+        case .openai: break
         }
         return router
     }

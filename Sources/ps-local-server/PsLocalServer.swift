@@ -6,19 +6,21 @@ import PSCore
 struct PsLocalServer: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-local-server",
-        abstract: "Run a local PageSpace server (either API generation) for tests and demos.",
+        abstract: "Run a local PageSpace server (either API generation) or a plain OpenAI-compatible one, for tests and demos.",
         usage: "ps-local-server [<options>]",
         discussion: """
             Serves the PageSpace API on 127.0.0.1 from memory: the current API (--dialect \
             pagespace: opaque tokens, /api/ai/global, AI SDK v6 streams) or the late-2025 one (--dialect pagespace-legacy: password login, JWT and CSRF, \
-            /api/ai_conversations, AI SDK v5 streams). When it is ready it prints its base URL \
+            /api/ai_conversations, AI SDK v5 streams), or a plain OpenAI-compatible server \
+            (--dialect openai). When it is ready it prints its base URL \
             as the only line on stdout; one line per request goes to stderr (never a token or \
             password). SIGTERM or SIGINT stops it; nothing is kept.
 
             SEEDED ACCOUNT AND DATA:
               user      user_demo "Demo User", demo@example.com / demo-password
               current   session token ps_sess_demo-session-token (all routes);
-                        MCP key mcp_demo-mcp-key (not Global, settings, abort)
+                        MCP key mcp_demo-mcp-key (not Global, settings, abort;
+                        the only credential /api/v1/* takes)
               legacy    POST /api/auth/login returns {user, token, csrfToken,
                         deviceToken}; send the token as a Bearer token, and
                         X-CSRF-Token on POST, PATCH and DELETE
@@ -26,10 +28,26 @@ struct PsLocalServer: ParsableCommand {
               drive     drive_demo; AI_CHAT page page_agent_demo with the
                         conversation conv_agent_demo; page page_doc_demo
 
+            OPENAI-COMPATIBLE API (current dialect, MCP key only):
+              GET  /api/v1/models          the agents, as ps-agent://PAGE_ID
+              POST /api/v1/chat/completions {"model":"ps-agent://page_agent_demo",
+                  "messages":[…],"conversation_id":…,"client_manages_history":…}
+                  streams chat.completion.chunk events; kept in the
+                  conversation only when conversation_id is given
+              POST|GET /api/v1/conversations, GET|DELETE /api/v1/conversations/ID
+
+            OPENAI DIALECT (--dialect openai): only POST /v1/chat/completions \
+            (stream true or false; stream_options.include_usage) and GET \
+            /v1/models (ps-demo, ps-demo-mini); no credential needed, nothing \
+            kept: the client sends the whole conversation. A reply with a tool \
+            call ends there (finish_reason tool_calls); after the client's \
+            role "tool" message it goes on. Errors in OpenAI's shape.
+
             REPLIES: a message containing "tool" gets a read_page tool call \
             then text; "table" a markdown table; "code" a fenced code block; \
             "think" or "reason" reasoning first; anything else a few \
-            paragraphs of markdown quoting the question. Events are paced \
+            paragraphs of markdown quoting the question. On the chat \
+            completion routes the system messages' words count too. Events are paced \
             --pace-ms apart. The reply is stored as it was streamed (also when \
             the client hangs up, or what was sent before POST /api/ai/abort).
 
@@ -40,7 +58,8 @@ struct PsLocalServer: ParsableCommand {
                   the dialect's error body (or "body", when given); then
                   the server recovers
               {"drop":true,"afterEvents":3}
-                  the next stream is cut after 3 events: no [DONE]
+                  the next stream is cut after 3 events: no [DONE] (a
+                  non-streaming chat completion: closed unanswered)
               {"stop":true,"afterEvents":3}
                   the next stream closes after 3 events with [DONE] and no
                   finish (a reply stopped or taken over on the server)
@@ -85,7 +104,7 @@ struct PsLocalServer: ParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one (the URL line says which).")
     var port = 0
 
-    @Option(help: "The API generation to speak: pagespace (current) or pagespace-legacy (the late-2025 API).")
+    @Option(help: "The API to speak: pagespace (current), pagespace-legacy (the late-2025 API) or openai (a plain OpenAI-compatible server).")
     var dialect = Dialect.pagespace
 
     @Option(name: .customLong("pace-ms"), help: "Milliseconds between stream events (0 sends them at once).")

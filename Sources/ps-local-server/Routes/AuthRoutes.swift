@@ -36,6 +36,8 @@ struct AuthRoutes {
                 _ = try state.authenticator.require(request, scope: .sessionOnly)
                 return Reply.json(["message": "Logged out successfully"])
             }
+        case .openai:
+            break  // No accounts: a plain OpenAI-compatible server asks for no credential.
         }
     }
 }

@@ -52,6 +52,9 @@ struct ServerMiddleware: RouterMiddleware {
             return refusal.response
         } catch let error as HTTPError {
             let message = error.body ?? (error.status == .notFound ? "Not found" : error.status.reasonPhrase)
+            if state.dialect == .openai {
+                return Reply.json(OpenAIError.body(message: message, type: "invalid_request_error"), status: error.status)
+            }
             return Reply.json(["error": .string(message)], status: error.status)
         }
     }

@@ -7,6 +7,27 @@ struct Conversation: Sendable {
     enum Kind: Sendable, Equatable {
         case global
         case agent(pageID: String)
+        /// Made by `POST /api/v1/conversations` (type 'client'), in a drive or none; the
+        /// agent page is stamped on it by its first chat completion.
+        case client(driveID: String?)
+
+        var typeName: String {
+            switch self {
+            case .global: return "global"
+            case .agent: return "page"
+            case .client: return "client"
+            }
+        }
+
+        /// The conversations row's contextId: the page of a page conversation, the drive of
+        /// a client thread, none for Global.
+        var contextID: String? {
+            switch self {
+            case .global: return nil
+            case .agent(let pageID): return pageID
+            case .client(let driveID): return driveID
+            }
+        }
     }
 
     let id: String
@@ -14,6 +35,8 @@ struct Conversation: Sendable {
     let kind: Kind
     let createdAt: Int64
     var updatedAt: Int64
+    /// A client thread's agent page, written once by its first chat completion.
+    var agentPageID: String?
     private(set) var messages: [StoredMessage] = []
     private var positions: [String: Int] = [:]
     /// Bumped on every change; the current server reports it with each history page.
@@ -83,11 +106,9 @@ struct Conversation: Sendable {
     /// The conversation object both dialects return (`GET /api/ai_conversations/global`,
     /// the list of `GET /api/ai/global`).
     var summary: JSON {
-        let contextID: JSON
-        if case .agent(let pageID) = kind { contextID = .string(pageID) } else { contextID = .null }
-        return [
-            "id": .string(id), "title": .string(title), "type": kind == .global ? "global" : "page",
-            "contextId": contextID,
+        [
+            "id": .string(id), "title": .string(title), "type": .string(kind.typeName),
+            "contextId": kind.contextID.map(JSON.string) ?? .null,
             "lastMessageAt": lastMessageAt.map { .string(Timestamp.iso8601($0)) } ?? .null,
             "createdAt": .string(Timestamp.iso8601(createdAt)), "updatedAt": .string(Timestamp.iso8601(updatedAt)),
         ]

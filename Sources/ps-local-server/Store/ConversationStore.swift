@@ -53,8 +53,13 @@ final class ConversationStore: Sendable {
 
     /// Conversations of one kind, most recently active first.
     func list(kind: Conversation.Kind) -> [Conversation] {
+        list { $0.kind == kind }
+    }
+
+    /// The conversations `include` accepts, most recently active first.
+    func list(where include: (Conversation) -> Bool) -> [Conversation] {
         conversations.withLock { all in
-            all.values.filter { $0.kind == kind }.sorted {
+            all.values.filter(include).sorted {
                 ($0.updatedAt, $0.id) > ($1.updatedAt, $1.id)
             }
         }

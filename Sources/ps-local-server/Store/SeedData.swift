@@ -45,11 +45,14 @@ enum SeedData {
         Page(id: "page_folder_demo", title: "Archive", type: "FOLDER", position: 3),
     ]
 
+    /// When every seeded page was created.
+    static let pageCreatedAt = Timestamp.seedEpoch - 86_400 * 10
+
     static func pageJSON(_ page: Page) -> JSON {
         [
             "id": .string(page.id), "title": .string(page.title), "type": .string(page.type), "parentId": .null,
             "driveId": .string(driveID), "position": .integer(Int64(page.position)), "isTrashed": false,
-            "createdAt": .string(Timestamp.iso8601(Timestamp.seedEpoch - 86_400 * 10)),
+            "createdAt": .string(Timestamp.iso8601(pageCreatedAt)),
             "updatedAt": .string(Timestamp.iso8601(Timestamp.seedEpoch)),
         ]
     }

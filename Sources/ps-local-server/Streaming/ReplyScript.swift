@@ -16,10 +16,11 @@ struct ToolCall: Sendable {
 }
 
 /// Chooses what the assistant answers. The reply depends only on the user's words
-/// (case-insensitive keywords, see the contract), so tests know what to expect.
+/// (case-insensitive keywords, see the contract), so tests know what to expect. A caller's
+/// system instructions, where a route takes them, steer it with the same keywords.
 enum ReplyScript {
-    static func reply(to question: String, callID: String) -> [ReplySegment] {
-        let lowered = question.lowercased()
+    static func reply(to question: String, instructions: String = "", callID: String) -> [ReplySegment] {
+        let lowered = (instructions + "\n" + question).lowercased()
         var segments: [ReplySegment] = []
         var sections: [String] = []
         if lowered.contains("think") || lowered.contains("reason") {

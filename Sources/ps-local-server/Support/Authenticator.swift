@@ -4,19 +4,23 @@ import Hummingbird
 import PSCore
 import Synchronization
 
-/// Who may call which route, per dialect (apps/web/src/lib/auth/index.ts on the current server; JWT and CSRF on the legacy one).
+/// Who may call which route, per dialect (apps/web/src/lib/auth/index.ts on the current server;
+/// JWT and CSRF on the legacy one; nothing at all on a plain OpenAI-compatible server).
 final class Authenticator: Sendable {
     /// Which kinds of token a route takes on the current server (each route's `allow` list,
     /// apps/web/src/lib/auth/index.ts): session only (Global assistant, settings, abort,
     /// logout), session or MCP key (Page AI, agents), session or OAuth (who am I), or any
-    /// of the three (reads such as GET /api/drives).
-    enum Scope: Sendable { case sessionOnly, sessionOrMCP, sessionOrOAuth, anyToken }
+    /// of the three (reads such as GET /api/drives), or MCP key only (the OpenAI-compatible
+    /// `/api/v1/*`, `allow: ['mcp']`).
+    enum Scope: Sendable { case sessionOnly, sessionOrMCP, sessionOrOAuth, anyToken, mcpOnly }
 
     enum Credential: Sendable {
         case session
         case mcpKey
         case oauth
         case legacyJWT(token: String)
+        /// The openai dialect: no credential asked for (a bearer token, if sent, is ignored).
+        case anonymous
     }
 
     private struct State {
@@ -37,6 +41,7 @@ final class Authenticator: Sendable {
         switch dialect {
         case .pagespace: return try requireCurrent(token: token, scope: scope)
         case .legacy: return try requireLegacy(token: token, request: request)
+        case .openai: return .anonymous
         }
     }
 
@@ -49,6 +54,7 @@ final class Authenticator: Sendable {
     }
 
     private func requireCurrent(token: String?, scope: Scope) throws -> Credential {
+        if scope == .mcpOnly { return try requireMCPOnly(token: token) }
         guard let token else { throw Refusal(Reply.text("Authentication required", status: .unauthorized)) }
         let unauthorized = Refusal(Reply.error(401, dialect: .pagespace))
         if token.hasPrefix("mcp_") {
@@ -72,6 +78,20 @@ final class Authenticator: Sendable {
             return .session
         }
         throw Refusal(status: .unauthorized, error: "Invalid token format")
+    }
+
+    /// authenticateRequestWithOptions with `allow: ['mcp']`: an OAuth token is named and
+    /// refused, anything else that is not an MCP key (no token, a session token) gets
+    /// authenticateMCPRequest's "MCP token required", an unknown key "Invalid MCP token".
+    private func requireMCPOnly(token: String?) throws -> Credential {
+        if let token, token.hasPrefix("ps_at_") {
+            throw Refusal(status: .unauthorized, error: "OAuth tokens are not permitted for this endpoint")
+        }
+        guard let token, token.hasPrefix("mcp_") else { throw Refusal(status: .unauthorized, error: "MCP token required") }
+        guard token == SeedData.mcpKey || state.withLock({ $0.issuedMCPKeys.contains(token) }) else {
+            throw Refusal(status: .unauthorized, error: "Invalid MCP token")
+        }
+        return .mcpKey
     }
 
     private func requireLegacy(token: String?, request: Request) throws -> Credential {

@@ -1,18 +1,23 @@
 import ArgumentParser
 import PSCore
 
-/// Which PageSpace generation the server imitates. Everything that differs between the two
-/// is decided here or in the dialect's own route file, so the rest of the server is shared.
+/// Which server the process imitates: one of the two PageSpace generations, or a plain
+/// OpenAI-compatible server. Everything that differs between them is decided here or in the
+/// dialect's own route file, so the rest of the server is shared.
 enum Dialect: String, ExpressibleByArgument, CaseIterable, Sendable {
     /// The current server: opaque tokens, `/api/ai/global/*`, AI SDK v6 streams.
     case pagespace
     /// PageSpace as it ran in late 2025: JWT login, CSRF, `/api/ai_conversations/*`, AI SDK v5.
     case legacy = "pagespace-legacy"
+    /// A plain OpenAI-compatible server (as Ollama or llama.cpp serve): `/v1/chat/completions`
+    /// and `/v1/models`, no credential, no stored conversations.
+    case openai
 
     var isCurrent: Bool { self == .pagespace }
 
     /// The JSON body each generation sends with an error status.
     func errorBody(for status: Int) -> JSON {
+        if self == .openai { return OpenAIError.body(for: status) }
         switch (status, self) {
         case (401, .pagespace): return ["error": "Authentication required"]
         case (401, .legacy): return ["error": "Unauthorized"]

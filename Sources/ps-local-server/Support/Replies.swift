@@ -52,6 +52,13 @@ extension Request {
         }
     }
 
+    /// The body as JSON, or nil when it is missing or is not JSON (for routes whose refusal
+    /// of such a body has its own wording).
+    mutating func jsonBodyIfValid() async throws -> JSON? {
+        let buffer = try await collectBody(upTo: 4 << 20)
+        return try? JSON.parse(bytes: Array(buffer.readableBytesView))
+    }
+
     func query(_ name: String) -> String? {
         uri.queryParameters[name[...]].map(String.init)
     }

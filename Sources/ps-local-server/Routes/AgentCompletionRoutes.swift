@@ -1,0 +1,94 @@
+import Hummingbird
+import PSCore
+
+/// The current server's OpenAI-compatible agent API: `GET /api/v1/models` and
+/// `POST /api/v1/chat/completions`, MCP keys only. `model` is `ps-agent://<pageId>` of an
+/// AI_CHAT page; `conversation_id` makes the exchange durable in that conversation (without
+/// it nothing is kept), `client_manages_history` lets it name a conversation that does not
+/// exist yet.
+struct AgentCompletionRoutes {
+    let state: ServerState
+
+    func register(on router: Router<ServerContext>) {
+        let auth = state.authenticator
+
+        // Follows apps/web/src/app/api/v1/models/route.ts
+        router.get("/api/v1/models") { request, _ in
+            _ = try auth.require(request, scope: .mcpOnly)
+            let models: [JSON] = SeedData.pages.filter { $0.type == "AI_CHAT" }.map { page in
+                [
+                    "id": .string(InferenceRequest.agentModelPrefix + page.id), "object": "model",
+                    "created": .integer(SeedData.pageCreatedAt / Timestamp.second), "owned_by": "pagespace",
+                ]
+            }
+            return Reply.json(["object": "list", "data": .array(models)])
+        }
+
+        // Follows apps/web/src/app/api/v1/chat/completions/route.ts
+        router.post("/api/v1/chat/completions") { request, _ in
+            _ = try auth.require(request, scope: .mcpOnly)
+            var request = request
+            guard let body = try await request.jsonBodyIfValid() else { throw Refusal.badRequest("Invalid JSON body") }
+            let inference = try InferenceRequest(body)
+            guard SeedData.isAgentPage(inference.pageID) else { throw Refusal.notFound("Agent not found") }
+            let conversationID = try conversation(for: inference)
+            let askedAt = Timestamp.now()
+            if let conversationID, let last = inference.messages.last, last.role == "user" {
+                state.store.append(
+                    StoredMessage(id: last.id ?? state.ids.nextMessageID(), role: "user", parts: last.parts, createdAt: askedAt),
+                    to: conversationID)
+            }
+            return stream(inference, conversationID: conversationID, askedAt: askedAt)
+        }
+    }
+
+    /// The conversation the exchange is kept in, or nil for a stateless call. An unknown id
+    /// is a 404, unless the client manages the history: then it is created (a page
+    /// conversation of the agent). A client thread is stamped with its agent on first use.
+    private func conversation(for inference: InferenceRequest) throws -> String? {
+        guard let id = inference.conversationID else { return nil }
+        if inference.clientManagesHistory {
+            if state.store.conversation(id) == nil {
+                state.store.insert(Conversation(
+                    id: id, title: "", kind: .agent(pageID: inference.pageID), createdAt: Timestamp.now()))
+            }
+            return id
+        }
+        guard let existing = state.store.conversation(id) else { throw Refusal.notFound("Conversation not found") }
+        if case .client = existing.kind, existing.agentPageID == nil {
+            state.store.update(id) { $0.agentPageID = inference.pageID }
+        }
+        return id
+    }
+
+    private func stream(_ inference: InferenceRequest, conversationID: String?, askedAt: Int64) -> Response {
+        var segments = ReplyScript.reply(
+            to: inference.question, instructions: inference.systemText,
+            callID: Identifiers.random(prefix: "call_", bytes: 8))
+        // disable_server_tools without client tools: the model has no tools at all.
+        if inference.disableServerTools {
+            segments = segments.filter { if case .tool = $0 { return false } else { return true } }
+        }
+        let generation = ReplyGeneration(
+            streamID: Identifiers.random(prefix: "stream_"), messageID: state.ids.nextMessageID(),
+            conversationID: conversationID ?? "")
+        let chunks = ChunkScript.chunks(for: segments, messageID: generation.messageID, dialect: .pagespace)
+        let pacing = ReplyGeneration.Pacing(paceMs: state.paceMs, slow: state.faults.takeSlow())
+        let drop = state.faults.takeDrop()
+        let store = state.store
+        Task {
+            await generation.run(chunks: chunks, pacing: pacing) { parts in
+                // The route keeps the text and the tool calls and results, not the reasoning.
+                let kept = parts.filter { $0["type"]?.stringValue != "reasoning" }
+                guard let conversationID, !kept.isEmpty else { return }
+                // After the question, even within the same millisecond.
+                let reply = StoredMessage(
+                    id: generation.messageID, role: "assistant", parts: kept, createdAt: max(Timestamp.now(), askedAt + 1))
+                store.append(reply, to: conversationID)
+            }
+        }
+        let adapter = PageSpaceChunkAdapter(
+            id: "chatcmpl-" + Identifiers.cuid(), model: inference.model, created: Timestamp.now() / Timestamp.second)
+        return CompletionStream.response(generation, mapper: adapter, drop: drop)
+    }
+}
