@@ -200,7 +200,7 @@ _ps-auth_login() {
         return
         ;;
     '--api')
-        __ps-auth_add_completions -W 'pagespace'$'\n''pagespace-legacy'
+        __ps-auth_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'
         return
         ;;
     '--cacert')
@@ -246,7 +246,7 @@ _ps-auth_status() {
         return
         ;;
     '--api')
-        __ps-auth_add_completions -W 'pagespace'$'\n''pagespace-legacy'
+        __ps-auth_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'
         return
         ;;
     '--cacert')
@@ -283,7 +283,7 @@ _ps-auth_token() {
         return
         ;;
     '--api')
-        __ps-auth_add_completions -W 'pagespace'$'\n''pagespace-legacy'
+        __ps-auth_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'
         return
         ;;
     '--cacert')
@@ -320,7 +320,7 @@ _ps-auth_logout() {
         return
         ;;
     '--api')
-        __ps-auth_add_completions -W 'pagespace'$'\n''pagespace-legacy'
+        __ps-auth_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'
         return
         ;;
     '--cacert')

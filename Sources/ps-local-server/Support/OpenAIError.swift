@@ -43,7 +43,7 @@ enum OpenAIError {
         case .null: return "null"
         case .bool: return "a boolean"
         case .integer: return "an integer"
-        case .real: return "a decimal"
+        case .real, .number: return "a decimal"
         case .string: return "a string"
         case .array: return "an array"
         case .object: return "an object"
