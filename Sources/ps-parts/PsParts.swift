@@ -12,7 +12,9 @@ struct PsParts: ParsableCommand {
             their streamed input, outputs and approvals, sources, files, data parts, steps and metadata. \
             Besides the AI SDK UI message stream it reads the simplified chunks some servers send \
             ({"type":"text"}, tool-call, tool-result, finish with usage), the AI SDK v4 data stream \
-            and the Gemini API's named events (token, thought, tool-call, tool-result, done).
+            the Gemini API's named events (token, thought, tool-call, tool-result, done), and \
+            OpenAI-compatible chat.completion.chunk streams (content, reasoning_content, tool_calls \
+            whose arguments come in pieces, finish_reason, usage).
 
             By default it writes part records as the message grows (message-start, part-start, \
             part-delta, part-update, parts-reset, metadata, stream-error, message-end), one line \

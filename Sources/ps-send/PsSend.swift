@@ -75,6 +75,11 @@ struct PsSend: ParsableCommand {
     var model: String?
 
     @Option(name: .long, help: ArgumentHelp(
+        "A system prompt sent with the conversation (OpenAI-compatible servers; PageSpace uses the agent's own).",
+        valueName: "text"))
+    var system: String?
+
+    @Option(name: .long, help: ArgumentHelp(
         "The most piped input taken as context after the arguments (default 1048576).", valueName: "bytes"))
     var maxStdinBytes = 1_048_576
 
@@ -99,6 +104,7 @@ struct PsSend: ParsableCommand {
         let target = try sendTarget(adapter)
         let message = UserMessage.make(text: text)
         var options = SendOptions(provider: provider, model: model)
+        options.system = system
         if let page {
             options.location = .page(pageID: page, driveID: drive)
         } else if let drive {
@@ -110,16 +116,31 @@ struct PsSend: ParsableCommand {
             Diagnostics.writeLine("message=\(message["id"]!.stringValue!)")
         }
         let request = try adapter.sendRequest(target, message: message, options: options)
-        let stream = ResponseStream(printIDs: printIds, knowsConversation: target.conversationID != nil)
+        let stream = ResponseStream(
+            printIDs: printIds, knowsConversation: target.conversationID != nil,
+            collector: adapter.keepsTurns ? ReplyCollector() : nil)
         do {
             try stream.run(request, http: adapter.client.http)
+            try keepTurn(adapter, target, message, stream)
+        } catch let error as ToolError where error.status == .incomplete {
+            // What arrived is kept too, marked incomplete, so the conversation loses nothing.
+            try keepTurn(adapter, target, message, stream)
+            throw error
         } catch let failure as TransferFailure {
             if failure == .interrupted { abortTurn(adapter, streamID: stream.streamID, conversationID: target.conversationID) }
+            if case .network(_, true) = failure { try keepTurn(adapter, target, message, stream) }
             throw stream.toolError(failure, request: request)
         } catch is ReaderGone {
             abortTurn(adapter, streamID: stream.streamID, conversationID: target.conversationID, quiet: true)
             throw ExitRequest(.brokenPipe)  // quietly, like every command whose reader left
         }
+    }
+
+    /// Where the client keeps the conversation: the message and the reply rebuilt from the stream.
+    private func keepTurn(_ adapter: APIAdapter, _ target: SendTarget, _ message: JSON, _ stream: ResponseStream) throws {
+        guard let collector = stream.collector else { return }
+        collector.finish()
+        try adapter.keepTurn(target, message: message, reply: collector.reply)
     }
 
     /// The arguments; stdin when there are none (or just `-`); the arguments then the piped

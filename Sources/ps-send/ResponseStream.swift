@@ -22,10 +22,14 @@ final class ResponseStream {
     /// The last bytes written, to see the closing [DONE].
     private var tail: [UInt8] = []
     private var finishes = FinishChunkWatch()
+    /// Rebuilds the reply as it streams, when the client keeps the conversation; it then also
+    /// says whether the reply is whole (in any stream format, not only the UI message stream).
+    let collector: ReplyCollector?
 
-    init(printIDs: Bool, knowsConversation: Bool) {
+    init(printIDs: Bool, knowsConversation: Bool, collector: ReplyCollector? = nil) {
         self.printIDs = printIDs
         self.knowsConversation = knowsConversation
+        self.collector = collector
     }
 
     func run(_ request: HTTPRequest, http: HTTPClient) throws {
@@ -50,12 +54,23 @@ final class ResponseStream {
             if error != 0 { throw ToolError(.failure, "cannot write output: \(String(cString: strerror(error)))") }
             state.received += chunk.count
             state.finishes.scan(chunk)
+            state.collector?.feed(chunk)
             state.tail.append(contentsOf: chunk.suffix(64))
             if state.tail.count > 64 { state.tail.removeFirst(state.tail.count - 64) }
         })
         guard let head, head.isSuccess else {
             let response = HTTPResponse(head: head ?? HTTPResponseHead(status: 0, headers: []), body: errorBody)
             throw APIErrors.toolError(response, request: request)
+        }
+        if let collector {
+            collector.finish()
+            if case .incomplete(_, let detail, _)? = collector.status {
+                throw ToolError(.incomplete, "the reply is not whole: \(detail); what arrived was written")
+            }
+            guard collector.status != nil else {
+                throw ToolError(.incomplete, "the answer held no reply ps-parts can read (\(received) bytes were written)")
+            }
+            return
         }
         let isUIMessageStream = head.header("x-vercel-ai-ui-message-stream") != nil
             || head.header("Content-Type")?.hasPrefix("text/event-stream") == true

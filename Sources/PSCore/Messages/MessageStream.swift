@@ -35,6 +35,7 @@ public final class MessageStream {
     private var simplified = SimplifiedChunkFormat()
     private var dataStream = DataStreamFormat()
     private var gemini = GeminiEventFormat()
+    private var openAI = OpenAIChunkFormat()
     private var finished = false
     private var abort: (reason: String?, line: Int)?
     private var changes: [MessageChange] = []
@@ -108,6 +109,8 @@ public final class MessageStream {
         guard case .object(let payload) = data else { throw MalformedChunk("\(event) event whose data is not a JSON object") }
         if case .string(let type)? = payload["type"] {
             try routeChunk(payload, type: type, line: line)
+        } else if OpenAIChunkFormat.matches(payload) || payload["error"] != nil && payload.count == 1 {
+            try apply(try openAI.translate(payload), line: line, ends: false)
         } else if GeminiEventFormat.names.contains(event) {
             let (chunks, ends) = try gemini.translate(event: event, data: payload)
             try apply(chunks, line: line, ends: ends)
@@ -234,6 +237,7 @@ public final class MessageStream {
     private func streamDone() throws {
         if state == .streaming { try end(statusAtEnd(eof: false)) }
         state = .idle
+        openAI = OpenAIChunkFormat()
     }
 
     private func statusAtEnd(eof: Bool) -> MessageStatus {

@@ -120,7 +120,8 @@ public struct ConnectionOptions: ParsableArguments {
             session.api = api ?? APIKind.guess(fromToken: given.token) ?? session.api
         }
         if let kind { session.api = kind }
-        if requireCredentials { _ = try session.requireCredentials() }
+        // A local model server needs no credential.
+        if requireCredentials && session.api?.credentialOptional != true { _ = try session.requireCredentials() }
         var options = try httpOptions(environment: environment)
         if let maxResponseBytes { options.maxResponseBytes = maxResponseBytes }
         let http = HTTPClient(options: options)

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The openai API kind end to end against the local server's openai dialect (a plain
+/// OpenAI-compatible server, no credential): the client keeps each conversation and sends it
+/// whole; ps-sse | ps-parts | ps-render read its chat.completion.chunk stream.
+@Suite struct OpenAIBackendTests {
+    static func sandbox(_ server: LocalServer) throws -> NetworkSandbox {
+        try NetworkSandbox(extra: ["PAGESPACE_API_URL": server.baseURL + "/v1", "PAGESPACE_API_KIND": "openai"])
+    }
+
+    @Test func threeTurnsAreKeptAndSentWhole() throws {
+        let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try Self.sandbox(server)
+        for question in ["First question", "Second question", "Third question"] {
+            let turn = try sandbox.shell(
+                "ps-send --model ps-demo --system 'Answer briefly.' '\(question)' | ps-sse | ps-parts --final")
+            #expect(turn.status == 0, "\(turn.stderrText)")
+            let reply = try #require(try Records.parse(turn.stdoutText).last)
+            #expect(reply["role"] as? String == "assistant")
+        }
+        let list = try sandbox.run("ps-history", ["--list"])
+        let conversations = try Records.parse(list.stdoutText)
+        #expect(conversations.count == 1, "\(list.stdoutText)")
+        #expect(conversations.first?["messageCount"] as? Int == 6)
+        #expect(conversations.first?["title"] as? String == "First question")
+        let export = try sandbox.run("ps-history", [])
+        let messages = try Records.parse(export.stdoutText)
+        #expect(messages.map { $0["role"] as? String } == ["user", "assistant", "user", "assistant", "user", "assistant"])
+        let texts = messages.compactMap { (($0["parts"] as? [[String: Any]])?.first?["text"]) as? String }
+        #expect(texts.filter { $0.hasSuffix("question") } == ["First question", "Second question", "Third question"])
+        // The whole conversation went with the third message, the system prompt first.
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(try server.request("GET", "/_test/requests").text.utf8)) as? [[String: Any]])
+        let sends = log.filter { $0["path"] as? String == "/v1/chat/completions" }
+        #expect(sends.count == 3)
+        let sent = try #require((sends.last?["body"] as? [String: Any])?["messages"] as? [[String: Any]])
+        #expect(sent.map { $0["role"] as? String } == ["system", "user", "assistant", "user", "assistant", "user"])
+        #expect(sent.first?["content"] as? String == "Answer briefly.")
+        #expect(sent.last?["content"] as? String == "Third question")
+        let rendered = try sandbox.shell("ps-history | ps-render --format plain --width 60")
+        #expect(rendered.status == 0)
+        #expect(rendered.stdoutText.contains("── User"))
+    }
+
+    @Test func aToolCallStreamsInPiecesAndUsageIsKept() throws {
+        let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try Self.sandbox(server)
+        let result = try sandbox.shell("ps-send --model ps-demo 'please use a tool to read the page' | ps-sse | ps-parts --final")
+        #expect(result.status == 0, "\(result.stderrText)")
+        let reply = try #require(try Records.parse(result.stdoutText).last)
+        let parts = try #require(reply["parts"] as? [[String: Any]])
+        let call = try #require(parts.first { ($0["type"] as? String)?.hasPrefix("tool-") == true })
+        #expect(call["type"] as? String == "tool-read_page")
+        #expect((call["input"] as? [String: Any])?["pageId"] as? String == "page_doc_demo")
+        #expect(((reply["metadata"] as? [String: Any])?["usage"] as? [String: Any])?["total_tokens"] != nil)
+    }
+
+    @Test func aCutReplyIsKeptMarkedAndReported() throws {
+        let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try Self.sandbox(server)
+        try server.armFault(#"{"drop":true,"afterEvents":3,"times":1}"#)
+        let cut = try sandbox.run("ps-send", ["--model", "ps-demo", "hello"])
+        #expect(cut.status == 9, "\(cut.stderrText)")
+        let export = try Records.parse(try sandbox.run("ps-history", []).stdoutText)
+        #expect(export.count == 2)
+        #expect((export.last?["incomplete"] as? [String: Any])?["reason"] as? String == "no-finish")
+    }
+
+    @Test func refusalsAreClear() throws {
+        let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try Self.sandbox(server)
+        let noModel = try sandbox.run("ps-send", ["hello"])
+        #expect(noModel.status == 2)
+        #expect(noModel.stderrText.contains("--model"))
+        let unknown = try sandbox.run("ps-send", ["--model", "ps-demo", "--conversation", "nosuchconversation", "hi"])
+        #expect(unknown.status == 6, "\(unknown.stderrText)")
+        let badModel = try sandbox.run("ps-send", ["--model", "no-such-model", "hi"])
+        #expect(badModel.status == 6, "\(badModel.stderrText)")
+        #expect(badModel.stderrText.contains("no-such-model"))
+    }
+}
