@@ -9,11 +9,11 @@ to stdout, into fuzz/markdown/crashers/.
 
     fuzz/markdown/mutate.py [--minutes 60] [--seed N] [--binary .build/debug/ps-render]
 """
-import argparse, json, os, random, re, subprocess, sys, time, hashlib
+import json, os, re, subprocess, sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CORPUS = os.path.join(ROOT, "Tests/CommandTests/FuzzCorpus/markdown")
-CRASHERS = os.path.join(ROOT, "fuzz/markdown/crashers")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import fuzzloop  # noqa: E402
+
 TOKENS = ["> ", "- ", "1. ", "* ", "**", "*", "_", "`", "```\n", "~~~\n", "[", "](", ")", "|", "|---|\n",
           "\n", "\n\n", "    ", "<div>", "<!--", "\\", "&#x9b;", "&#27;", "\x1b[2J", "\x07", "\u009b",
           "\u202e", "\x1b]52;c;QUJD\x07", "# ", "---\n", "[x]: http://e\n", "- [ ] ", "- [x] "]
@@ -54,33 +54,5 @@ def check(binary, text, timeout):
     return None
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--minutes", type=float, default=60)
-    parser.add_argument("--seed", type=int, default=int(time.time()))
-    parser.add_argument("--binary", default=os.path.join(ROOT, ".build/debug/ps-render"))
-    parser.add_argument("--timeout", type=float, default=10)
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
-    seeds = [open(os.path.join(CORPUS, name), encoding="utf-8").read() for name in sorted(os.listdir(CORPUS))]
-    seeds.append("# Title\n\nSome *text* with `code`, a [link](http://e.com) and\n\n- a\n  - b\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")
-    deadline = time.time() + args.minutes * 60
-    runs = found = 0
-    print(f"seed {args.seed}", file=sys.stderr)
-    while time.time() < deadline:
-        text = mutate(rng, rng.choice(seeds))
-        runs += 1
-        problem = check(args.binary, text, args.timeout)
-        if problem:
-            found += 1
-            os.makedirs(CRASHERS, exist_ok=True)
-            name = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16] + ".md"
-            with open(os.path.join(CRASHERS, name), "w", encoding="utf-8") as out:
-                out.write(text)
-            print(f"{name}: {problem}", file=sys.stderr)
-    print(f"{runs} inputs, {found} problems", file=sys.stderr)
-    sys.exit(1 if found else 0)
-
-
 if __name__ == "__main__":
-    main()
+    fuzzloop.main("markdown", "ps-render", mutate, check, ".md", text=True, extra_seeds=["# Title\n\nSome *text* with `code`, a [link](http://e.com) and\n\n- a\n  - b\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"])

@@ -11,11 +11,11 @@ takes longer than the time limit, exits with a status ps-parts does not document
 
     fuzz/parts/mutate.py [--minutes 60] [--seed N] [--binary .build/debug/ps-parts]
 """
-import argparse, hashlib, json, os, random, subprocess, sys, time
+import json, os, subprocess, sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CORPUS = os.path.join(ROOT, "Tests/CommandTests/FuzzCorpus/parts")
-CRASHERS = os.path.join(ROOT, "fuzz/parts/crashers")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import fuzzloop  # noqa: E402
+
 MODES = [[], ["--final"]]
 STATUSES = {0, 3, 10}
 TYPES = ["start", "start-step", "finish-step", "reset-step", "finish", "abort", "error", "message-metadata",
@@ -109,32 +109,5 @@ def check(binary, data, timeout):
     return None
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--minutes", type=float, default=60)
-    parser.add_argument("--seed", type=int, default=int(time.time()))
-    parser.add_argument("--binary", default=os.path.join(ROOT, ".build/debug/ps-parts"))
-    parser.add_argument("--timeout", type=float, default=10)
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
-    seeds = [open(os.path.join(CORPUS, name), "rb").read() for name in sorted(os.listdir(CORPUS))]
-    deadline = time.time() + args.minutes * 60
-    runs = found = 0
-    print(f"seed {args.seed}", file=sys.stderr)
-    while time.time() < deadline:
-        data = mutate(rng, rng.choice(seeds))
-        runs += 1
-        problem = check(args.binary, data, args.timeout)
-        if problem:
-            found += 1
-            os.makedirs(CRASHERS, exist_ok=True)
-            name = hashlib.sha1(data).hexdigest()[:16] + ".ndjson"
-            with open(os.path.join(CRASHERS, name), "wb") as out:
-                out.write(data)
-            print(f"{name}: {problem}", file=sys.stderr)
-    print(f"{runs} inputs, {found} problems", file=sys.stderr)
-    sys.exit(1 if found else 0)
-
-
 if __name__ == "__main__":
-    main()
+    fuzzloop.main("parts", "ps-parts", mutate, check, ".ndjson")

@@ -11,11 +11,11 @@ fuzz/sse/crashers/.
 
     fuzz/sse/mutate.py [--minutes 60] [--seed N] [--binary .build/debug/ps-sse]
 """
-import argparse, hashlib, json, os, random, subprocess, sys, time
+import json, os, subprocess, sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CORPUS = os.path.join(ROOT, "Tests/CommandTests/FuzzCorpus/sse")
-CRASHERS = os.path.join(ROOT, "fuzz/sse/crashers")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import fuzzloop  # noqa: E402
+
 MODES = [[], ["--raw"], ["--format", "sse"], ["--format", "data-stream"]]
 STATUSES = {0, 3, 10}
 TOKENS = [b"data: ", b"data:", b"event: ", b"id: ", b"retry: ", b"retry: 99999999999999999999", b":", b": comment",
@@ -71,32 +71,5 @@ def check(binary, data, timeout):
     return None
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--minutes", type=float, default=60)
-    parser.add_argument("--seed", type=int, default=int(time.time()))
-    parser.add_argument("--binary", default=os.path.join(ROOT, ".build/debug/ps-sse"))
-    parser.add_argument("--timeout", type=float, default=10)
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
-    seeds = [open(os.path.join(CORPUS, name), "rb").read() for name in sorted(os.listdir(CORPUS))]
-    deadline = time.time() + args.minutes * 60
-    runs = found = 0
-    print(f"seed {args.seed}", file=sys.stderr)
-    while time.time() < deadline:
-        data = mutate(rng, rng.choice(seeds))
-        runs += 1
-        problem = check(args.binary, data, args.timeout)
-        if problem:
-            found += 1
-            os.makedirs(CRASHERS, exist_ok=True)
-            name = hashlib.sha1(data).hexdigest()[:16] + ".sse"
-            with open(os.path.join(CRASHERS, name), "wb") as out:
-                out.write(data)
-            print(f"{name}: {problem}", file=sys.stderr)
-    print(f"{runs} inputs, {found} problems", file=sys.stderr)
-    sys.exit(1 if found else 0)
-
-
 if __name__ == "__main__":
-    main()
+    fuzzloop.main("sse", "ps-sse", mutate, check, ".sse")

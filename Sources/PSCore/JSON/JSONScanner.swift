@@ -194,23 +194,7 @@ struct JSONScanner {
     /// One well-formed UTF-8 sequence of 2 to 4 bytes: no overlong forms, no surrogates,
     /// nothing above U+10FFFF.
     private mutating func utf8Sequence() -> Bool {
-        let first = bytes[index]
-        let length: Int
-        var scalar: UInt32
-        switch first {
-        case 0xC2...0xDF: length = 2; scalar = UInt32(first & 0x1F)
-        case 0xE0...0xEF: length = 3; scalar = UInt32(first & 0x0F)
-        case 0xF0...0xF4: length = 4; scalar = UInt32(first & 0x07)
-        default: return false
-        }
-        guard count - index >= length else { return false }
-        for offset in 1..<length {
-            let byte = bytes[index + offset]
-            guard byte & 0xC0 == 0x80 else { return false }
-            scalar = scalar << 6 | UInt32(byte & 0x3F)
-        }
-        let minimum: UInt32 = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000
-        guard scalar >= minimum, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else { return false }
+        guard let length = UTF8Check.sequenceLength(UnsafeRawPointer(bytes), at: index, count: count) else { return false }
         index += length
         return true
     }

@@ -123,23 +123,8 @@ struct TerminalPartRenderer {
     /// One line cut to the width with an ellipsis.
     private func truncated(_ line: StyledLine) -> StyledLine {
         guard line.displayWidth > width else { return line }
-        var result: StyledLine = []
-        var used = 0
-        for span in line {
-            var text = String.UnicodeScalarView()
-            for scalar in span.text.unicodeScalars {
-                let scalarWidth = DisplayWidth.of(scalar)
-                if used + scalarWidth > width - 1 { break }
-                text.append(scalar)
-                used += scalarWidth
-            }
-            if !text.isEmpty { result.append(Span(String(text), span.style)) }
-            if used >= width - 1 || text.count < span.text.unicodeScalars.count {
-                result.append(Span("…", span.style))
-                return result
-            }
-        }
-        return result
+        let (cut, style) = line.cut(toColumns: width - 1)
+        return style.map { cut + [Span("…", $0)] } ?? cut
     }
 
     private func indented(_ text: String, by count: Int, style: TextStyle) -> [StyledLine] {

@@ -81,20 +81,6 @@ public final class LiveRegion {
 
     /// The line cut to `columns` display columns.
     static func cut(_ line: StyledLine, to columns: Int) -> StyledLine {
-        guard line.displayWidth > columns else { return line }
-        var result: StyledLine = []
-        var used = 0
-        for span in line {
-            var text = String.UnicodeScalarView()
-            for scalar in span.text.unicodeScalars {
-                let width = DisplayWidth.of(scalar)
-                if used + width > columns { break }
-                text.append(scalar)
-                used += width
-            }
-            if !text.isEmpty { result.append(Span(String(text), span.style)) }
-            if used >= columns || text.count < span.text.unicodeScalars.count { break }
-        }
-        return result
+        line.displayWidth > columns ? line.cut(toColumns: columns).line : line
     }
 }

@@ -64,6 +64,25 @@ public typealias StyledLine = [Span]
 
 extension Array where Element == Span {
     public var displayWidth: Int { reduce(0) { $0 + $1.width } }
+
+    /// The line's first `columns` display columns, and the style of the span where it was cut
+    /// (nil when all of it fits).
+    func cut(toColumns columns: Int) -> (line: StyledLine, cutStyle: TextStyle?) {
+        var result: StyledLine = []
+        var used = 0
+        for span in self {
+            var text = String.UnicodeScalarView()
+            for scalar in span.text.unicodeScalars {
+                let width = DisplayWidth.of(scalar)
+                if used + width > columns { break }
+                text.append(scalar)
+                used += width
+            }
+            if !text.isEmpty { result.append(Span(String(text), span.style)) }
+            if used >= columns || text.count < span.text.unicodeScalars.count { return (result, span.style) }
+        }
+        return (result, nil)
+    }
     public var plainText: String { map(\.text).joined() }
 }
 
