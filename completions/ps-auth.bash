@@ -188,7 +188,7 @@ _ps-auth_login() {
     repeating_flags=()
     non_repeating_flags=(--insecure --with-token --device --password-stdin -h --help)
     repeating_options=(--drive)
-    non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --name --email)
+    non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --name --email --user-name --user-email --timezone)
     __ps-auth_offer_flags_options 0
 
     # Offer option value completions
@@ -225,6 +225,15 @@ _ps-auth_login() {
         return
         ;;
     '--email')
+        return
+        ;;
+    '--user-name')
+        return
+        ;;
+    '--user-email')
+        return
+        ;;
+    '--timezone')
         return
         ;;
     esac

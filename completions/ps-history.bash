@@ -165,7 +165,7 @@ _ps-history() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--insecure --list --all -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --agent --conversation --page --limit --cursor --direction --page-size --max-page-bytes --state)
+    local -a non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --agent --rename --title --delete --conversation --page --limit --cursor --direction --page-size --max-page-bytes --state)
     __ps-history_offer_flags_options 0
 
     # Offer option value completions
@@ -196,6 +196,15 @@ _ps-history() {
         return
         ;;
     '--agent')
+        return
+        ;;
+    '--rename')
+        return
+        ;;
+    '--title')
+        return
+        ;;
+    '--delete')
         return
         ;;
     '--conversation')

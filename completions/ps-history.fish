@@ -20,7 +20,7 @@ function __ps-history_parse_tokens -S
     set -l unparsed_tokens (__ps-history_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-history'
-        __ps-history_parse_subcommand 0 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'list' 'agent=' 'conversation=' 'page=' 'all' 'limit=' 'cursor=' 'direction=' 'page-size=' 'max-page-bytes=' 'state=' 'h/help'
+        __ps-history_parse_subcommand 0 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'list' 'agent=' 'rename=' 'title=' 'delete=' 'conversation=' 'page=' 'all' 'limit=' 'cursor=' 'direction=' 'page-size=' 'max-page-bytes=' 'state=' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-history_parse_subcommand -r 1 
@@ -79,7 +79,7 @@ end
 complete -c 'ps-history' -f
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" profile' -l 'profile' -d 'The profile to use (default: PS_PROFILE, then the configured default, then \'default\').' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" server' -l 'server' -d 'The server\'s base URL; overrides PAGESPACE_API_URL and the profile\'s server.' -rfka ''
-complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" api' -l 'api' -d 'The API the server speaks: pagespace or pagespace-legacy (default: the profile\'s, else detected).' -rfka 'pagespace pagespace-legacy openai'
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" api' -l 'api' -d 'The API the server speaks: pagespace, pagespace-legacy, openai (default: the profile\'s, else detected).' -rfka 'pagespace pagespace-legacy openai'
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" cacert' -l 'cacert' -d 'Verify the server\'s TLS certificate with this CA bundle.' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" insecure' -l 'insecure' -d 'Do not verify the server\'s TLS certificate (only for a local test server).'
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" retries' -l 'retries' -d 'How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. Sends are never retried.' -rfka ''
@@ -88,6 +88,9 @@ complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" idle-timeout' -l 'idle-timeout' -d 'Seconds without a byte from the server before giving up (default 300; keep-alive comments count).' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" list' -l 'list' -d 'List conversations instead of exporting messages.'
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" agent' -l 'agent' -d 'With --list: list this Page AI agent\'s conversations.' -rfka ''
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" rename' -l 'rename' -d 'Give this conversation a new title (with --title).' -rfka ''
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" title' -l 'title' -d 'The new title, with --rename.' -rfka ''
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" delete' -l 'delete' -d 'Delete this conversation.' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" conversation' -l 'conversation' -d 'The conversation to export (default: the current Global assistant conversation).' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" page' -l 'page' -d 'Export a Page AI agent\'s history (with --conversation: that conversation).' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" all' -l 'all' -d 'Export every message, walking all pages (the default).'

@@ -17,6 +17,12 @@ struct Login: ParsableCommand {
             --drive the server grants only an OAuth access token, which reaches no AI route: it \
             is refused, with the reason.
 
+            With none of --device, --with-token and --email, logs in to an API that needs no \
+            credential: an OpenAI-compatible server (--api openai; the server is only asked to \
+            answer), or Lucid (--api lucid), where the user is created, or found again, from an \
+            id that stays the same for this machine and profile, with --user-name, --user-email \
+            and --timezone when given. Other APIs then say which credential they need.
+
             With --with-token, reads a token from stdin, or asks for it on the terminal without \
             echo. With --email, logs in with a password (pagespace-legacy API), read from the \
             terminal without echo or, with --password-stdin, from the first line of stdin. The \
@@ -38,6 +44,8 @@ struct Login: ParsableCommand {
               ps-auth login --with-token --server https://pagespace.ai < token.txt
               ps-auth login --server http://127.0.0.1:8080 --email demo@example.com
               printf %s "$PASSWORD" | ps-auth login --email demo@example.com --password-stdin --profile old
+              ps-auth login --api openai --server http://127.0.0.1:11434/v1 --profile ollama
+              ps-auth login --api lucid --server https://lucid.example --user-name Ada --timezone Europe/Paris
 
             \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .serverError, .networkError,
                                    .interrupted]))
@@ -65,9 +73,24 @@ struct Login: ParsableCommand {
     @Flag(name: .long, help: "Read the password from the first line of stdin instead of the terminal.")
     var passwordStdin = false
 
+    @Option(name: .long, help: ArgumentHelp("Without a credential (Lucid): the user's name.", valueName: "name"))
+    var userName: String?
+
+    @Option(name: .long, help: ArgumentHelp("Without a credential (Lucid): the user's email address.", valueName: "address"))
+    var userEmail: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Without a credential (Lucid): the user's time zone, e.g. Europe/Paris (default: TZ, if set).", valueName: "zone"))
+    var timezone: String?
+
+    private var credentialless: Bool { !withToken && email == nil && !device }
+
     func validate() throws {
-        if [withToken, email != nil, device].filter({ $0 }).count != 1 {
+        if [withToken, email != nil, device].filter({ $0 }).count > 1 {
             throw ValidationError("give one of --device, --with-token or --email")
+        }
+        if !credentialless && (userName != nil || userEmail != nil || timezone != nil) {
+            throw ValidationError("--user-name, --user-email and --timezone are for a login without a credential")
         }
         if !device && (!drive.isEmpty || name != nil) { throw ValidationError("--drive and --name go with --device") }
         if name != nil && drive.isEmpty { throw ValidationError("--name names a drive key: give --drive too") }
@@ -87,7 +110,11 @@ struct Login: ParsableCommand {
         environment["PAGESPACE_TOKEN"] = nil
         let result: LoginResult
         let connection: APIConnection
-        if device {
+        if credentialless {
+            connection = try self.connection.connect(requireCredentials: false, environment: environment, credentials: .none)
+            let zone = timezone ?? environment["TZ"].flatMap { $0.isEmpty || $0.hasPrefix(":") ? nil : $0 }
+            result = try connection.adapter.openLogin(AccountDetails(name: userName, email: userEmail, timezone: zone))
+        } else if device {
             connection = try self.connection.connect(
                 requireCredentials: false, environment: environment, credentials: .none, kind: .pagespace)
             let credentials = try deviceCredentials(connection.adapter)

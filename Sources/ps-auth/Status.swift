@@ -11,7 +11,8 @@ struct Status: ParsableCommand {
             reaches (Global assistant, Page AI agents), drives and works. The server is asked \
             through routes the credential may use: a session token through GET /api/auth/me \
             and /api/drives, an MCP key (which /api/auth/me refuses) through /api/drives; \
-            --offline skips that. Exits 4 when there is no credential or the server refuses it.
+            --offline skips that. Exits 4 when there is no credential (and the API needs one) or \
+            the server refuses it.
 
             EXAMPLES:
               ps-auth status
@@ -33,12 +34,15 @@ struct Status: ParsableCommand {
         let out = RecordWriter()
         try out.writeText("profile: \(session.profileName)\n")
         try out.writeText("server: \(session.server) (from \(session.serverSource))\n")
-        guard let source = session.credentialsSource else {
+        if let source = session.credentialsSource {
+            try out.writeText("credential: from \(source)\n")
+        } else if session.api?.credentialOptional == true {
+            try out.writeText("credential: none (the \(session.api!.rawValue) API needs none)\n")
+        } else {
             try out.writeText("credential: none\n")
             _ = try session.requireCredentials()
             return
         }
-        try out.writeText("credential: from \(source)\n")
         if offline {
             if let api = session.api { try out.writeText("api: \(api.rawValue)\n") }
             let stored = UserText.describe(session.profile?.user)

@@ -37,12 +37,19 @@ struct PsHistory: ParsableCommand {
             --list writes conversation records (id, title, ...) of the Global assistant, or \
             of a Page AI agent with --agent; on a terminal, a readable table instead.
 
+            --rename ID --title TEXT gives a conversation a new title and writes its record; \
+            --delete ID deletes it and writes {"id":ID,"deleted":true}. Where the API cannot \
+            (say, renaming a conversation the client keeps for an OpenAI-compatible server), \
+            exit 2 says so.
+
             EXAMPLES:
               ps-history > global.ndjson
               ps-history --conversation conv_1 --all | ps-render
               ps-history --page page_123 --conversation conv_9 > agent-chat.ndjson
               ps-history --conversation conv_1 --limit 20 --direction before
               ps-history --list --agent page_123
+              ps-history --rename conv_1 --title "Trip planning"
+              ps-history --delete conv_1
               ps-history --conversation conv_1 --state ~/.local/state/ps-history.json >> archive.ndjson
 
             \(ConnectionOptions.environmentHelp)
@@ -60,6 +67,15 @@ struct PsHistory: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("With --list: list this Page AI agent's conversations.", valueName: "page-id"))
     var agent: String?
+
+    @Option(name: .long, help: ArgumentHelp("Give this conversation a new title (with --title).", valueName: "id"))
+    var rename: String?
+
+    @Option(name: .long, help: ArgumentHelp("The new title, with --rename.", valueName: "text"))
+    var title: String?
+
+    @Option(name: .long, help: ArgumentHelp("Delete this conversation.", valueName: "id"))
+    var delete: String?
 
     @Option(name: .long, help: ArgumentHelp(
         "The conversation to export (default: the current Global assistant conversation).", valueName: "id"))
@@ -96,7 +112,15 @@ struct PsHistory: ParsableCommand {
 
     private var onePage: Bool { limit != nil || cursor != nil || direction != nil }
 
+    private var editing: Bool { rename != nil || delete != nil }
+
     func validate() throws {
+        if rename != nil && delete != nil { throw ValidationError("--rename and --delete go one at a time") }
+        if (rename != nil) != (title != nil) { throw ValidationError("--rename ID goes with --title TEXT") }
+        if editing && (list || agent != nil || conversation != nil || page != nil || state != nil || onePage || all) {
+            throw ValidationError("--rename and --delete go alone")
+        }
+        if let title, title.allSatisfy(\.isWhitespace) { throw ValidationError("--title must not be blank") }
         if list && (conversation != nil || page != nil || state != nil || onePage || all) {
             throw ValidationError("--list goes only with --agent")
         }
@@ -115,6 +139,17 @@ struct PsHistory: ParsableCommand {
         Interrupt.install()
         let adapter = try connection.connect(maxResponseBytes: maxPageBytes).adapter
         let writer = RecordWriter()
+        if let rename, let title {
+            let renaming = try Capabilities.require(adapter, ConversationRenaming.self, toDo: "rename conversations")
+            try writer.write(try renaming.renameConversation(rename, title: title))
+            return
+        }
+        if let delete {
+            let deleting = try Capabilities.require(adapter, ConversationDeleting.self, toDo: "delete conversations")
+            try deleting.deleteConversation(delete)
+            try writer.write(["id": .string(delete), "deleted": true])
+            return
+        }
         if list {
             // A readable table on a terminal, NDJSON records otherwise.
             let asTable = Terminal.isTerminal(1)
@@ -173,7 +208,7 @@ struct PsHistory: ParsableCommand {
             try adapter.requireConversation(conversation)
             return .global(conversationID: conversation)
         }
-        guard let id = try adapter.defaultConversationID(create: false) else {
+        guard let id = try adapter.defaultConversationID(creating: nil) else {
             throw ToolError(.notFound, "there is no global conversation yet; name one with --conversation")
         }
         return .global(conversationID: id)

@@ -101,7 +101,7 @@ struct PsSend: ParsableCommand {
         let text = try messageText()
         let connection = try self.connection.connect()
         let adapter = connection.adapter
-        let target = try sendTarget(adapter)
+        let target = try sendTarget(adapter, text: text)
         let message = UserMessage.make(text: text)
         var options = SendOptions(provider: provider, model: model)
         options.system = system
@@ -172,7 +172,7 @@ struct PsSend: ParsableCommand {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private func sendTarget(_ adapter: APIAdapter) throws -> SendTarget {
+    private func sendTarget(_ adapter: APIAdapter, text: String) throws -> SendTarget {
         // A new Page AI conversation gets its id here: the server would make one but tell it
         // nowhere, and the conversation could not be continued.
         if let page { return .agent(pageID: page, conversationID: conversation ?? RandomID.conversationID()) }
@@ -180,13 +180,14 @@ struct PsSend: ParsableCommand {
             try adapter.requireConversation(conversation)
             return .global(conversationID: conversation)
         }
+        let new = NewConversation(title: NewConversation.title(fromMessage: text), model: model)
         if newConversation {
-            guard let created = try adapter.createConversation() else {
+            guard let created = try adapter.createConversation(new) else {
                 throw ToolError(.usage, "the \(adapter.kind.rawValue) API cannot create conversations")
             }
             return .global(conversationID: created)
         }
-        guard let id = try adapter.defaultConversationID(create: true) else {
+        guard let id = try adapter.defaultConversationID(creating: new) else {
             throw ToolError(.serverError, "the server has no global conversation for this user")
         }
         return .global(conversationID: id)

@@ -8,20 +8,24 @@ public protocol APIAdapter: AnyObject {
 
     /// Password login, for APIs that have one.
     func login(email: String, password: String) throws -> LoginResult
+    /// Login without a credential, for APIs that need none (`ps-auth login` with no
+    /// --with-token, --email or --device): registers the user where the API has users,
+    /// or only checks that the server answers.
+    func openLogin(_ account: AccountDetails) throws -> LoginResult
     /// What the credential reaches (the user, when the server says), asking only routes that
     /// this kind of credential may use. Also proves that the credential works.
     func reach() throws -> CredentialReach
     /// Tells the server to end the session, where the API has a way to; returns what the
     /// user should know when it has none (the credential then stays valid on the server).
     func logout() throws -> String?
-    /// The conversation a message goes to when none is named; with `create`, one is made
-    /// when the user has none (nil then only when the API cannot make one).
-    func defaultConversationID(create: Bool) throws -> String?
+    /// The conversation a message goes to when none is named; with `creating`, one is made
+    /// (with those details) when the user has none (nil then only when the API cannot make one).
+    func defaultConversationID(creating new: NewConversation?) throws -> String?
     /// Throws `notFound` when the user has no such global conversation (its history and a
     /// send would otherwise answer as if it were merely empty, or make it anew).
     func requireConversation(_ id: String) throws
     /// Starts a new global conversation; nil when the API has no way to.
-    func createConversation() throws -> String?
+    func createConversation(_ new: NewConversation) throws -> String?
     /// Calls `body` with each global conversation record.
     func listConversations(_ body: (JSON) throws -> Void) throws
     /// Whether the API can list a Page AI agent's conversations (then a page's history is
@@ -45,17 +49,54 @@ public protocol APIAdapter: AnyObject {
 }
 
 extension APIAdapter {
+    public func openLogin(_ account: AccountDetails) throws -> LoginResult {
+        throw ToolError(.usage, "the \(kind.rawValue) API needs a credential: give one of --device, --with-token or --email")
+    }
     public func keepTurn(_ target: SendTarget, message: JSON, reply: JSON?) throws {}
     public var keepsTurns: Bool { false }
 }
 
 public struct LoginResult: Sendable {
-    public var credentials: Credentials
+    /// nil for an API that needs none.
+    public var credentials: Credentials?
     public var user: JSON?
 
-    public init(credentials: Credentials, user: JSON?) {
+    public init(credentials: Credentials?, user: JSON?) {
         self.credentials = credentials
         self.user = user
+    }
+}
+
+/// Who the user is, for an API that registers users without a credential (`ps-auth login
+/// --user-name … --user-email … --timezone …`); every field is optional.
+public struct AccountDetails: Sendable {
+    public var name: String?
+    public var email: String?
+    public var timezone: String?
+
+    public init(name: String? = nil, email: String? = nil, timezone: String? = nil) {
+        self.name = name
+        self.email = email
+        self.timezone = timezone
+    }
+}
+
+/// What a new conversation starts with, where the API takes it at creation: a title (the
+/// first message, cut short, when the user gives none) and a model.
+public struct NewConversation: Sendable, Equatable {
+    public var title: String?
+    public var model: String?
+
+    public init(title: String? = nil, model: String? = nil) {
+        self.title = title
+        self.model = model
+    }
+
+    /// A title made from a first message: its first line, at most 60 characters.
+    public static func title(fromMessage text: String) -> String {
+        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let trimmed = String(line.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        return trimmed.count > 60 ? String(trimmed.prefix(59)) + "…" : trimmed
     }
 }
 

@@ -23,7 +23,7 @@ public struct ConnectionOptions: ParsableArguments {
     public var server: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "The API the server speaks: pagespace or pagespace-legacy (default: the profile's, else detected).",
+        "The API the server speaks: \(APIKind.allValueStrings.joined(separator: ", ")) (default: the profile's, else detected).",
         valueName: "kind"))
     public var api: APIKind?
 
@@ -58,7 +58,7 @@ public struct ConnectionOptions: ParsableArguments {
         ENVIRONMENT:
           PAGESPACE_TOKEN       the token, instead of the profile's
           PAGESPACE_API_URL     the server, instead of the profile's
-          PAGESPACE_API_KIND    pagespace or pagespace-legacy (else detected)
+          PAGESPACE_API_KIND    the API kind, as --api (else detected)
           PAGESPACE_CSRF_TOKEN  legacy API: the CSRF token of PAGESPACE_TOKEN
           PS_PROFILE            the profile when --profile is not given
           PS_RETRIES            retries of failed reads (default 3)

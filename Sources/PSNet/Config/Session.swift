@@ -105,8 +105,9 @@ public struct Session: Sendable {
     }
 
     /// Keeps a credential for this profile (credentials.json, 0600) and the profile's server,
-    /// API and user (config.json); the first profile stored becomes the default.
-    public func store(_ credentials: Credentials, api: APIKind, user: JSON?) throws {
+    /// API and user (config.json); the first profile stored becomes the default. Without a
+    /// credential (an API that needs none), any old one of the profile is removed.
+    public func store(_ credentials: Credentials?, api: APIKind, user: JSON?) throws {
         var config = self.config
         config[profileName] = Profile(server: server, api: api, user: user)
         if config.defaultProfile == nil { config.defaultProfile = profileName }

@@ -60,6 +60,18 @@ public struct LocalConversations: Sendable {
         try setCurrent(id)
     }
 
+    /// Removes a kept conversation (and makes none current if it was).
+    public func remove(_ id: String) throws {
+        guard exists(id) else { throw ToolError(.notFound, "there is no conversation \(TerminalSafeText.sanitize(id)) kept for this profile") }
+        guard unlink(path(id)) == 0 else {
+            throw ToolError(.failure, "cannot remove \(path(id)): \(String(cString: strerror(errno)))")
+        }
+        if let bytes = try SecureFile.read(currentPath),
+           String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: " \n") == id {
+            unlink(currentPath)
+        }
+    }
+
     public func current() throws -> String? {
         guard let bytes = try SecureFile.read(currentPath) else { return nil }
         let id = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: " \n")
@@ -98,8 +110,7 @@ public struct LocalConversations: Sendable {
     static func title(_ messages: [JSON]) -> String {
         let first = messages.first { $0["role"]?.stringValue == "user" }
         let text = first?["parts"]?.arrayValue?.compactMap { $0["text"]?.stringValue }.joined(separator: " ") ?? ""
-        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        return line.count > 60 ? String(line.prefix(59)) + "…" : line
+        return NewConversation.title(fromMessage: text)
     }
 
     static func iso8601(milliseconds: Int) -> String {

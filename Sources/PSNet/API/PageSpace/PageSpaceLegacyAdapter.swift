@@ -49,14 +49,14 @@ public final class PageSpaceLegacyAdapter: APIAdapter {
         return nil
     }
 
-    public func defaultConversationID(create: Bool) throws -> String? {
+    public func defaultConversationID(creating new: NewConversation?) throws -> String? {
         guard let id = try client.get("/api/ai_conversations/global").conversationID else {
             throw ToolError(.serverError, "the server's global conversation has no id")
         }
         return id
     }
 
-    public func createConversation() throws -> String? { nil }
+    public func createConversation(_ new: NewConversation) throws -> String? { nil }
 
     public func listConversations(_ body: (JSON) throws -> Void) throws {
         let global = try client.get("/api/ai_conversations/global")

@@ -59,9 +59,9 @@ public final class PageSpaceAdapter: APIAdapter {
 
     /// The most recently used conversation with messages (`active` skips empty ones,
     /// global-conversation-repository.ts getActiveGlobalConversation).
-    public func defaultConversationID(create: Bool) throws -> String? {
+    public func defaultConversationID(creating new: NewConversation?) throws -> String? {
         if let id = try client.get("/api/ai/global/active").conversationID { return id }
-        return create ? try createConversation() : nil
+        return try new.flatMap(createConversation)
     }
 
     /// `GET /api/ai/global/{id}`: 404 for an unknown or someone else's conversation
@@ -78,7 +78,7 @@ public final class PageSpaceAdapter: APIAdapter {
     /// A new conversation, as the web app makes one: the client picks a cuid-shaped id and
     /// the server creates the conversation with the first message saved to it. Nothing is
     /// made before that, so failed or abandoned runs leave no empty conversations behind.
-    public func createConversation() throws -> String? {
+    public func createConversation(_ new: NewConversation) throws -> String? {
         RandomID.conversationID()
     }
 

@@ -5,7 +5,7 @@ import PSCore
 /// `chat.completion.chunk` events, `GET /models` lists the models. The server keeps no
 /// conversation: the client keeps each one (`LocalConversations`) and sends it whole with every
 /// message. A key is sent when the profile has one; none is needed otherwise.
-public final class OpenAIAdapter: APIAdapter {
+public final class OpenAIAdapter: APIAdapter, ConversationDeleting {
     public let kind = APIKind.openai
     public let client: APIClient
     let conversations: LocalConversations
@@ -18,6 +18,12 @@ public final class OpenAIAdapter: APIAdapter {
     public func login(email: String, password: String) throws -> LoginResult {
         throw ToolError(.usage,
             "an OpenAI-compatible server has no password login: give its API key with --with-token, or no credential at all")
+    }
+
+    /// No credential: the server is only asked to answer (`GET /models`).
+    public func openLogin(_ account: AccountDetails) throws -> LoginResult {
+        _ = try reach()
+        return LoginResult(credentials: nil, user: nil)
     }
 
     /// `GET /models`: proves the server answers (and the key, when there is one).
@@ -39,9 +45,9 @@ public final class OpenAIAdapter: APIAdapter {
         "an OpenAI-compatible server has no session to end: only the local copy of the key is removed"
     }
 
-    public func defaultConversationID(create: Bool) throws -> String? {
+    public func defaultConversationID(creating new: NewConversation?) throws -> String? {
         if let current = try conversations.current() { return current }
-        return create ? try createConversation() : nil
+        return try new.flatMap(createConversation)
     }
 
     public func requireConversation(_ id: String) throws {
@@ -52,7 +58,9 @@ public final class OpenAIAdapter: APIAdapter {
     }
 
     /// A conversation is kept from its first turn on; until then it is only an id.
-    public func createConversation() throws -> String? { RandomID.conversationID() }
+    public func createConversation(_ new: NewConversation) throws -> String? { RandomID.conversationID() }
+
+    public func deleteConversation(_ id: String) throws { try conversations.remove(id) }
 
     public func listConversations(_ body: (JSON) throws -> Void) throws {
         try conversations.list().forEach(body)

@@ -1,0 +1,27 @@
+import PSCore
+
+// What only some APIs can do is a protocol of its own, which an adapter adopts when its API
+// can. A command asks for the capability (`Capabilities.require`) and never looks at the API
+// kind: a backend that gains a feature adopts the protocol, and every command then offers it.
+
+/// Giving a conversation a new title.
+public protocol ConversationRenaming: APIAdapter {
+    /// Returns the conversation record as the server shows it after the change.
+    func renameConversation(_ id: String, title: String) throws -> JSON
+}
+
+/// Deleting a conversation (and its messages, where the server keeps them).
+public protocol ConversationDeleting: APIAdapter {
+    /// Throws `notFound` for a conversation the user does not have.
+    func deleteConversation(_ id: String) throws
+}
+
+public enum Capabilities {
+    /// The adapter as `T`, or a usage error (exit 2) saying that this API cannot `what`.
+    public static func require<T>(_ adapter: APIAdapter, _ type: T.Type, toDo what: String) throws -> T {
+        guard let capable = adapter as? T else {
+            throw ToolError(.usage, "the \(adapter.kind.rawValue) API cannot \(what)")
+        }
+        return capable
+    }
+}
