@@ -51,13 +51,7 @@ struct LiveTerminal {
         var lastFrame: UInt64 = 0
         var pending = false
         while true {
-            if windowChanged != 0 {
-                windowChanged = 0
-                let size = Self.size()
-                region.resize(size)
-                if widthFollowsWindow { renderer.resize(width: size.columns) }
-                pending = true
-            }
+            if takeResize() { pending = true }
             let now = Self.monotonicNanoseconds()
             if pending && now &- lastFrame >= Self.frameInterval {
                 try draw()
@@ -72,9 +66,22 @@ struct LiveTerminal {
                 throw ToolError(.failure, "cannot read \(reader.name): \(String(cString: strerror(errno)))")
             }
             guard ready > 0 else { continue }
+            // A resize that came with the input (the handler ran as poll returned) applies to
+            // that input: it was signalled first.
+            if takeResize() { pending = true }
             guard try reader.readChunk(take) else { return }
             pending = true
         }
+    }
+
+    /// Follows the window's new size, if it changed since the last look.
+    private func takeResize() -> Bool {
+        guard windowChanged != 0 else { return false }
+        windowChanged = 0
+        let size = Self.size()
+        region.resize(size)
+        if widthFollowsWindow { renderer.resize(width: size.columns) }
+        return true
     }
 
     func draw() throws {
