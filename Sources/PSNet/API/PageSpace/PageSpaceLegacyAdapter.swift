@@ -3,7 +3,7 @@ import PSCore
 /// PageSpace's API of late 2025: password login returning a JWT, a CSRF token and a
 /// device token; `X-CSRF-Token` on every POST/PATCH/DELETE; `/api/ai_conversations/*`; no
 /// `/api/auth/me` (the user comes from the login answer) and no abort.
-public final class PageSpaceLegacyAdapter: APIAdapter {
+public final class PageSpaceLegacyAdapter: APIAdapter, ConversationRenaming, ConversationDeleting {
     public let kind = APIKind.pagespaceLegacy
     public let client: APIClient
 
@@ -49,22 +49,49 @@ public final class PageSpaceLegacyAdapter: APIAdapter {
         return nil
     }
 
+    /// The newest global conversation (by creation: the server's `/global` answer), or a new
+    /// one when the user has none.
     public func defaultConversationID(creating new: NewConversation?) throws -> String? {
-        guard let id = try client.get("/api/ai_conversations/global").conversationID else {
-            throw ToolError(.serverError, "the server's global conversation has no id")
+        let global = try client.get("/api/ai_conversations/global")
+        if let id = global.conversationID { return id }
+        guard global.isNull, let new else { throw ToolError(.serverError, "the server's global conversation has no id") }
+        return try createConversation(new)
+    }
+
+    /// `POST /api/ai_conversations {title}` (the server names an untitled one after its first
+    /// message); it becomes the newest, so later sends without --conversation go to it.
+    public func createConversation(_ new: NewConversation) throws -> String? {
+        var body = JSONObject()
+        body["title"] = new.title.map(JSON.string)
+        guard let id = try client.post("/api/ai_conversations", body: .object(body))["id"]?.stringValue else {
+            throw ToolError(.serverError, "the server's answer to creating a conversation has no id")
         }
         return id
     }
 
-    public func createConversation(_ new: NewConversation) throws -> String? { nil }
-
+    /// `GET /api/ai_conversations`: every active conversation, most recently active first.
+    /// A server without that route shows its global conversation only.
     public func listConversations(_ body: (JSON) throws -> Void) throws {
+        do {
+            try (client.get("/api/ai_conversations").arrayValue ?? []).forEach(body)
+            return
+        } catch let error as ToolError where error.status == .notFound {}
         let global = try client.get("/api/ai_conversations/global")
         guard global.objectValue != nil else { return }
         var record = global.objectValue!
         if record["title"] == nil { record["title"] = "Global" }
         try body(.object(record))
     }
+
+    public func renameConversation(_ id: String, title: String) throws -> JSON {
+        try client.json(client.request("PATCH", conversationPath(id), body: ["title": .string(title)]))
+    }
+
+    public func deleteConversation(_ id: String) throws {
+        _ = try client.json(client.request("DELETE", conversationPath(id)))
+    }
+
+    private func conversationPath(_ id: String) -> String { "/api/ai_conversations/" + URLText.encodeComponent(id) }
 
     public var listsAgentConversations: Bool { false }
 
@@ -97,8 +124,15 @@ public final class PageSpaceLegacyAdapter: APIAdapter {
         }
     }
 
-    /// The legacy API has no route that tells an unknown conversation from an empty one.
-    public func requireConversation(_ id: String) throws {}
+    /// `GET /api/ai_conversations/{id}`: 404 for one the user does not have.
+    public func requireConversation(_ id: String) throws {
+        do {
+            _ = try client.get(conversationPath(id))
+        } catch let error as ToolError where error.status == .notFound {
+            throw ToolError(.notFound, "there is no conversation \(TerminalSafeText.sanitize(id)) for this user "
+                + "(ps-history --list shows them; --new-conversation starts one)")
+        }
+    }
 
     public func abort(streamID: String?, conversationID: String?) throws -> AbortOutcome {
         .unsupported("the pagespace-legacy API has no way to stop a turn")
