@@ -26,6 +26,7 @@ struct LocalServer {
         switch state.dialect {
         case .pagespace:
             GlobalRoutes(state: state).register(on: router)
+            StreamJoinRoutes(state: state).register(on: router)
             OAuthRoutes(state: state).register(on: router)
             AgentCompletionRoutes(state: state).register(on: router)
             AgentConversationRoutes(state: state).register(on: router)

@@ -59,7 +59,11 @@ struct PsLocalServer: ParsableCommand {
                   the server recovers
               {"drop":true,"afterEvents":3}
                   the next stream is cut after 3 events: no [DONE] (a
-                  non-streaming chat completion: closed unanswered)
+                  non-streaming chat completion: closed unanswered);
+                  with "midEvent":true, half of the 4th event is sent
+                  first (PageSpace streams). The reply goes on being
+                  generated: GET /api/ai/chat/stream-join/{messageId}
+                  joins it
               {"stop":true,"afterEvents":3}
                   the next stream closes after 3 events with [DONE] and no
                   finish (a reply stopped or taken over on the server)

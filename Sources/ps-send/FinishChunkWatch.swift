@@ -2,10 +2,13 @@ import PSCore
 
 /// Watches a UI message stream's lines, as they pass, for a `finish` chunk
 /// (`data: {"type":"finish",…}`): only that says the reply is whole. Lines are scanned as
-/// bytes; only a short `data:` line that mentions "finish" is parsed, so a long reply costs
-/// next to nothing.
+/// bytes; only a short `data:` line that mentions "finish" or "start" is parsed, so a long
+/// reply costs next to nothing. It also counts the chunks (the `data:` lines other than
+/// `[DONE]`: a joined stream resumes after them) and keeps the `start` chunk's messageId.
 struct FinishChunkWatch {
     private(set) var sawFinish = false
+    private(set) var chunkCount = 0
+    private(set) var messageID: String?
     private var line: [UInt8] = []
     private var lineTooLong = false
     /// A finish chunk is small (reason, usage, metadata); a longer line is not one.
@@ -14,7 +17,7 @@ struct FinishChunkWatch {
     mutating func scan(_ bytes: UnsafeRawBufferPointer) {
         for byte in bytes {
             if byte == 0x0A || byte == 0x0D {
-                if !lineTooLong { check(line) }
+                check(line, whole: !lineTooLong)
                 line.removeAll(keepingCapacity: true)
                 lineTooLong = false
             } else if !lineTooLong {
@@ -24,16 +27,23 @@ struct FinishChunkWatch {
         }
     }
 
-    private mutating func check(_ line: [UInt8]) {
+    private mutating func check(_ line: [UInt8], whole: Bool) {
         guard line.starts(with: Array("data:".utf8)) else { return }
         let data = line.dropFirst(5).drop { $0 == 0x20 }
-        guard data.first == UInt8(ascii: "{"), Self.mentionsFinish(data),
-              let chunk = try? JSON.parse(bytes: Array(data)) else { return }
-        if chunk["type"]?.stringValue == "finish" { sawFinish = true }
+        guard data.first == UInt8(ascii: "{") else { return }
+        chunkCount += 1
+        let isStart = whole && messageID == nil && Self.mentions(Self.start, in: data)
+        guard whole, isStart || Self.mentions(Self.finish, in: data), let chunk = try? JSON.parse(bytes: Array(data)) else { return }
+        switch chunk["type"]?.stringValue {
+        case "finish": sawFinish = true
+        case "start": messageID = chunk["messageId"]?.stringValue
+        default: break
+        }
     }
 
-    private static func mentionsFinish(_ data: ArraySlice<UInt8>) -> Bool {
-        let needle = Array("\"finish\"".utf8)
+    private static let finish = Array("\"finish\"".utf8), start = Array("\"start\"".utf8)
+
+    private static func mentions(_ needle: [UInt8], in data: ArraySlice<UInt8>) -> Bool {
         guard data.count >= needle.count else { return false }
         var index = data.startIndex
         while index <= data.endIndex - needle.count {

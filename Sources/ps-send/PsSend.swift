@@ -35,12 +35,22 @@ struct PsSend: ParsableCommand {
             exits 9 with everything received written; one that ends without [DONE], or with \
             [DONE] but no finish chunk (a reply stopped or taken over on the server), exits 10.
 
+            When the connection breaks mid-reply and the server can say where the reply is (the \
+            current API, with a session token), ps-send joins it again by itself \
+            (stream-join, from the chunk after the last one written: nothing repeated, nothing \
+            missed) and carries on; a note says so on stderr (--no-resume: exit 9 instead). Only whole events are written \
+            then, so the output never holds half an event. --resume MESSAGE-ID does the same \
+            for a later run (from --from-seq, default the start); --list-streams lists the \
+            replies being generated.
+
             EXAMPLES:
               ps-send "What's in my workspace?" | ps-sse | ps-parts | ps-render
               echo "Summarise this page" | ps-send --page page_123 > reply.sse
               ps-send --conversation conv_1 --provider openai --model gpt-4o "Hello"
               ps-send --print-ids "Remember this" 2>ids.txt | ps-sse >/dev/null
               git diff | ps-send "Review this change" | ps-sse | ps-parts | ps-render
+              ps-send --list-streams
+              ps-send --resume msg_123 | ps-sse | ps-parts | ps-render
 
             \(ConnectionOptions.environmentHelp)
 
@@ -86,10 +96,33 @@ struct PsSend: ParsableCommand {
     @Flag(name: .long, help: "Print conversation=ID, message=ID and stream=ID lines on stderr, for scripts.")
     var printIds = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Write the reply MESSAGE-ID as it is being generated, instead of sending (current API, session token).",
+        valueName: "message-id"))
+    var resume: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --resume: start at this chunk (default 0, the whole reply).", valueName: "n"))
+    var fromSeq: Int?
+
+    @Flag(name: .long, help: "When the connection breaks mid-reply, stop (exit 9) instead of joining the reply again.")
+    var noResume = false
+
+    @Flag(name: .long, help: "List the replies being generated now (messageId, conversationId, ...) as NDJSON, instead of sending.")
+    var listStreams = false
+
     @Argument(help: ArgumentHelp("The message (default: read from stdin).", valueName: "message"))
     var words: [String] = []
 
     func validate() throws {
+        if resume != nil || listStreams {
+            if resume != nil && listStreams { throw ValidationError("--resume and --list-streams go one at a time") }
+            if !words.isEmpty || conversation != nil || page != nil || newConversation || provider != nil || model != nil
+                || system != nil || drive != nil {
+                throw ValidationError("--resume and --list-streams send nothing: give no message and no send options")
+            }
+        }
+        if fromSeq != nil && resume == nil { throw ValidationError("--from-seq goes with --resume") }
+        if let fromSeq, fromSeq < 0 { throw ValidationError("--from-seq must be 0 or more") }
         if newConversation && (conversation != nil || page != nil) {
             throw ValidationError("--new-conversation cannot go with --conversation or --page")
         }
@@ -98,6 +131,8 @@ struct PsSend: ParsableCommand {
 
     func run() throws {
         Interrupt.install()
+        if let resume { return try follow(resume) }
+        if listStreams { return try listActiveStreams() }
         let text = try messageText()
         let connection = try self.connection.connect()
         let adapter = connection.adapter
@@ -116,11 +151,19 @@ struct PsSend: ParsableCommand {
             Diagnostics.writeLine("message=\(message["id"]!.stringValue!)")
         }
         let request = try adapter.sendRequest(target, message: message, options: options)
+        let resuming = noResume ? nil : (adapter as? StreamResuming).flatMap { $0.canResumeStreams ? $0 : nil }
         let stream = ResponseStream(
             printIDs: printIds, knowsConversation: target.conversationID != nil,
-            collector: adapter.keepsTurns ? ReplyCollector() : nil)
+            collector: adapter.keepsTurns ? ReplyCollector() : nil, resumable: resuming != nil)
         do {
-            try stream.run(request, http: adapter.client.http)
+            do {
+                try stream.run(request, http: adapter.client.http)
+            } catch TransferFailure.network(let message, true) where resuming != nil && stream.messageID != nil {
+                // The server goes on generating: join the reply where the connection broke.
+                let resumer = StreamResumer(join: StreamJoin(adapter: resuming!), stream: stream, conversationID: target.conversationID)
+                try resumer.resume(messageID: stream.messageID!, cut: message)
+                try stream.finishChecks(request)
+            }
             try keepTurn(adapter, target, message, stream)
         } catch let error as ToolError where error.status == .incomplete {
             // What arrived is kept too, marked incomplete, so the conversation loses nothing.
@@ -134,6 +177,37 @@ struct PsSend: ParsableCommand {
             abortTurn(adapter, streamID: stream.streamID, conversationID: target.conversationID, quiet: true)
             throw ExitRequest(.brokenPipe)  // quietly, like every command whose reader left
         }
+    }
+
+    /// `--resume ID`: the reply's chunks from --from-seq on, as the send's stream would have
+    /// carried them, while it is being generated.
+    private func follow(_ messageID: String) throws {
+        let adapter = try connection.connect().adapter
+        let resuming = try Capabilities.require(adapter, StreamResuming.self, toDo: "join a reply being generated")
+        guard resuming.canResumeStreams else {
+            throw ToolError(.forbidden, "only a session token (ps_sess_) can join a reply being generated")
+        }
+        let stream = ResponseStream(printIDs: false, knowsConversation: true)
+        var resumer = StreamResumer(join: StreamJoin(adapter: resuming), stream: stream, conversationID: nil)
+        resumer.firstSeq = fromSeq ?? 0
+        resumer.afterCut = false
+        do {
+            try resumer.resume(messageID: messageID, cut: "")
+        } catch is ReaderGone {
+            throw ExitRequest(.brokenPipe)
+        } catch let failure as TransferFailure {
+            throw APIErrors.toolError(failure, request: resuming.joinRequest(messageID: messageID, fromSeq: resumer.firstSeq))
+        }
+        if !stream.sawFinish {
+            throw ToolError(.incomplete, "the reply was stopped on the server before its end (no finish chunk)")
+        }
+    }
+
+    private func listActiveStreams() throws {
+        let adapter = try connection.connect().adapter
+        let resuming = try Capabilities.require(adapter, StreamResuming.self, toDo: "list the replies being generated")
+        let writer = RecordWriter()
+        for stream in try resuming.activeStreams() { try writer.write(stream) }
     }
 
     /// Where the client keeps the conversation: the message and the reply rebuilt from the stream.

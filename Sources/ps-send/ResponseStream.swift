@@ -26,11 +26,22 @@ final class ResponseStream {
     /// says whether the reply is whole (in any stream format, not only the UI message stream).
     let collector: ReplyCollector?
 
-    init(printIDs: Bool, knowsConversation: Bool, collector: ReplyCollector? = nil) {
+    /// Whether a cut stream may be joined again: then only whole events are written (the
+    /// join resumes at an event boundary), the rest waits in `heldBack` for its blank line.
+    let resumable: Bool
+    private var heldBack: [UInt8] = []
+
+    init(printIDs: Bool, knowsConversation: Bool, collector: ReplyCollector? = nil, resumable: Bool = false) {
         self.printIDs = printIDs
         self.knowsConversation = knowsConversation
         self.collector = collector
+        self.resumable = resumable
     }
+
+    /// The chunks written so far (a join continues with the next), and the reply's id.
+    var chunksWritten: Int { finishes.chunkCount }
+    var messageID: String? { finishes.messageID }
+    var sawFinish: Bool { finishes.sawFinish }
 
     func run(_ request: HTTPRequest, http: HTTPClient) throws {
         let state = self
@@ -49,15 +60,51 @@ final class ResponseStream {
                 if state.errorBody.count < 64 * 1024 { state.errorBody.append(contentsOf: chunk) }
                 return
             }
-            let error = FileDescriptorOutput.writeAll(fd: 1, chunk)
-            if error == EPIPE { throw ReaderGone() }
-            if error != 0 { throw ToolError(.failure, "cannot write output: \(String(cString: strerror(error)))") }
-            state.received += chunk.count
-            state.finishes.scan(chunk)
-            state.collector?.feed(chunk)
-            state.tail.append(contentsOf: chunk.suffix(64))
-            if state.tail.count > 64 { state.tail.removeFirst(state.tail.count - 64) }
+            guard state.resumable else { return try state.emit(chunk) }
+            let searched = state.heldBack.count
+            state.heldBack.append(contentsOf: chunk)
+            guard let end = Self.lastEventEnd(state.heldBack, from: max(0, searched - 3)) else { return }
+            let whole = Array(state.heldBack[..<end])
+            state.heldBack.removeFirst(end)
+            try whole.withUnsafeBytes { try state.emit($0) }
         })
+        if !heldBack.isEmpty {  // the stream ended: its last event needs no blank line
+            let rest = heldBack
+            heldBack = []
+            try rest.withUnsafeBytes { try emit($0) }
+        }
+        try finishChecks(request)
+    }
+
+    /// Writes bytes of the answer to stdout and watches them pass.
+    func emit(_ chunk: UnsafeRawBufferPointer) throws {
+        let error = FileDescriptorOutput.writeAll(fd: 1, chunk)
+        if error == EPIPE { throw ReaderGone() }
+        if error != 0 { throw ToolError(.failure, "cannot write output: \(String(cString: strerror(error)))") }
+        received += chunk.count
+        finishes.scan(chunk)
+        collector?.feed(chunk)
+        tail.append(contentsOf: chunk.suffix(64))
+        if tail.count > 64 { tail.removeFirst(tail.count - 64) }
+    }
+
+    /// The end of the last whole event in `bytes` (just after its blank line), looking no
+    /// further back than `from` (what was searched before), if any.
+    static func lastEventEnd(_ bytes: [UInt8], from: Int = 0) -> Int? {
+        var index = bytes.count - 1
+        while index >= max(1, from) {
+            if bytes[index] == 0x0A && (bytes[index - 1] == 0x0A
+                || (index >= 3 && bytes[index - 1] == 0x0D && bytes[index - 2] == 0x0A)) {
+                return index + 1
+            }
+            index -= 1
+        }
+        return nil
+    }
+
+    /// After the body (or a join that continued it): an error answer becomes its ToolError,
+    /// a reply that did not end properly exit 10.
+    func finishChecks(_ request: HTTPRequest) throws {
         guard let head, head.isSuccess else {
             let response = HTTPResponse(head: head ?? HTTPResponseHead(status: 0, headers: []), body: errorBody)
             throw APIErrors.toolError(response, request: request)

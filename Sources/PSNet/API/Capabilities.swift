@@ -25,3 +25,14 @@ public enum Capabilities {
         return capable
     }
 }
+
+/// Following a reply still being generated from a given chunk on (after the connection
+/// carrying it broke), and listing the replies in flight.
+public protocol StreamResuming: APIAdapter {
+    /// Whether this credential may join streams (the API may allow it to some tokens only).
+    var canResumeStreams: Bool { get }
+    /// The request that joins the reply `messageID` from chunk `fromSeq` (counted from 0).
+    func joinRequest(messageID: String, fromSeq: Int) -> HTTPRequest
+    /// The user's replies being generated now: `{messageId, conversationId, …}` records.
+    func activeStreams() throws -> [JSON]
+}

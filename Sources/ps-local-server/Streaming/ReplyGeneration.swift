@@ -30,12 +30,27 @@ final class ReplyGeneration: Sendable {
         var slow: FaultBoard.SlowFault?
     }
 
+    /// What a joiner (`stream-join`) is sent: a chunk with its seq, or the end.
+    enum JoinEvent: Sendable {
+        case frame(seq: Int, chunk: JSON)
+        case end(aborted: Bool)
+    }
+
+    /// The chunks so far (a chunk's seq is its index), how it ended, and the joiners.
+    private struct Channel {
+        var frames: [JSON] = []
+        var ended: Bool?
+        var joiners: [AsyncStream<JoinEvent>.Continuation] = []
+    }
+
     let streamID: String
     let messageID: String
     let conversationID: String
+    let startedAt = Timestamp.now()
     let events: AsyncStream<StreamEvent>
     private let continuation: AsyncStream<StreamEvent>.Continuation
     private let abortRequested = Mutex(false)
+    private let channel = Mutex(Channel())
 
     init(streamID: String, messageID: String, conversationID: String) {
         self.streamID = streamID
@@ -46,24 +61,67 @@ final class ReplyGeneration: Sendable {
 
     func requestAbort() { abortRequested.withLock { $0 = true } }
 
-    private var isAborted: Bool { abortRequested.withLock { $0 } }
+    var isAborted: Bool { abortRequested.withLock { $0 } }
+
+    var frameCount: Int { channel.withLock { $0.frames.count } }
+
+    /// The chunks from `fromSeq` on, then each new one, then the end (stream-channel.ts
+    /// subscribe: a seq is the chunk's index, counted from 0).
+    func join(fromSeq: Int) -> AsyncStream<JoinEvent> {
+        let (stream, joiner) = AsyncStream.makeStream(of: JoinEvent.self, bufferingPolicy: .unbounded)
+        channel.withLock { channel in
+            for seq in max(0, fromSeq)..<max(max(0, fromSeq), channel.frames.count) {
+                joiner.yield(.frame(seq: seq, chunk: channel.frames[seq]))
+            }
+            if let aborted = channel.ended {
+                joiner.yield(.end(aborted: aborted))
+                joiner.finish()
+            } else {
+                channel.joiners.append(joiner)
+            }
+        }
+        return stream
+    }
+
+    private func publish(_ chunk: JSON) {
+        channel.withLock { channel in
+            let seq = channel.frames.count
+            channel.frames.append(chunk)
+            for joiner in channel.joiners { joiner.yield(.frame(seq: seq, chunk: chunk)) }
+        }
+        continuation.yield(.chunk(chunk))
+    }
+
+    private func end(aborted: Bool) {
+        channel.withLock { channel in
+            channel.ended = aborted
+            for joiner in channel.joiners {
+                joiner.yield(.end(aborted: aborted))
+                joiner.finish()
+            }
+            channel.joiners = []
+        }
+    }
 
     /// Sends `chunks` with the pacing asked for, calls `finished` with the message parts that
     /// were streamed (all of them, or those before an abort), then sends `[DONE]`.
     func run(chunks: [JSON], pacing: Pacing, finished: @Sendable ([JSON]) -> Void) async {
         var recorder = ReplyRecorder()
+        var aborted = false
         for (index, chunk) in chunks.enumerated() {
             if index > 0 { await pause(pacing) }
             if isAborted {
-                continuation.yield(.chunk(["type": "abort"]))
+                aborted = true
+                publish(["type": "abort"])
                 break
             }
             recorder.apply(chunk)
-            continuation.yield(.chunk(chunk))
+            publish(chunk)
         }
         // Stored before [DONE], as the AI SDK's onFinish runs before the stream closes: a
         // client that reads the history right after the stream sees the reply.
         finished(recorder.historyParts)
+        end(aborted: aborted)
         continuation.yield(.done)
         continuation.finish()
     }
@@ -83,13 +141,31 @@ final class ReplyGeneration: Sendable {
 }
 
 /// The generations still running, so that an abort can find one by stream, message or
-/// conversation id.
+/// conversation id and a joiner by message id; and how those that ended, ended (their
+/// `ai_stream_sessions` row: a join then learns that the frames are gone).
 final class StreamRegistry: Sendable {
     private let running = Mutex<[String: ReplyGeneration]>([:])
+    private let ended = Mutex<[String: Bool]>([:])
 
     func add(_ generation: ReplyGeneration) { running.withLock { $0[generation.streamID] = generation } }
 
-    func remove(_ generation: ReplyGeneration) { running.withLock { _ = $0.removeValue(forKey: generation.streamID) } }
+    func remove(_ generation: ReplyGeneration, aborted: Bool = false) {
+        ended.withLock { $0[generation.messageID] = aborted }
+        running.withLock { _ = $0.removeValue(forKey: generation.streamID) }
+    }
+
+    /// The running generation of a message, or how a finished one ended, or nothing.
+    func lookup(messageID: String) -> (running: ReplyGeneration?, endedAborted: Bool?) {
+        if let generation = running.withLock({ all in all.values.first { $0.messageID == messageID } }) {
+            return (generation, nil)
+        }
+        return (nil, ended.withLock { $0[messageID] })
+    }
+
+    /// The running generations, oldest first.
+    func all() -> [ReplyGeneration] {
+        running.withLock { Array($0.values) }.sorted { ($0.startedAt, $0.messageID) < ($1.startedAt, $1.messageID) }
+    }
 
     func find(streamID: String?, messageID: String?, conversationID: String?) -> [ReplyGeneration] {
         running.withLock { all in

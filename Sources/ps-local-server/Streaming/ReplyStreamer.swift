@@ -30,7 +30,7 @@ enum ReplyStreamer {
                     let reply = StoredMessage(id: generation.messageID, role: "assistant", parts: parts, createdAt: createdAt)
                     state.store.append(reply, to: conversationID)
                 }
-                state.streams.remove(generation)
+                state.streams.remove(generation, aborted: generation.isAborted)
             }
         }
 
@@ -47,6 +47,7 @@ enum ReplyStreamer {
                 if let drop, case .chunk = event, sent >= drop.afterEvents {
                     // The fault: close the connection mid-stream, no [DONE]; or close cleanly
                     // with [DONE] and no finish.
+                    if drop.midEvent { try await writer.write(ByteBuffer(bytes: event.wireBytes.prefix(event.wireBytes.count / 2))) }
                     guard drop.clean else { throw ConnectionDropped() }
                     try await writer.write(ByteBuffer(bytes: StreamEvent.done.wireBytes))
                     break

@@ -18,6 +18,8 @@ final class FaultBoard: Sendable {
     struct DropFault: Sendable {
         let afterEvents: Int
         var clean = false
+        /// Send the first half of the next event before closing (a cut inside an event).
+        var midEvent = false
         var remaining: Int
     }
 
@@ -70,7 +72,7 @@ final class FaultBoard: Sendable {
         } else if spec["drop"]?.boolValue == true || spec["stop"]?.boolValue == true {
             let fault = DropFault(
                 afterEvents: try Self.integer(spec, "afterEvents", default: 3, minimum: 0),
-                clean: spec["stop"]?.boolValue == true, remaining: times)
+                clean: spec["stop"]?.boolValue == true, midEvent: spec["midEvent"]?.boolValue == true, remaining: times)
             state.withLock { $0.drops.append(fault) }
         } else if spec["slow"]?.boolValue == true {
             let fault = SlowFault(
