@@ -27,6 +27,7 @@ struct LocalServer {
         case .pagespace:
             GlobalRoutes(state: state).register(on: router)
             StreamJoinRoutes(state: state).register(on: router)
+            MessageEditRoutes(state: state).register(on: router)
             OAuthRoutes(state: state).register(on: router)
             AgentCompletionRoutes(state: state).register(on: router)
             AgentConversationRoutes(state: state).register(on: router)

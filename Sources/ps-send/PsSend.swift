@@ -43,6 +43,9 @@ struct PsSend: ParsableCommand {
             for a later run (from --from-seq, default the start); --list-streams lists the \
             replies being generated.
 
+            --regenerate asks again: the conversation's last reply is deleted and its last \
+            message sent once more (ps-message edits and deletes messages).
+
             EXAMPLES:
               ps-send "What's in my workspace?" | ps-sse | ps-parts | ps-render
               echo "Summarise this page" | ps-send --page page_123 > reply.sse
@@ -104,6 +107,9 @@ struct PsSend: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("With --resume: start at this chunk (default 0, the whole reply).", valueName: "n"))
     var fromSeq: Int?
 
+    @Flag(name: .long, help: "Ask again: delete the conversation's last reply and send its last message once more.")
+    var regenerate = false
+
     @Flag(name: .long, help: "When the connection breaks mid-reply, stop (exit 9) instead of joining the reply again.")
     var noResume = false
 
@@ -121,6 +127,12 @@ struct PsSend: ParsableCommand {
                 throw ValidationError("--resume and --list-streams send nothing: give no message and no send options")
             }
         }
+        if regenerate && (!words.isEmpty || newConversation) {
+            throw ValidationError("--regenerate sends the conversation's last message again: give no message")
+        }
+        if regenerate && page != nil && conversation == nil {
+            throw ValidationError("--regenerate --page needs the agent's --conversation")
+        }
         if fromSeq != nil && resume == nil { throw ValidationError("--from-seq goes with --resume") }
         if let fromSeq, fromSeq < 0 { throw ValidationError("--from-seq must be 0 or more") }
         if newConversation && (conversation != nil || page != nil) {
@@ -133,11 +145,16 @@ struct PsSend: ParsableCommand {
         Interrupt.install()
         if let resume { return try follow(resume) }
         if listStreams { return try listActiveStreams() }
-        let text = try messageText()
+        let text = regenerate ? nil : try messageText()
         let connection = try self.connection.connect()
         let adapter = connection.adapter
-        let target = try sendTarget(adapter, text: text)
-        let message = UserMessage.make(text: text)
+        let target: SendTarget, message: JSON
+        if let text {
+            target = try sendTarget(adapter, text: text)
+            message = UserMessage.make(text: text)
+        } else {
+            (target, message) = try regenerationTarget(adapter)
+        }
         var options = SendOptions(provider: provider, model: model)
         options.system = system
         if let page {
@@ -176,6 +193,40 @@ struct PsSend: ParsableCommand {
         } catch is ReaderGone {
             abortTurn(adapter, streamID: stream.streamID, conversationID: target.conversationID, quiet: true)
             throw ExitRequest(.brokenPipe)  // quietly, like every command whose reader left
+        }
+    }
+
+    /// `--regenerate`: the conversation's last user message, sent again (same id, so it is not
+    /// stored twice) after its reply is deleted, as the web app's retry does.
+    private func regenerationTarget(_ adapter: APIAdapter) throws -> (SendTarget, JSON) {
+        let source: HistorySource
+        if let page {
+            source = .agent(pageID: page, conversationID: conversation)
+        } else if let conversation {
+            try adapter.requireConversation(conversation)
+            source = .global(conversationID: conversation)
+        } else {
+            guard let id = try adapter.defaultConversationID(creating: nil) else {
+                throw ToolError(.notFound, "there is no conversation to regenerate in; name one with --conversation")
+            }
+            source = .global(conversationID: id)
+        }
+        var recent = try adapter.historyPage(source, query: HistoryQuery(limit: 2)).messages
+        if let last = recent.last, last["role"]?.stringValue == "assistant", let id = last["id"]?.stringValue {
+            let editing = try Capabilities.require(adapter, MessageEditing.self, toDo: "delete the last reply to regenerate it")
+            try editing.deleteMessage(id, in: source)
+            recent.removeLast()
+        }
+        guard let question = recent.last, question["role"]?.stringValue == "user" else {
+            throw ToolError(.notFound, "the conversation does not end with a message of yours to send again")
+        }
+        var message = JSONObject()
+        message["id"] = question["id"]
+        message["role"] = "user"
+        message["parts"] = question["parts"]
+        switch source {
+        case .global(let id): return (.global(conversationID: id), .object(message))
+        case .agent(let page, let id): return (.agent(pageID: page, conversationID: id), .object(message))
         }
     }
 
@@ -222,28 +273,13 @@ struct PsSend: ParsableCommand {
     private func messageText() throws -> String {
         let fromStdin = words.isEmpty || words == ["-"]
         if fromStdin {
-            try Terminal.refuseInteractiveStdin(usage: "usage: ps-send MESSAGE..., or: echo MESSAGE | ps-send")
+            return try StandardInputText.read(usage: "usage: ps-send MESSAGE..., or: echo MESSAGE | ps-send")
         } else if Terminal.isTerminal(0) {
             return words.joined(separator: " ")
         }
-        let piped = try readStdin(limit: fromStdin ? Int.max : maxStdinBytes)
-        if fromStdin {
-            guard !piped.isEmpty else { throw ToolError(.usage, "empty message on stdin") }
-            return piped
-        }
+        let piped = try StandardInputText.readPiped(
+            limit: maxStdinBytes, tooLong: "the piped input is over \(maxStdinBytes) bytes; send less, or raise --max-stdin-bytes")
         return piped.isEmpty ? words.joined(separator: " ") : words.joined(separator: " ") + "\n\n" + piped
-    }
-
-    private func readStdin(limit: Int) throws -> String {
-        var bytes: [UInt8] = []
-        try ChunkReader(fd: 0, name: "stdin").forEachChunk { chunk in
-            bytes.append(contentsOf: chunk)
-            if bytes.count > limit {
-                throw ToolError(.usage, "the piped input is over \(limit) bytes; send less, or raise --max-stdin-bytes")
-            }
-        }
-        while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     private func sendTarget(_ adapter: APIAdapter, text: String) throws -> SendTarget {

@@ -36,3 +36,18 @@ public protocol StreamResuming: APIAdapter {
     /// The user's replies being generated now: `{messageId, conversationId, …}` records.
     func activeStreams() throws -> [JSON]
 }
+
+/// Changing the text of a stored message, or deleting one.
+public protocol MessageEditing: APIAdapter {
+    /// Replaces the message's text (its tool parts stay).
+    func editMessage(_ messageID: String, in source: HistorySource, content: String) throws
+    func deleteMessage(_ messageID: String, in source: HistorySource) throws
+}
+
+/// Rewinding a conversation to before a message: it and every later message go.
+public protocol MessageUndoing: APIAdapter {
+    /// What an undo would remove (`messagesAffected`, …), changing nothing.
+    func undoPreview(_ messageID: String) throws -> JSON
+    /// Removes the message and those after it; `withChanges` also undoes what their tools changed.
+    func undo(_ messageID: String, withChanges: Bool) throws -> JSON
+}

@@ -1,0 +1,146 @@
+import Hummingbird
+import PSCore
+
+/// Editing, deleting and undoing messages of the current server's conversations.
+struct MessageEditRoutes {
+    let state: ServerState
+
+    func register(on router: Router<ServerContext>) {
+        let auth = state.authenticator
+
+        // apps/web/src/app/api/ai/global/[id]/messages/[messageId]/route.ts: session tokens;
+        // 400 without a string content, 404 for an unknown conversation or a message not in
+        // it, 409 while the message is being generated.
+        router.patch("/api/ai/global/:id/messages/:messageId") { request, context in
+            _ = try auth.require(request, scope: .sessionOnly)
+            var request = request
+            let content = try await Self.content(&request)
+            let (conversation, message) = try globalMessage(context)
+            try notStreaming(message.id, verb: "edited")
+            state.store.append(Self.edited(message, content), to: conversation.id)
+            return Reply.json(["success": true, "message": "Message updated successfully"])
+        }
+        router.delete("/api/ai/global/:id/messages/:messageId") { request, context in
+            _ = try auth.require(request, scope: .sessionOnly)
+            let (_, message) = try globalMessage(context)
+            try notStreaming(message.id, verb: "deleted")
+            _ = state.store.removeMessage(message.id)
+            return Reply.json(["success": true, "message": "Message deleted successfully"])
+        }
+
+        // apps/web/src/app/api/ai/chat/messages/[messageId]/route.ts: Page AI messages only
+        // (a Global one is "Message not found"), session tokens and MCP keys.
+        router.patch("/api/ai/chat/messages/:messageId") { request, context in
+            _ = try auth.require(request, scope: .sessionOrMCP)
+            var request = request
+            let content = try await Self.content(&request)
+            let (conversation, message) = try pageMessage(context)
+            try notStreaming(message.id, verb: "edited")
+            state.store.append(Self.edited(message, content), to: conversation.id)
+            return Reply.json(["success": true, "message": "Message updated successfully"])
+        }
+        router.delete("/api/ai/chat/messages/:messageId") { request, context in
+            _ = try auth.require(request, scope: .sessionOrMCP)
+            let (_, message) = try pageMessage(context)
+            try notStreaming(message.id, verb: "deleted")
+            _ = state.store.removeMessage(message.id)
+            return Reply.json(["success": true, "message": "Message deleted successfully"])
+        }
+
+        // apps/web/src/app/api/ai/chat/messages/[messageId]/undo/route.ts (ai-undo-service.ts):
+        // the message and every later one of its conversation. GET previews, POST {mode,
+        // force?} does it. This server's tools change nothing, so there are no activities to
+        // roll back with messages_and_changes.
+        router.get("/api/ai/chat/messages/:messageId/undo") { request, context in
+            _ = try auth.require(request, scope: .sessionOrMCP)
+            let (conversation, message, affected) = try undoTarget(context)
+            return Reply.json(Self.preview(conversation, message, affected: affected.count))
+        }
+        router.post("/api/ai/chat/messages/:messageId/undo") { request, context in
+            _ = try auth.require(request, scope: .sessionOrMCP)
+            var request = request
+            let body = try await request.jsonBodyIfValid()
+            guard let mode = body?["mode"]?.stringValue, mode == "messages_only" || mode == "messages_and_changes" else {
+                throw Refusal.badRequest(#"Invalid mode. Must be "messages_only" or "messages_and_changes""#)
+            }
+            let (_, _, affected) = try undoTarget(context)
+            for id in affected { _ = state.store.removeMessage(id) }
+            let message = mode == "messages_only"
+                ? "Deleted \(affected.count) messages" : "Deleted \(affected.count) messages and undid 0 changes"
+            return Reply.json([
+                "success": true, "messagesDeleted": .integer(Int64(affected.count)), "activitiesRolledBack": 0,
+                "errors": [], "message": .string(message),
+            ])
+        }
+    }
+
+    private static func content(_ request: inout Request) async throws -> String {
+        guard let content = try await request.jsonBodyIfValid()?["content"]?.stringValue, !content.isEmpty else {
+            throw Refusal.badRequest("Content is required and must be a string")
+        }
+        return content
+    }
+
+    /// processMessageContentUpdate: the text becomes `content`; tool parts stay where they are.
+    private static func edited(_ message: StoredMessage, _ content: String) -> StoredMessage {
+        var parts: [JSON] = []
+        var placed = false
+        for part in message.parts {
+            guard part["type"]?.stringValue == "text" else { parts.append(part); continue }
+            if !placed { parts.append(["type": "text", "text": .string(content)]) }
+            placed = true
+        }
+        if !placed { parts.insert(["type": "text", "text": .string(content)], at: 0) }
+        return StoredMessage(id: message.id, role: message.role, parts: parts, createdAt: message.createdAt)
+    }
+
+    private func globalMessage(_ context: ServerContext) throws -> (Conversation, StoredMessage) {
+        guard let conversation = state.store.conversation(context.parameters.get("id") ?? ""), conversation.kind == .global else {
+            throw Refusal.notFound("Conversation not found")
+        }
+        let messageID = context.parameters.get("messageId") ?? ""
+        guard let position = conversation.position(of: messageID) else { throw Refusal.notFound("Message not found") }
+        return (conversation, conversation.messages[position])
+    }
+
+    private func pageMessage(_ context: ServerContext) throws -> (Conversation, StoredMessage) {
+        let messageID = context.parameters.get("messageId") ?? ""
+        guard let (conversation, message) = find(messageID), case .agent = conversation.kind else {
+            throw Refusal.notFound("Message not found")
+        }
+        return (conversation, message)
+    }
+
+    private func undoTarget(_ context: ServerContext) throws -> (Conversation, StoredMessage, [String]) {
+        let messageID = context.parameters.get("messageId") ?? ""
+        guard let (conversation, message) = find(messageID), let position = conversation.position(of: messageID) else {
+            throw Refusal.notFound("Message not found or preview failed")
+        }
+        return (conversation, message, conversation.messages[position...].map(\.id))
+    }
+
+    private func find(_ messageID: String) -> (Conversation, StoredMessage)? {
+        for conversation in state.store.list(where: { $0.position(of: messageID) != nil }) {
+            return (conversation, conversation.messages[conversation.position(of: messageID)!])
+        }
+        return nil
+    }
+
+    private func notStreaming(_ messageID: String, verb: String) throws {
+        guard state.streams.lookup(messageID: messageID).running == nil else {
+            throw Refusal(status: .conflict, error: "This message is still generating and cannot be \(verb) yet")
+        }
+    }
+
+    private static func preview(_ conversation: Conversation, _ message: StoredMessage, affected: Int) -> JSON {
+        var pageID: JSON = .null
+        if case .agent(let id) = conversation.kind { pageID = .string(id) }
+        return [
+            "messageId": .string(message.id), "conversationId": .string(conversation.id), "pageId": pageID,
+            "driveId": pageID.isNull ? .null : .string(SeedData.driveID),
+            "source": pageID.isNull ? "global_chat" : "page_chat",
+            "createdAt": .string(Timestamp.iso8601(message.createdAt)), "messagesAffected": .integer(Int64(affected)),
+            "activitiesAffected": [], "warnings": [],
+        ]
+    }
+}
