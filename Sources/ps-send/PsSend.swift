@@ -86,6 +86,11 @@ struct PsSend: ParsableCommand {
     @Flag(name: .long, help: "Print conversation=ID, message=ID and stream=ID lines on stderr, for scripts.")
     var printIds = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "After the send, have the server extract facts whenever the conversation's message count reaches a multiple of n (Lucid).",
+        valueName: "n"))
+    var extractFactsEvery: Int?
+
     @Argument(help: ArgumentHelp("The message (default: read from stdin).", valueName: "message"))
     var words: [String] = []
 
@@ -94,6 +99,7 @@ struct PsSend: ParsableCommand {
             throw ValidationError("--new-conversation cannot go with --conversation or --page")
         }
         if maxStdinBytes < 1 { throw ValidationError("--max-stdin-bytes must be at least 1") }
+        if let extractFactsEvery, extractFactsEvery < 1 { throw ValidationError("--extract-facts-every must be at least 1") }
     }
 
     func run() throws {
@@ -101,6 +107,9 @@ struct PsSend: ParsableCommand {
         let text = try messageText()
         let connection = try self.connection.connect()
         let adapter = connection.adapter
+        let cadence = try extractFactsEvery.map {
+            FactCadence(every: $0, facts: try Capabilities.require(adapter, FactsAPI.self, toDo: "extract facts"))
+        }
         let target = try sendTarget(adapter, text: text)
         let message = UserMessage.make(text: text)
         var options = SendOptions(provider: provider, model: model)
@@ -113,15 +122,22 @@ struct PsSend: ParsableCommand {
         if printIds {
             if case .global(let id) = target { Diagnostics.writeLine("conversation=\(id)") }
             if case .agent(_, let id?) = target { Diagnostics.writeLine("conversation=\(id)") }
-            Diagnostics.writeLine("message=\(message["id"]!.stringValue!)")
+            // An API that answers whole names the message itself (WholeAnswerOutput).
+            if !adapter.answersWhole { Diagnostics.writeLine("message=\(message["id"]!.stringValue!)") }
         }
         let request = try adapter.sendRequest(target, message: message, options: options)
+        if adapter.answersWhole {
+            try WholeAnswerOutput.run(request, adapter: adapter, target: target, printIDs: printIds)
+            if let cadence, let id = target.conversationID { cadence.afterSend(conversationID: id) }
+            return
+        }
         let stream = ResponseStream(
             printIDs: printIds, knowsConversation: target.conversationID != nil,
             collector: adapter.keepsTurns ? ReplyCollector() : nil)
         do {
             try stream.run(request, http: adapter.client.http)
             try keepTurn(adapter, target, message, stream)
+            if let cadence, let id = target.conversationID { cadence.afterSend(conversationID: id) }
         } catch let error as ToolError where error.status == .incomplete {
             // What arrived is kept too, marked incomplete, so the conversation loses nothing.
             try keepTurn(adapter, target, message, stream)
