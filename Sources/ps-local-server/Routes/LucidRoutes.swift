@@ -90,10 +90,10 @@ struct LucidRoutes {
         // Guide: GET /v1/conversations/{id}/messages?limit=100&offset=0, oldest first; and the
         // older route /v1/messages/conversations/{id}/messages, the same answer.
         router.get("/v1/conversations/:id/messages") { request, context in
-            try messages(request, id: context.parameters.get("id") ?? "")
+            try await messages(request, id: context.parameters.get("id") ?? "", context: context)
         }
         router.get("/v1/messages/conversations/:id/messages") { request, context in
-            try messages(request, id: context.parameters.get("id") ?? "")
+            try await messages(request, id: context.parameters.get("id") ?? "", context: context)
         }
 
         // Guide: POST /v1/chat {conversation_id, user_id, message, model?, temperature?} → 200
@@ -114,7 +114,9 @@ struct LucidRoutes {
         LucidTestRoutes(state: state).register(on: router)
     }
 
-    private func messages(_ request: Request, id: String) throws -> Response {
+    /// A page of messages; the `dropHistory` fault closes the connection instead.
+    private func messages(_ request: Request, id: String, context: ServerContext) async throws -> Response {
+        try await HistoryResponder(state: state).dropIfArmed(context)
         var query = LucidQuery(request)
         let limit = query.int("limit", default: 100, range: 1...Self.maxLimit)
         let offset = query.int("offset", default: 0, range: 0...Int.max)
