@@ -34,7 +34,17 @@ struct PsFacts: ParsableCommand {
         subcommands: [List.self, Extract.self, Off.self, On.self, Search.self],
         defaultSubcommand: List.self)
 
-    static func main() { runAsTool() }
+    static func main() {
+        // List is the default subcommand, so a mistyped one would otherwise be taken for an
+        // argument of list and answered with list's usage.
+        let names = (configuration.subcommands.map { $0._commandName }) + ["help"]
+        if let first = CommandLine.arguments.dropFirst().first, !first.hasPrefix("-"), !names.contains(first) {
+            Diagnostics.error("unknown subcommand '\(first)' (one of: \(names.dropLast().joined(separator: ", ")))")
+            Diagnostics.writeLine("See 'ps-facts --help'.")
+            exit(withError: ExitCode(ExitStatus.usage.rawValue))
+        }
+        runAsTool()
+    }
 
     /// The adapter, or exit 2 when its API keeps no facts.
     static func facts(_ connection: ConnectionOptions) throws -> FactsAPI {
@@ -45,7 +55,8 @@ struct PsFacts: ParsableCommand {
 }
 
 struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the facts (the active ones unless --all).")
+    static let configuration = CommandConfiguration(
+        abstract: "List the facts (the active ones unless --all).", usage: "ps-facts [list] [<options>]")
 
     @OptionGroup var connection: ConnectionOptions
 
@@ -63,6 +74,7 @@ struct List: ParsableCommand {
 struct Extract: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Have the server extract facts from a conversation; writes the facts it created.",
+        usage: "ps-facts extract [--conversation <id>] [--limit <n>] [<options>]",
         discussion: "A note on stderr says how many were found and how many were new (known ones are not made twice).")
 
     @OptionGroup var connection: ConnectionOptions
@@ -90,7 +102,8 @@ struct Extract: ParsableCommand {
 }
 
 struct Off: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Switch a fact off (it is wrong, or no longer true); writes it.")
+    static let configuration = CommandConfiguration(
+        abstract: "Switch a fact off (it is wrong, or no longer true); writes it.", usage: "ps-facts off <fact-id> [<options>]")
 
     @OptionGroup var connection: ConnectionOptions
 
@@ -105,7 +118,8 @@ struct Off: ParsableCommand {
 }
 
 struct On: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Switch a fact back on; writes it.")
+    static let configuration = CommandConfiguration(
+        abstract: "Switch a fact back on; writes it.", usage: "ps-facts on <fact-id> [<options>]")
 
     @OptionGroup var connection: ConnectionOptions
 
@@ -121,7 +135,8 @@ struct On: ParsableCommand {
 
 struct Search: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "The facts most like a question, best first ({fact, similarity} records).")
+        abstract: "The facts most like a question, best first ({fact, similarity} records).",
+        usage: "ps-facts search <query> ... [--min-similarity <x>] [--limit <n>]")
 
     @OptionGroup var connection: ConnectionOptions
 

@@ -35,12 +35,24 @@ struct PsSend: ParsableCommand {
             exits 9 with everything received written; one that ends without [DONE], or with \
             [DONE] but no finish chunk (a reply stopped or taken over on the server), exits 10.
 
+            An API that answers whole (Lucid: one JSON document, no stream) is written as the \
+            same UI message stream (start, one text block, finish, [DONE]; see ps-ndjson(5)), \
+            so the pipeline is unchanged; --print-ids then names the server's id of the \
+            message. Lucid's 503 says "Lucid is temporarily unavailable; try again" (exit 8), a \
+            504 or a request that timed out "the request timed out" (exit 9). \
+            --extract-facts-every N asks the server to extract facts after a send that brings \
+            the conversation's message count (the user's and the replies) to or past a multiple \
+            of N, as Lucid's app does every 10 messages: a note on stderr says how many; a failed \
+            extraction is a warning, not a failed send. An API that keeps no facts refuses it \
+            before sending (exit 2).
+
             EXAMPLES:
               ps-send "What's in my workspace?" | ps-sse | ps-parts | ps-render
               echo "Summarise this page" | ps-send --page page_123 > reply.sse
               ps-send --conversation conv_1 --provider openai --model gpt-4o "Hello"
               ps-send --print-ids "Remember this" 2>ids.txt | ps-sse >/dev/null
               git diff | ps-send "Review this change" | ps-sse | ps-parts | ps-render
+              ps-send --api lucid --extract-facts-every 10 "I moved to Lyon" | ps-sse | ps-parts | ps-render
 
             \(ConnectionOptions.environmentHelp)
 

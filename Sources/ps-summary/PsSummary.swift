@@ -32,7 +32,16 @@ struct PsSummary: ParsableCommand {
         subcommands: [Generate.self, ListSummaries.self],
         defaultSubcommand: ListSummaries.self)
 
-    static func main() { runAsTool() }
+    static func main() {
+        // List is the default subcommand: a mistyped one would be taken for its argument.
+        let names = (configuration.subcommands.map { $0._commandName }) + ["help"]
+        if let first = CommandLine.arguments.dropFirst().first, !first.hasPrefix("-"), !names.contains(first) {
+            Diagnostics.error("unknown subcommand '\(first)' (one of: \(names.dropLast().joined(separator: ", ")))")
+            Diagnostics.writeLine("See 'ps-summary --help'.")
+            exit(withError: ExitCode(ExitStatus.usage.rawValue))
+        }
+        runAsTool()
+    }
 
     /// The adapter, or exit 2 when its API writes no summaries; and the conversation.
     static func connect(_ connection: ConnectionOptions, conversation: String?) throws -> (SummariesAPI, String) {
@@ -51,7 +60,9 @@ struct PsSummary: ParsableCommand {
 }
 
 struct Generate: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Summarise a conversation's latest messages; writes the summary.")
+    static let configuration = CommandConfiguration(
+        abstract: "Summarise a conversation's latest messages; writes the summary.",
+        usage: "ps-summary generate [--conversation <id>] [--message-count <n>]")
 
     @OptionGroup var connection: ConnectionOptions
 
@@ -74,7 +85,9 @@ struct Generate: ParsableCommand {
 }
 
 struct ListSummaries: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "Write every summary of a conversation.")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "Write every summary of a conversation (the default).",
+        usage: "ps-summary [list] [--conversation <id>] [<options>]")
 
     @OptionGroup var connection: ConnectionOptions
 

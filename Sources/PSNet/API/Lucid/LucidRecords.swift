@@ -16,11 +16,12 @@ enum LucidRecords {
     }
 
     /// `{id, user_id, title, user_timezone, created_at, updated_at}` → `{id, title, createdAt,
-    /// updatedAt, userTimezone}` (fields the server leaves out stay out).
+    /// updatedAt, userTimezone}` (fields the server leaves out stay out; a conversation without
+    /// a title has "", a conversation record always has one).
     static func conversation(_ conversation: JSON) -> JSON {
         var record = JSONObject()
         record["id"] = conversation["id"]
-        record["title"] = nonNull(conversation["title"])
+        record["title"] = nonNull(conversation["title"]) ?? .string("")
         record["createdAt"] = conversation["created_at"]
         record["updatedAt"] = conversation["updated_at"]
         record["userTimezone"] = nonNull(conversation["user_timezone"])
