@@ -30,6 +30,11 @@ import TestSupport
         let status = try world.sandbox.run("ps-auth", ["status"])
         #expect(status.status == 0, "\(status.stderrText)")
         #expect(status.stdoutText.contains("works: yes"))
+        // Logging out forgets the user here; logging in again finds the same one.
+        #expect(try world.sandbox.run("ps-auth", ["logout"]).status == 0)
+        #expect(try world.sandbox.run("ps-send", ["hello"]).status == 4)
+        #expect(try world.sandbox.run("ps-auth", ["login"]).status == 0)
+        #expect(try world.userID() == first)
         // Another profile is another user.
         let other = try world.sandbox.run("ps-auth", ["login", "--profile", "work"])
         #expect(other.status == 0)

@@ -19,8 +19,11 @@ enum LucidSummaryWriter {
         return Text(
             overview: "Discussion about \(topic)",
             userPerspective: user + ".",
-            modelPerspective: "The user inquired about \(topic) in \(asked.count) messages; I answered \(replies) times.")
+            modelPerspective: "The user inquired about \(topic) in \(count(asked.count, "message")); "
+                + "I answered \(count(replies, "time")).")
     }
+
+    private static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)" + (n == 1 ? "" : "s") }
 
     private static func short(_ text: String) -> String {
         let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
