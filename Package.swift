@@ -20,6 +20,8 @@ let package = Package(
         .executable(name: "ps-send", targets: ["ps-send"]),
         .executable(name: "ps-history", targets: ["ps-history"]),
         .executable(name: "ps-message", targets: ["ps-message"]),
+        .executable(name: "ps-facts", targets: ["ps-facts"]),
+        .executable(name: "ps-summary", targets: ["ps-summary"]),
         .executable(name: "ps-local-server", targets: ["ps-local-server"]),
     ],
     dependencies: [
@@ -53,6 +55,8 @@ let package = Package(
         .executableTarget(name: "ps-send", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-history", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-message", dependencies: commandDependencies + ["PSNet"]),
+        .executableTarget(name: "ps-facts", dependencies: commandDependencies + ["PSNet"]),
+        .executableTarget(name: "ps-summary", dependencies: commandDependencies + ["PSNet"]),
 
         // The local PageSpace server for tests and the demo.
         .executableTarget(

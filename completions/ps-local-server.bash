@@ -177,7 +177,7 @@ _ps-local-server() {
         return
         ;;
     '--dialect')
-        __ps-local-server_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'
+        __ps-local-server_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'
         return
         ;;
     '--pace-ms')

@@ -165,7 +165,7 @@ _ps-send() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--insecure --new-conversation --print-ids --regenerate --no-resume --list-streams -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --conversation --page --drive --provider --model --system --max-stdin-bytes --resume --from-seq)
+    local -a non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --conversation --page --drive --provider --model --system --max-stdin-bytes --resume --from-seq --extract-facts-every)
     __ps-send_offer_flags_options -1
 
     # Offer option value completions
@@ -177,7 +177,7 @@ _ps-send() {
         return
         ;;
     '--api')
-        __ps-send_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'
+        __ps-send_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'
         return
         ;;
     '--cacert')
@@ -220,6 +220,9 @@ _ps-send() {
         return
         ;;
     '--from-seq')
+        return
+        ;;
+    '--extract-facts-every')
         return
         ;;
     esac

@@ -20,7 +20,7 @@ function __ps-send_parse_tokens -S
     set -l unparsed_tokens (__ps-send_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-send'
-        __ps-send_parse_subcommand -r 1 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'conversation=' 'page=' 'new-conversation' 'drive=' 'provider=' 'model=' 'system=' 'max-stdin-bytes=' 'print-ids' 'resume=' 'from-seq=' 'regenerate' 'no-resume' 'list-streams' 'h/help'
+        __ps-send_parse_subcommand -r 1 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'conversation=' 'page=' 'new-conversation' 'drive=' 'provider=' 'model=' 'system=' 'max-stdin-bytes=' 'print-ids' 'resume=' 'from-seq=' 'regenerate' 'no-resume' 'list-streams' 'extract-facts-every=' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-send_parse_subcommand -r 1 
@@ -79,7 +79,7 @@ end
 complete -c 'ps-send' -f
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" profile' -l 'profile' -d 'The profile to use (default: PS_PROFILE, then the configured default, then \'default\').' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" server' -l 'server' -d 'The server\'s base URL; overrides PAGESPACE_API_URL and the profile\'s server.' -rfka ''
-complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" api' -l 'api' -d 'The API the server speaks: pagespace, pagespace-legacy, openai (default: the profile\'s, else detected).' -rfka 'pagespace pagespace-legacy openai'
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" api' -l 'api' -d 'The API the server speaks: pagespace, pagespace-legacy, openai, lucid (default: the profile\'s, else detected).' -rfka 'pagespace pagespace-legacy openai lucid'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" cacert' -l 'cacert' -d 'Verify the server\'s TLS certificate with this CA bundle.' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" insecure' -l 'insecure' -d 'Do not verify the server\'s TLS certificate (only for a local test server).'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" retries' -l 'retries' -d 'How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. Sends are never retried.' -rfka ''
@@ -100,4 +100,5 @@ complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_option
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" regenerate' -l 'regenerate' -d 'Ask again: delete the conversation\'s last reply and send its last message once more.'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" no-resume' -l 'no-resume' -d 'When the connection breaks mid-reply, stop (exit 9) instead of joining the reply again.'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" list-streams' -l 'list-streams' -d 'List the replies being generated now (messageId, conversationId, ...) as NDJSON, instead of sending.'
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" extract-facts-every' -l 'extract-facts-every' -d 'After the send, have the server extract facts whenever the conversation\'s message count reaches a multiple of n (Lucid).' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" h help' -s 'h' -l 'help' -d 'Show help information.'

@@ -35,7 +35,8 @@ struct Logout: ParsableCommand {
         if Environment.value("PAGESPACE_TOKEN").map({ !$0.isEmpty }) == true {
             Diagnostics.warning("PAGESPACE_TOKEN is set and still overrides stored credentials; unset it")
         }
-        guard session.credentials != nil else {
+        // An API without a credential (Lucid) keeps only the user: forgetting it is the logout.
+        guard session.credentials != nil || session.profile?.user != nil else {
             Diagnostics.writeLine("Not logged in (profile \(session.profileName)).")
             return
         }

@@ -14,9 +14,11 @@ struct PsAuth: ParsableCommand {
             PAGESPACE_TOKEN and PAGESPACE_API_URL override the stored token and server; \
             --profile or PS_PROFILE pick a profile.
 
-            Two APIs are spoken: pagespace (the current server: paste a ps_sess_ or mcp_ token) \
-            and pagespace-legacy (email and password, a JWT and a CSRF token). When no --api is \
-            given the kind is told from the token, or asked of the server, and remembered.
+            Two PageSpace APIs are spoken: pagespace (the current server: paste a ps_sess_ or \
+            mcp_ token) and pagespace-legacy (email and password, a JWT and a CSRF token). When \
+            no --api is given the kind is told from the token, or asked of the server, and \
+            remembered. --api openai (an OpenAI-compatible server) and --api lucid (Lucid: the \
+            user is created from a hash of this machine's id and the profile) need no credential.
 
             Secrets are never taken from the command line: passwords come from the terminal \
             without echo or from stdin, tokens from stdin.

@@ -20,6 +20,12 @@ struct PsHistory: ParsableCommand {
             page, every message once. With --limit, --cursor or --direction, one page as the \
             server gives it, and next-cursor=ID on stderr when there is more.
 
+            An API that pages by position from the oldest message (Lucid: limit and offset) is \
+            walked forwards instead, each page written as it arrives; --state works the same \
+            (offsets only say where to start looking; what was exported is told by timestamp \
+            and id, so deleted messages make it neither skip nor repeat). --cursor and \
+            --direction do not apply there.
+
             --page P without --conversation exports each of the agent's conversations in turn \
             (current API), every record carrying its conversationId.
 

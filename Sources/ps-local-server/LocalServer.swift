@@ -20,6 +20,11 @@ struct LocalServer {
             OpenAIRoutes(state: state).register(on: router)
             return router
         }
+        // Neither has Lucid: its own routes only.
+        guard state.dialect != .lucid else {
+            LucidRoutes(state: state).register(on: router)
+            return router
+        }
         AuthRoutes(state: state).register(on: router)
         WorkspaceRoutes(state: state).register(on: router)
         PageAIRoutes(state: state).register(on: router)
@@ -32,7 +37,7 @@ struct LocalServer {
             AgentCompletionRoutes(state: state).register(on: router)
             AgentConversationRoutes(state: state).register(on: router)
         case .legacy: LegacyConversationRoutes(state: state).register(on: router)
-        case .openai: break
+        case .openai, .lucid: break
         }
         return router
     }

@@ -6,13 +6,13 @@ import PSCore
 struct PsLocalServer: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-local-server",
-        abstract: "Run a local PageSpace server (either API generation) or a plain OpenAI-compatible one, for tests and demos.",
+        abstract: "Run a local PageSpace server (either API generation), a plain OpenAI-compatible one or a Lucid one, for tests and demos.",
         usage: "ps-local-server [<options>]",
         discussion: """
             Serves the PageSpace API on 127.0.0.1 from memory: the current API (--dialect \
             pagespace: opaque tokens, /api/ai/global, AI SDK v6 streams) or the late-2025 one (--dialect pagespace-legacy: password login, JWT and CSRF, \
             /api/ai_conversations, AI SDK v5 streams), or a plain OpenAI-compatible server \
-            (--dialect openai). When it is ready it prints its base URL \
+            (--dialect openai), or Lucid (--dialect lucid). When it is ready it prints its base URL \
             as the only line on stdout; one line per request goes to stderr (never a token or \
             password). SIGTERM or SIGINT stops it; nothing is kept.
 
@@ -43,6 +43,24 @@ struct PsLocalServer: ParsableCommand {
             call ends there (finish_reason tool_calls); after the client's \
             role "tool" message it goes on. Errors in OpenAI's shape.
 
+            LUCID DIALECT (--dialect lucid): Lucid's routes as its iOS guide \
+            gives them, no credential: GET /health; POST /v1/users \
+            (create or get by external_id: 201, or 200 for an existing one); \
+            POST /v1/conversations, GET /v1/conversations/user/USER_ID, GET, \
+            PATCH, DELETE /v1/conversations/ID; POST /v1/chat (answered whole: \
+            user_message, assistant_message, response, conversation_id; after \
+            --pace-ms and a slow fault's pauseMs; a drop fault closes it \
+            unanswered); GET /v1/conversations/ID/messages (and \
+            /v1/messages/conversations/ID/messages), oldest first; POST \
+            /v1/facts/extract (facts from the user's sentences: "I work as", "I \
+            am a", "I live in", "I like", "my X is"), GET /v1/users/ID/facts, \
+            PATCH /v1/facts/ID, POST /v1/facts/search (cosine of word counts, \
+            min_similarity); POST /v1/summaries/generate, GET \
+            /v1/conversations/ID/summaries (and /v1/summaries/conversations/ID). \
+            Lists take limit and offset. Errors as FastAPI gives them: \
+            {"detail":"Conversation not found"}, 422 {"detail":[{type, loc, msg, \
+            input}]}.
+
             REPLIES: a message containing "tool" gets a read_page tool call \
             then text; "table" a markdown table; "code" a fenced code block; \
             "think" or "reason" reasoning first; anything else a few \
@@ -54,7 +72,7 @@ struct PsLocalServer: ParsableCommand {
             FAULTS (POST a JSON object to /_test/faults; no credentials):
               {"status":429,"retryAfter":1,"times":1,"path":"/api/ai"}
                   the next matching requests (any path if none given) get
-                  that status (401 402 403 404 409 429 500 502 503) with
+                  that status (401 402 403 404 409 429 500 502 503 504) with
                   the dialect's error body (or "body", when given); then
                   the server recovers
               {"drop":true,"afterEvents":3}
@@ -81,6 +99,10 @@ struct PsLocalServer: ParsableCommand {
                   appends alternating user/assistant messages after the
                   newest one (45 s apart, or all at its timestamp)
               DELETE /_test/messages/ID removes one message
+              POST /_test/lucid/messages {"conversation_id":"…","count":3000,
+                  "per_timestamp":50}   (lucid dialect) appends alternating
+                  user/assistant messages, 50 sharing each created_at
+              DELETE /_test/lucid/messages/ID removes one (lucid dialect)
               POST /_test/device {"outcome":"approve","afterPolls":2,
                   "slowDownAtPoll":1,"interval":0}
                   how the device login is answered (approve, deny,
@@ -108,7 +130,7 @@ struct PsLocalServer: ParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one (the URL line says which).")
     var port = 0
 
-    @Option(help: "The API to speak: pagespace (current), pagespace-legacy (the late-2025 API) or openai (a plain OpenAI-compatible server).")
+    @Option(help: "The API to speak: pagespace (current), pagespace-legacy (the late-2025 API), openai (a plain OpenAI-compatible server) or lucid.")
     var dialect = Dialect.pagespace
 
     @Option(name: .customLong("pace-ms"), help: "Milliseconds between stream events (0 sends them at once).")

@@ -46,6 +46,17 @@ struct PsSend: ParsableCommand {
             --regenerate asks again: the conversation's last reply is deleted and its last \
             message sent once more (ps-message edits and deletes messages).
 
+            An API that answers whole (Lucid: one JSON document, no stream) is written as the \
+            same UI message stream (start, one text block, finish, [DONE]; see ps-ndjson(5)), \
+            so the pipeline is unchanged; --print-ids then names the server's id of the \
+            message. Lucid's 503 says "Lucid is temporarily unavailable; try again" (exit 8), a \
+            504 or a request that timed out "the request timed out" (exit 9). \
+            --extract-facts-every N asks the server to extract facts after a send that brings \
+            the conversation's message count (the user's and the replies) to or past a multiple \
+            of N, as Lucid's app does every 10 messages: a note on stderr says how many; a failed \
+            extraction is a warning, not a failed send. An API that keeps no facts refuses it \
+            before sending (exit 2).
+
             EXAMPLES:
               ps-send "What's in my workspace?" | ps-sse | ps-parts | ps-render
               echo "Summarise this page" | ps-send --page page_123 > reply.sse
@@ -54,6 +65,7 @@ struct PsSend: ParsableCommand {
               git diff | ps-send "Review this change" | ps-sse | ps-parts | ps-render
               ps-send --list-streams
               ps-send --resume msg_123 | ps-sse | ps-parts | ps-render
+              ps-send --api lucid --extract-facts-every 10 "I moved to Lyon" | ps-sse | ps-parts | ps-render
 
             \(ConnectionOptions.environmentHelp)
 
@@ -116,6 +128,11 @@ struct PsSend: ParsableCommand {
     @Flag(name: .long, help: "List the replies being generated now (messageId, conversationId, ...) as NDJSON, instead of sending.")
     var listStreams = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "After the send, have the server extract facts whenever the conversation's message count reaches a multiple of n (Lucid).",
+        valueName: "n"))
+    var extractFactsEvery: Int?
+
     @Argument(help: ArgumentHelp("The message (default: read from stdin).", valueName: "message"))
     var words: [String] = []
 
@@ -139,6 +156,7 @@ struct PsSend: ParsableCommand {
             throw ValidationError("--new-conversation cannot go with --conversation or --page")
         }
         if maxStdinBytes < 1 { throw ValidationError("--max-stdin-bytes must be at least 1") }
+        if let extractFactsEvery, extractFactsEvery < 1 { throw ValidationError("--extract-facts-every must be at least 1") }
     }
 
     func run() throws {
@@ -148,6 +166,9 @@ struct PsSend: ParsableCommand {
         let text = regenerate ? nil : try messageText()
         let connection = try self.connection.connect()
         let adapter = connection.adapter
+        let cadence = try extractFactsEvery.map {
+            FactCadence(every: $0, facts: try Capabilities.require(adapter, FactsAPI.self, toDo: "extract facts"))
+        }
         let target: SendTarget, message: JSON
         if let text {
             target = try sendTarget(adapter, text: text)
@@ -165,9 +186,15 @@ struct PsSend: ParsableCommand {
         if printIds {
             if case .global(let id) = target { Diagnostics.writeLine("conversation=\(id)") }
             if case .agent(_, let id?) = target { Diagnostics.writeLine("conversation=\(id)") }
-            Diagnostics.writeLine("message=\(message["id"]!.stringValue!)")
+            // An API that answers whole names the message itself (WholeAnswerOutput).
+            if !adapter.answersWhole { Diagnostics.writeLine("message=\(message["id"]!.stringValue!)") }
         }
         let request = try adapter.sendRequest(target, message: message, options: options)
+        if adapter.answersWhole {
+            try WholeAnswerOutput.run(request, adapter: adapter, target: target, printIDs: printIds)
+            if let cadence, let id = target.conversationID { cadence.afterSend(conversationID: id) }
+            return
+        }
         let resuming = noResume ? nil : (adapter as? StreamResuming).flatMap { $0.canResumeStreams ? $0 : nil }
         let stream = ResponseStream(
             printIDs: printIds, knowsConversation: target.conversationID != nil,
@@ -182,6 +209,7 @@ struct PsSend: ParsableCommand {
                 try stream.finishChecks(request)
             }
             try keepTurn(adapter, target, message, stream)
+            if let cadence, let id = target.conversationID { cadence.afterSend(conversationID: id) }
         } catch let error as ToolError where error.status == .incomplete {
             // What arrived is kept too, marked incomplete, so the conversation loses nothing.
             try keepTurn(adapter, target, message, stream)

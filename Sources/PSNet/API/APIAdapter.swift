@@ -46,6 +46,13 @@ public protocol APIAdapter: AnyObject {
     func keepTurn(_ target: SendTarget, message: JSON, reply: JSON?) throws
     /// Whether `keepTurn` keeps anything (then the reply is rebuilt from the stream).
     var keepsTurns: Bool { get }
+    /// How the API pages a conversation's history (`historyPage` takes that kind of query).
+    var historyPaging: HistoryPaging { get }
+    /// Whether the answer to `sendRequest` is one JSON document rather than a stream; then
+    /// `streamRecords(fromAnswer:)` turns it into the stream a streaming server would send.
+    var answersWhole: Bool { get }
+    /// For an API that answers whole: the answer as UI message stream SSE bytes.
+    func streamRecords(fromAnswer answer: JSON, target: SendTarget) throws -> WholeAnswer
 }
 
 extension APIAdapter {
@@ -54,6 +61,20 @@ extension APIAdapter {
     }
     public func keepTurn(_ target: SendTarget, message: JSON, reply: JSON?) throws {}
     public var keepsTurns: Bool { false }
+    public var historyPaging: HistoryPaging { .newestFirstCursor }
+    public var answersWhole: Bool { false }
+    public func streamRecords(fromAnswer answer: JSON, target: SendTarget) throws -> WholeAnswer {
+        throw ToolError(.failure, "the \(kind.rawValue) API streams its answers")
+    }
+}
+
+/// How an API pages a conversation's messages.
+public enum HistoryPaging: Sendable, Equatable {
+    /// PageSpace: a cursor only filters and the server answers with the newest `limit`
+    /// matching messages (walked backwards, see `HistoryExporter`).
+    case newestFirstCursor
+    /// `limit` and `offset` counted from the oldest message (walked forwards).
+    case oldestFirstOffset
 }
 
 public struct LoginResult: Sendable {
@@ -124,11 +145,14 @@ public struct HistoryQuery: Sendable, Equatable {
     public var limit: Int?
     public var cursor: String?
     public var direction: HistoryDirection?
+    /// How many messages to skip from the oldest (`HistoryPaging.oldestFirstOffset`).
+    public var offset: Int?
 
-    public init(limit: Int? = nil, cursor: String? = nil, direction: HistoryDirection? = nil) {
+    public init(limit: Int? = nil, cursor: String? = nil, direction: HistoryDirection? = nil, offset: Int? = nil) {
         self.limit = limit
         self.cursor = cursor
         self.direction = direction
+        self.offset = offset
     }
 }
 
@@ -222,6 +246,7 @@ public enum APIAdapters {
         case .pagespace: return PageSpaceAdapter(client: client)
         case .pagespaceLegacy: return PageSpaceLegacyAdapter(client: client)
         case .openai: return OpenAIAdapter(client: client)
+        case .lucid: return LucidAdapter(client: client)
         }
     }
 }

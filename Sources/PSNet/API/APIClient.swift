@@ -11,6 +11,11 @@ public final class APIClient {
     public var mutationHeaders: [(name: String, value: String)] = []
     /// Whether to send `Authorization: Bearer` (off for a password login).
     public var sendsToken = true
+    /// The API's own words for some failures (nil: the shared ones).
+    public var errorWording: APIErrorWording?
+    /// Whether a 404 asks `GET /api/version` which PageSpace generation the server speaks
+    /// (off for an API that is no PageSpace).
+    public var probesGenerationOnNotFound = true
 
     public init(session: Session, http: HTTPClient) {
         self.session = session
@@ -82,7 +87,7 @@ public final class APIClient {
         do {
             return try http.send(request)
         } catch let failure as TransferFailure {
-            throw APIErrors.toolError(failure, request: request)
+            throw APIErrors.toolError(failure, request: request, wording: errorWording)
         }
     }
 
@@ -92,8 +97,8 @@ public final class APIClient {
         guard response.head.isSuccess else {
             // Perhaps the credential was made for the other API generation: then the route is
             // not there at all. Ask the server which generation it speaks.
-            let error = APIErrors.toolError(response, request: request)
-            if response.status == 404, let note = generationNote() { throw ToolError(.notFound, error.message + "; " + note) }
+            let error = APIErrors.toolError(response, request: request, wording: errorWording)
+            if response.status == 404, probesGenerationOnNotFound, let note = generationNote() { throw ToolError(.notFound, error.message + "; " + note) }
             throw error
         }
         if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .null }

@@ -4,11 +4,12 @@ import PSCore
 /// of either API are read for their `error`/`message`, and 429s for their rate-limit details.
 /// Nothing here ever includes a request header (the token lives there).
 public enum APIErrors {
-    public static func toolError(_ response: HTTPResponse, request: HTTPRequest) -> ToolError {
+    public static func toolError(_ response: HTTPResponse, request: HTTPRequest, wording: APIErrorWording? = nil) -> ToolError {
         let where_ = "\(request.method) \(URLText.path(of: request.url))"
         let body = ErrorBody(response.body)
         // The server's words, made safe: a body is not allowed to write to the terminal.
         let reason = body.summary.map { ": " + TerminalSafeText.sanitize($0) } ?? ""
+        if let own = wording?.toolError(status: response.status, reason: reason, where: where_) { return own }
         switch response.status {
         case 401:
             if body.error?.contains("MCP tokens are not permitted") == true {
@@ -47,8 +48,9 @@ public enum APIErrors {
         }
     }
 
-    public static func toolError(_ failure: TransferFailure, request: HTTPRequest) -> ToolError {
+    public static func toolError(_ failure: TransferFailure, request: HTTPRequest, wording: APIErrorWording? = nil) -> ToolError {
         let host = URLText.host(of: request.url)
+        if let own = wording?.toolError(failure, host: host) { return own }
         switch failure {
         case .interrupted:
             return ToolError(.interrupted, "interrupted")
@@ -70,7 +72,16 @@ public enum APIErrors {
     }
 }
 
+/// An API's own words for some failures (Lucid's "temporarily unavailable"), where they
+/// differ from the shared ones; nil keeps the shared wording. An adapter sets it on its client.
+public protocol APIErrorWording: Sendable {
+    /// `reason` is ": the server's words" (made safe) or empty; `where` is "METHOD /path".
+    func toolError(status: Int, reason: String, where: String) -> ToolError?
+    func toolError(_ failure: TransferFailure, host: String) -> ToolError?
+}
+
 /// The error fields of a response body of either API, or its first line when it is not JSON.
+/// A FastAPI server's `{"detail":"…"}` (or its list of validation errors) reads as the message.
 struct ErrorBody {
     var error: String?
     var message: String?
@@ -85,7 +96,7 @@ struct ErrorBody {
             return
         }
         error = json["error"]?.stringValue ?? json["error"]?["message"]?.stringValue
-        message = json["message"]?.stringValue
+        message = json["message"]?.stringValue ?? Self.describe(detail: json["detail"])
         code = json["code"]?.stringValue
         if let info = json["rateLimitInfo"], info.objectValue != nil { rateLimit = Self.describe(rateLimitInfo: info) }
     }
@@ -98,6 +109,18 @@ struct ErrorBody {
         case let (nil, message?): return message
         default: return text
         }
+    }
+
+    /// FastAPI's `detail`: a string, or validation errors `[{loc:[…], msg, type}]` as
+    /// "body.user_id: Field required".
+    static func describe(detail: JSON?) -> String? {
+        if let text = detail?.stringValue { return text }
+        guard let errors = detail?.arrayValue, !errors.isEmpty else { return nil }
+        return errors.prefix(3).map { error -> String in
+            let location = (error["loc"]?.arrayValue ?? []).map { $0.stringValue ?? $0.intValue.map(String.init) ?? "?" }
+            let message = error["msg"]?.stringValue ?? "invalid"
+            return location.isEmpty ? message : location.joined(separator: ".") + ": " + message
+        }.joined(separator: "; ")
     }
 
     /// The legacy API's `rateLimitInfo{currentCount,limit,remainingCalls,resetAt}` in words.

@@ -10,9 +10,12 @@ public enum APIKind: String, CaseIterable, Sendable, ExpressibleByArgument {
     /// Any OpenAI-compatible server: `/chat/completions` streams, `/models`; the client keeps
     /// the conversations. The profile's server is the API's base URL (ending in `/v1`).
     case openai
+    /// Lucid: a stateful backend that keeps users, conversations, facts and summaries;
+    /// `/v1/...` JSON routes, no credential (the user is named by id in each request).
+    case lucid
 
     /// Whether a message can be sent without a credential (a local model server needs none).
-    public var credentialOptional: Bool { self == .openai }
+    public var credentialOptional: Bool { self == .openai || self == .lucid }
 
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 

@@ -9,7 +9,8 @@ import PSCore
 /// from old ones even when the last one was deleted meanwhile, or when several share its
 /// timestamp; `anchorMessageId` (the newest exported message strictly older) is the cursor
 /// the next run starts from, so that messages written in the same tick as the last one are
-/// not skipped by a server that compares timestamps alone. A version 1 file (only
+/// not skipped by a server that compares timestamps alone. `nextOffset`, for an API paged by
+/// offset (Lucid), is where the next run starts looking. A version 1 file (only
 /// `lastMessageId`) is still read. Written atomically (temp + rename).
 public struct ExportState {
     public let path: String
@@ -28,7 +29,8 @@ public struct ExportState {
         return HistoryWatermark(
             lastMessageID: id, lastCreatedAt: entry["lastCreatedAt"]?.stringValue,
             idsAtLastCreatedAt: entry["idsAtLastCreatedAt"]?.arrayValue?.compactMap(\.stringValue) ?? [id],
-            anchorMessageID: entry["anchorMessageId"]?.stringValue)
+            anchorMessageID: entry["anchorMessageId"]?.stringValue,
+            nextOffset: entry["nextOffset"]?.intValue.map { Int($0) })
     }
 
     public mutating func record(_ mark: HistoryWatermark, for key: String) throws {
@@ -37,6 +39,7 @@ public struct ExportState {
         if let createdAt = mark.lastCreatedAt { entry["lastCreatedAt"] = .string(createdAt) }
         entry["idsAtLastCreatedAt"] = .array(mark.idsAtLastCreatedAt.map(JSON.string))
         if let anchor = mark.anchorMessageID { entry["anchorMessageId"] = .string(anchor) }
+        if let offset = mark.nextOffset { entry["nextOffset"] = .integer(Int64(offset)) }
         conversations[key] = .object(entry)
         var bytes: [UInt8] = []
         let file: JSON = ["version": 2, "conversations": .object(conversations)]
@@ -55,6 +58,10 @@ public struct HistoryWatermark: Sendable, Equatable {
     public var idsAtLastCreatedAt: [String]
     /// The newest exported message strictly older than `lastCreatedAt`.
     public var anchorMessageID: String?
+    /// For an API paged by offset: how many messages the conversation held up to the last
+    /// exported one, when it was exported (where the next run starts looking; only a hint,
+    /// since messages may have been deleted since).
+    public var nextOffset: Int? = nil
 
     /// True for a message the export has not written yet.
     public func isNew(id: String, createdAt: String?) -> Bool {

@@ -1,7 +1,8 @@
 import PSCore
 
 /// Writes a conversation's messages as NDJSON message records, oldest first, each exactly
-/// once, with memory flat in the conversation's length.
+/// once, with memory flat in the conversation's length. (An API paged by offset from the
+/// oldest message is walked forwards instead: ForwardHistoryExport.swift.)
 ///
 /// Both PageSpace generations page a history the same way: the cursor only filters
 /// (older than it for `before`, newer for anything else), then the server returns the NEWEST
@@ -36,6 +37,9 @@ public struct HistoryExporter {
     /// resumed without a gap or a repeat. Returns the number of messages written.
     @discardableResult
     public func exportAll(_ source: HistorySource, pageSize: Int, state: inout ExportState?) throws -> Int {
+        if adapter.historyPaging == .oldestFirstOffset {
+            return try exportForward(source, pageSize: pageSize, state: &state)
+        }
         let key = source.stateKey
         let previous = state?.watermark(for: key)
         let spool = try HistorySpool()

@@ -36,7 +36,7 @@ struct AuthRoutes {
                 _ = try state.authenticator.require(request, scope: .sessionOnly)
                 return Reply.json(["message": "Logged out successfully"])
             }
-        case .openai:
+        case .openai, .lucid:
             break  // No accounts: a plain OpenAI-compatible server asks for no credential.
         }
     }

@@ -52,6 +52,10 @@ struct ServerMiddleware: RouterMiddleware {
             return refusal.response
         } catch let error as HTTPError {
             let message = error.body ?? (error.status == .notFound ? "Not found" : error.status.reasonPhrase)
+            if state.dialect == .lucid {  // FastAPI's {"detail":"Not Found"} / "Method Not Allowed"
+                return Reply.json(["detail": .string(error.status == .notFound ? "Not Found" : error.status.reasonPhrase)],
+                                  status: error.status)
+            }
             if state.dialect == .openai {
                 return Reply.json(OpenAIError.body(message: message, type: "invalid_request_error"), status: error.status)
             }

@@ -41,7 +41,7 @@ final class Authenticator: Sendable {
         switch dialect {
         case .pagespace: return try requireCurrent(token: token, scope: scope)
         case .legacy: return try requireLegacy(token: token, request: request)
-        case .openai: return .anonymous
+        case .openai, .lucid: return .anonymous
         }
     }
 

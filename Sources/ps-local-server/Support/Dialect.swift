@@ -12,12 +12,16 @@ enum Dialect: String, ExpressibleByArgument, CaseIterable, Sendable {
     /// A plain OpenAI-compatible server (as Ollama or llama.cpp serve): `/v1/chat/completions`
     /// and `/v1/models`, no credential, no stored conversations.
     case openai
+    /// Lucid, a stateful backend (users, conversations, facts, summaries): `/v1/...` JSON routes
+    /// answered whole, FastAPI's error shapes, no credential.
+    case lucid
 
     var isCurrent: Bool { self == .pagespace }
 
     /// The JSON body each generation sends with an error status.
     func errorBody(for status: Int) -> JSON {
         if self == .openai { return OpenAIError.body(for: status) }
+        if self == .lucid { return LucidError.body(for: status) }
         switch (status, self) {
         case (401, .pagespace): return ["error": "Authentication required"]
         case (401, .legacy): return ["error": "Unauthorized"]
@@ -39,6 +43,7 @@ enum Dialect: String, ExpressibleByArgument, CaseIterable, Sendable {
         case (500, _): return ["error": "Internal server error"]
         case (502, _): return ["error": "Bad gateway: the AI provider did not answer"]
         case (503, _): return ["error": "Service temporarily unavailable"]
+        case (504, _): return ["error": "Gateway timeout"]
         default: return ["error": "Request failed"]
         }
     }

@@ -44,7 +44,7 @@ final class FaultBoard: Sendable {
         var historyDrops: [HistoryDropFault] = []
     }
 
-    static let statusesWithBodies: Set<Int> = [401, 402, 403, 404, 409, 429, 500, 502, 503]
+    static let statusesWithBodies: Set<Int> = [401, 402, 403, 404, 409, 429, 500, 502, 503, 504]
 
     private let state = Mutex(State())
 

@@ -9,6 +9,8 @@ final class ServerState: Sendable {
     let paceMs: Int
     let quiet: Bool
     let store = ConversationStore()
+    /// The lucid dialect's users, conversations, facts and summaries.
+    let lucid = LucidStore()
     let authenticator: Authenticator
     let faults = FaultBoard()
     let requests = RequestLog()

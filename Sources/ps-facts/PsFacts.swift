@@ -1,0 +1,185 @@
+import ArgumentParser
+import PSCore
+import PSNet
+
+@main
+struct PsFacts: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ps-facts",
+        abstract: "List, extract, switch off or on, and search the facts a backend has learned about you (Lucid).",
+        discussion: """
+            A backend that remembers its user (Lucid) keeps facts about them: "User is a \
+            nurse", with a category and a confidence. They are extracted from a conversation \
+            when asked (ps-facts extract, or ps-send --extract-facts-every N), listed, switched \
+            off when wrong (ps-facts off ID) and searched by meaning.
+
+            Writes fact records (NDJSON, one a line, as the server gives them: id, content, \
+            category, confidence, is_active, created_at); on a terminal, a readable table \
+            instead. Search results are {fact, similarity} records, best first. An API that \
+            keeps no facts is refused with exit status 2.
+
+            EXAMPLES:
+              ps-facts
+              ps-facts --all
+              ps-facts extract --conversation CONV_ID
+              ps-facts off FACT_ID
+              ps-facts search "what do I do for a living" --min-similarity 0.3
+              ps-facts | jq -r 'select(.category == "preference") | .content'
+
+            \(ConnectionOptions.environmentHelp)
+
+            \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .notFound, .rateLimited,
+                                   .serverError, .networkError, .interrupted, .brokenPipe]))
+            """,
+        subcommands: [List.self, Extract.self, Off.self, On.self, Search.self],
+        defaultSubcommand: List.self)
+
+    static func main() {
+        // List is the default subcommand, so a mistyped one would otherwise be taken for an
+        // argument of list and answered with list's usage.
+        let names = (configuration.subcommands.map { $0._commandName }) + ["help"]
+        if let first = CommandLine.arguments.dropFirst().first, !first.hasPrefix("-"), !names.contains(first) {
+            Diagnostics.error("unknown subcommand '\(first)' (one of: \(names.dropLast().joined(separator: ", ")))")
+            Diagnostics.writeLine("See 'ps-facts --help'.")
+            exit(withError: ExitCode(ExitStatus.usage.rawValue))
+        }
+        runAsTool()
+    }
+
+    /// The adapter, or exit 2 when its API keeps no facts.
+    static func facts(_ connection: ConnectionOptions) throws -> FactsAPI {
+        Interrupt.install()
+        let adapter = try connection.connect().adapter
+        return try Capabilities.require(adapter, FactsAPI.self, toDo: "keep facts about its user")
+    }
+}
+
+struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the facts (the active ones unless --all).", usage: "ps-facts [list] [<options>]")
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Flag(name: .long, help: "Also the facts switched off.")
+    var all = false
+
+    func run() throws {
+        let facts = try PsFacts.facts(connection)
+        var output = FactOutput()
+        try facts.listFacts(includeInactive: all) { try output.add($0, similarity: nil) }
+        try output.finish(empty: all ? "No facts." : "No active facts.")
+    }
+}
+
+struct Extract: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Have the server extract facts from a conversation; writes the facts it created.",
+        usage: "ps-facts extract [--conversation <id>] [--limit <n>] [<options>]",
+        discussion: "A note on stderr says how many were found and how many were new (known ones are not made twice).")
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Option(name: .long, help: ArgumentHelp("The conversation (default: the current one).", valueName: "id"))
+    var conversation: String?
+
+    @Option(name: .long, help: ArgumentHelp("How many of its latest messages the server reads (default: the server's, 20).",
+                                            valueName: "n"))
+    var limit: Int?
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+    }
+
+    func run() throws {
+        let facts = try PsFacts.facts(connection)
+        let id = try CurrentConversation.resolve(conversation, adapter: facts)
+        let extraction = try facts.extractFacts(conversationID: id, messageLimit: limit)
+        Diagnostics.writeLine("ps-facts: extracted \(extraction.extracted.count) facts, \(extraction.created.count) new")
+        var output = FactOutput()
+        for fact in extraction.created { try output.add(fact, similarity: nil) }
+        try output.finish(empty: "No new facts.")
+    }
+}
+
+struct Off: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Switch a fact off (it is wrong, or no longer true); writes it.", usage: "ps-facts off <fact-id> [<options>]")
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Argument(help: ArgumentHelp("The fact's id.", valueName: "fact-id"))
+    var id: String
+
+    func run() throws {
+        var output = FactOutput()
+        try output.add(try PsFacts.facts(connection).setFact(id, active: false), similarity: nil)
+        try output.finish(empty: "")
+    }
+}
+
+struct On: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Switch a fact back on; writes it.", usage: "ps-facts on <fact-id> [<options>]")
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Argument(help: ArgumentHelp("The fact's id.", valueName: "fact-id"))
+    var id: String
+
+    func run() throws {
+        var output = FactOutput()
+        try output.add(try PsFacts.facts(connection).setFact(id, active: true), similarity: nil)
+        try output.finish(empty: "")
+    }
+}
+
+struct Search: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The facts most like a question, best first ({fact, similarity} records).",
+        usage: "ps-facts search <query> ... [--min-similarity <x>] [--limit <n>]")
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Option(name: .long, help: ArgumentHelp("Leave out facts less similar than this (0 to 1; default: the server's, 0.7).",
+                                            valueName: "x"))
+    var minSimilarity: Double?
+
+    @Option(name: .long, help: ArgumentHelp("At most this many results (default: the server's, 10).", valueName: "n"))
+    var limit: Int?
+
+    @Argument(help: ArgumentHelp("What to look for (the words are joined by spaces).", valueName: "query"))
+    var words: [String]
+
+    func validate() throws {
+        if words.joined().allSatisfy(\.isWhitespace) { throw ValidationError("give the words to search for") }
+        if let minSimilarity, !(0...1).contains(minSimilarity) { throw ValidationError("--min-similarity must be between 0 and 1") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+    }
+
+    func run() throws {
+        let facts = try PsFacts.facts(connection)
+        var output = FactOutput()
+        for result in try facts.searchFacts(words.joined(separator: " "), minSimilarity: minSimilarity, limit: limit) {
+            if output.asTable {
+                try output.add(result["fact"] ?? .null, similarity: result["similarity"]?.doubleValue)
+            } else {
+                try output.writer.write(result)
+            }
+        }
+        try output.finish(empty: "No fact is that similar.")
+    }
+}
+
+/// The conversation a subcommand works on: the one named, else the current one.
+enum CurrentConversation {
+    static func resolve(_ named: String?, adapter: APIAdapter) throws -> String {
+        if let named {
+            try adapter.requireConversation(named)
+            return named
+        }
+        guard let id = try adapter.defaultConversationID(creating: nil) else {
+            throw ToolError(.notFound, "there is no conversation yet; name one with --conversation")
+        }
+        return id
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+import PSCore
+import Synchronization
+
+/// The lucid dialect's data, in memory: users, their conversations with messages and
+/// summaries, and the facts learned about them. Messages keep the order they were made in,
+/// also when several share one created_at, so `limit`/`offset` pages are stable.
+final class LucidStore: Sendable {
+    struct User: Sendable {
+        let id: String
+        let externalID: String
+        var name: String?
+        var email: String?
+        var timezone: String?
+        let createdAt: Int64
+        var updatedAt: Int64
+    }
+
+    struct Message: Sendable {
+        let id: String
+        let role: String
+        let content: String
+        let createdAt: Int64
+    }
+
+    struct Conversation: Sendable {
+        let id: String
+        let userID: String
+        var title: String?
+        var userTimezone: String?
+        let createdAt: Int64
+        var updatedAt: Int64
+        /// Creation order, to order conversations updated in the same millisecond.
+        let sequence: Int
+        var messages: [Message] = []
+        var summaries: [Summary] = []
+    }
+
+    struct Fact: Sendable {
+        let id: String
+        let userID: String
+        let content: String
+        let category: String
+        let confidence: Double
+        var isActive: Bool
+        let createdAt: Int64
+        var updatedAt: Int64
+    }
+
+    struct Summary: Sendable {
+        let id: String
+        let conversationID: String
+        let userID: String
+        let userPerspective: String
+        let modelPerspective: String
+        let overview: String
+        let messageCount: Int
+        let createdAt: Int64
+    }
+
+    private struct Data {
+        var users: [String: User] = [:]
+        var userByExternalID: [String: String] = [:]
+        var conversations: [String: Conversation] = [:]
+        var facts: [Fact] = []
+        var nextSequence = 0
+    }
+
+    private let data = Mutex(Data())
+
+    static func newID() -> String { UUID().uuidString.lowercased() }
+
+    // MARK: Users
+
+    /// The user with this external id, created when there is none; `created` says which.
+    func createOrGet(externalID: String, name: String?, email: String?, timezone: String?) -> (user: User, created: Bool) {
+        data.withLock { data in
+            if let id = data.userByExternalID[externalID], let user = data.users[id] { return (user, false) }
+            let now = Timestamp.now()
+            let user = User(id: Self.newID(), externalID: externalID, name: name, email: email, timezone: timezone,
+                            createdAt: now, updatedAt: now)
+            data.users[user.id] = user
+            data.userByExternalID[externalID] = user.id
+            return (user, true)
+        }
+    }
+
+    func user(_ id: String) -> User? { data.withLock { $0.users[id] } }
+
+    // MARK: Conversations
+
+    func createConversation(userID: String, title: String?, timezone: String?) -> Conversation? {
+        data.withLock { data in
+            guard data.users[userID] != nil else { return nil }
+            let now = Timestamp.now()
+            let conversation = Conversation(
+                id: Self.newID(), userID: userID, title: title, userTimezone: timezone, createdAt: now, updatedAt: now,
+                sequence: data.nextSequence)
+            data.nextSequence += 1
+            data.conversations[conversation.id] = conversation
+            return conversation
+        }
+    }
+
+    func conversation(_ id: String) -> Conversation? { data.withLock { $0.conversations[id] } }
+
+    /// The user's conversations, most recently updated first.
+    func conversations(ofUser userID: String, limit: Int, offset: Int) -> [Conversation] {
+        data.withLock { data in
+            let all = data.conversations.values.filter { $0.userID == userID }
+                .sorted { ($0.updatedAt, $0.sequence) > ($1.updatedAt, $1.sequence) }
+            return Self.slice(all, limit: limit, offset: offset).map { conversation in
+                var light = conversation
+                light.messages = []
+                light.summaries = []
+                return light
+            }
+        }
+    }
+
+    /// Changes a conversation; nil when there is none.
+    func update<T>(_ id: String, _ change: (inout Conversation) -> T) -> T? {
+        data.withLock { data in
+            guard var conversation = data.conversations[id] else { return nil }
+            let result = change(&conversation)
+            data.conversations[id] = conversation
+            return result
+        }
+    }
+
+    func deleteConversation(_ id: String) -> Bool {
+        data.withLock { $0.conversations.removeValue(forKey: id) != nil }
+    }
+
+    func messages(of id: String, limit: Int, offset: Int) -> [Message]? {
+        data.withLock { data in data.conversations[id].map { Self.slice($0.messages, limit: limit, offset: offset) } }
+    }
+
+    /// Appends messages, created after the conversation's newest one (never before it).
+    func append(_ roleAndContent: [(role: String, content: String)], to id: String, sameTimestamp: Bool = false) -> [Message]? {
+        update(id) { conversation in
+            let newest = conversation.messages.last?.createdAt ?? 0
+            var at = max(Timestamp.now(), newest)
+            var added: [Message] = []
+            for (role, content) in roleAndContent {
+                added.append(Message(id: Self.newID(), role: role, content: content, createdAt: at))
+                if !sameTimestamp { at += 1 }
+            }
+            conversation.messages += added
+            conversation.updatedAt = max(conversation.updatedAt, at)
+            return added
+        }
+    }
+
+    /// `count` alternating user/assistant messages ("Seeded message N of COUNT") after the
+    /// newest, `perTimestamp` consecutive ones sharing one created_at, one millisecond apart.
+    func appendSeeded(count: Int, perTimestamp: Int, to id: String) -> Int? {
+        update(id) { conversation in
+            let start = max(Timestamp.now(), (conversation.messages.last?.createdAt ?? 0) + 1)
+            conversation.messages.reserveCapacity(conversation.messages.count + count)
+            for n in 0..<count {
+                conversation.messages.append(Message(
+                    id: Self.newID(), role: n % 2 == 0 ? "user" : "assistant", content: "Seeded message \(n + 1) of \(count)",
+                    createdAt: start + Int64(n / perTimestamp)))
+            }
+            conversation.updatedAt = max(conversation.updatedAt, conversation.messages.last?.createdAt ?? 0)
+            return count
+        }
+    }
+
+    func deleteMessage(_ messageID: String) -> Bool {
+        data.withLock { data in
+            for (id, var conversation) in data.conversations {
+                guard let index = conversation.messages.firstIndex(where: { $0.id == messageID }) else { continue }
+                conversation.messages.remove(at: index)
+                data.conversations[id] = conversation
+                return true
+            }
+            return false
+        }
+    }
+
+    // MARK: Facts
+
+    func facts(ofUser userID: String, active: Bool?, limit: Int, offset: Int) -> [Fact] {
+        data.withLock { data in
+            let all = data.facts.filter { $0.userID == userID && (active == nil || $0.isActive == active) }
+            return Self.slice(all, limit: limit, offset: offset)
+        }
+    }
+
+    func activeFacts(ofUser userID: String) -> [Fact] {
+        data.withLock { $0.facts.filter { $0.userID == userID && $0.isActive } }
+    }
+
+    /// Keeps the extracted facts the user does not have yet (compared without case); returns those created.
+    func addFacts(_ extracted: [LucidFactExtractor.Extracted], userID: String) -> [Fact] {
+        data.withLock { data in
+            var known = Set(data.facts.filter { $0.userID == userID }.map { $0.content.lowercased() })
+            var created: [Fact] = []
+            let now = Timestamp.now()
+            for fact in extracted where known.insert(fact.content.lowercased()).inserted {
+                created.append(Fact(
+                    id: Self.newID(), userID: userID, content: fact.content, category: fact.category,
+                    confidence: fact.confidence, isActive: true, createdAt: now, updatedAt: now))
+            }
+            data.facts += created
+            return created
+        }
+    }
+
+    func setFact(_ id: String, active: Bool) -> Fact? {
+        data.withLock { data in
+            guard let index = data.facts.firstIndex(where: { $0.id == id }) else { return nil }
+            data.facts[index].isActive = active
+            data.facts[index].updatedAt = Timestamp.now()
+            return data.facts[index]
+        }
+    }
+
+    static func slice<T>(_ items: [T], limit: Int, offset: Int) -> [T] {
+        guard offset < items.count else { return [] }
+        return Array(items[offset..<min(items.count, offset + limit)])
+    }
+}
