@@ -20,6 +20,11 @@ struct LocalServer {
             OpenAIRoutes(state: state).register(on: router)
             return router
         }
+        // Nor has the Gemini mobile API.
+        guard state.dialect != .gemini else {
+            GeminiRoutes(state: state).register(on: router)
+            return router
+        }
         AuthRoutes(state: state).register(on: router)
         WorkspaceRoutes(state: state).register(on: router)
         PageAIRoutes(state: state).register(on: router)
@@ -30,7 +35,7 @@ struct LocalServer {
             AgentCompletionRoutes(state: state).register(on: router)
             AgentConversationRoutes(state: state).register(on: router)
         case .legacy: LegacyConversationRoutes(state: state).register(on: router)
-        case .openai: break
+        case .openai, .gemini: break
         }
         return router
     }
