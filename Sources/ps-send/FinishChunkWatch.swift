@@ -3,9 +3,17 @@ import PSCore
 /// Watches a UI message stream's lines, as they pass, for a `finish` chunk
 /// (`data: {"type":"finish",…}`): only that says the reply is whole. Lines are scanned as
 /// bytes; only a short `data:` line that mentions "finish" is parsed, so a long reply costs
-/// next to nothing.
+/// next to nothing. Streams of named events (the Gemini mobile API's `event: token` …) end
+/// instead with an `event: done`; an `event: error`'s message is kept to say why one did not.
 struct FinishChunkWatch {
     private(set) var sawFinish = false
+    /// An `event: done` came (a named-event stream that ended properly).
+    private(set) var sawDoneEvent = false
+    /// Whether the stream names its events (`event:` lines other than `message`).
+    private(set) var sawNamedEvent = false
+    /// The message of the last `event: error`, if one came.
+    private(set) var errorEventMessage: String?
+    private var currentEvent: [UInt8] = []
     private var line: [UInt8] = []
     private var lineTooLong = false
     /// A finish chunk is small (reason, usage, metadata); a longer line is not one.
@@ -25,8 +33,24 @@ struct FinishChunkWatch {
     }
 
     private mutating func check(_ line: [UInt8]) {
+        if line.isEmpty {
+            currentEvent = []
+            return
+        }
+        if line.starts(with: Array("event:".utf8)) {
+            currentEvent = Array(line.dropFirst(6).drop { $0 == 0x20 })
+            if currentEvent != Array("message".utf8) { sawNamedEvent = true }
+            if currentEvent == Array("done".utf8) { sawDoneEvent = true }
+            return
+        }
         guard line.starts(with: Array("data:".utf8)) else { return }
         let data = line.dropFirst(5).drop { $0 == 0x20 }
+        if currentEvent == Array("error".utf8) {
+            let error = try? JSON.parse(bytes: Array(data))
+            let message = error?["message"]?.stringValue ?? error?["error"]?.stringValue ?? String(decoding: data, as: UTF8.self)
+            errorEventMessage = error?["code"]?.stringValue.map { "\(message) (\($0))" } ?? message
+            return
+        }
         guard data.first == UInt8(ascii: "{"), Self.mentionsFinish(data),
               let chunk = try? JSON.parse(bytes: Array(data)) else { return }
         if chunk["type"]?.stringValue == "finish" { sawFinish = true }

@@ -71,7 +71,9 @@ struct PsSend: ParsableCommand {
         "The AI provider to use (selectedProvider); becomes the stored default.", valueName: "name"))
     var provider: String?
 
-    @Option(name: .long, help: ArgumentHelp("The model to use (selectedModel); becomes the stored default.", valueName: "name"))
+    @Option(name: .long, help: ArgumentHelp(
+        "The model to use (selectedModel; becomes the stored default); Gemini: the model of a new conversation.",
+        valueName: "name"))
     var model: String?
 
     @Option(name: .long, help: ArgumentHelp(

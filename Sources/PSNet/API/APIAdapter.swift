@@ -222,6 +222,7 @@ public enum APIAdapters {
         case .pagespace: return PageSpaceAdapter(client: client)
         case .pagespaceLegacy: return PageSpaceLegacyAdapter(client: client)
         case .openai: return OpenAIAdapter(client: client)
+        case .gemini: return GeminiAdapter(client: client)
         }
     }
 }

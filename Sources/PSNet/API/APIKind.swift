@@ -10,9 +10,16 @@ public enum APIKind: String, CaseIterable, Sendable, ExpressibleByArgument {
     /// Any OpenAI-compatible server: `/chat/completions` streams, `/models`; the client keeps
     /// the conversations. The profile's server is the API's base URL (ending in `/v1`).
     case openai
+    /// The Gemini CLI's mobile API: Firebase ID tokens, `/conversations` with named SSE events
+    /// (token, thought, tool-call, tool-result, done), `/settings`. The profile's server is the
+    /// API's base URL (ending in `/api/v1`).
+    case gemini
 
     /// Whether a message can be sent without a credential (a local model server needs none).
     public var credentialOptional: Bool { self == .openai }
+
+    /// Whether this API's tokens are JWTs (then a JWT does not say which API issued it).
+    public var takesJWTs: Bool { self == .pagespaceLegacy || self == .gemini }
 
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 
