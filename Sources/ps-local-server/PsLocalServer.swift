@@ -80,9 +80,10 @@ struct PsLocalServer: ParsableCommand {
               {"stop":true,"afterEvents":3}
                   the next stream closes after 3 events with [DONE] and no
                   finish (a reply stopped or taken over on the server)
-              {"slow":true,"keepAliveMs":50,"pauseMs":300}
-                  the next stream pauses before each event, sending
-                  ": keep-alive" comments meanwhile
+              {"slow":true,"keepAliveMs":50,"pauseMs":300,"events":2}
+                  the next stream pauses before each event (or only the
+                  first "events" after the first), sending ": keep-alive"
+                  comments meanwhile (gemini: its own ": keepalive")
               {"dropHistory":true,"afterPages":1}
                   after one history page, the next history GET is closed
                   without an answer

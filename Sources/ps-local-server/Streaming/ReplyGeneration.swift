@@ -53,7 +53,7 @@ final class ReplyGeneration: Sendable {
     func run(chunks: [JSON], pacing: Pacing, finished: @Sendable ([JSON]) -> Void) async {
         var recorder = ReplyRecorder()
         for (index, chunk) in chunks.enumerated() {
-            if index > 0 { await pause(pacing) }
+            if index > 0 { await pause(pacing, before: index) }
             if isAborted {
                 continuation.yield(.chunk(["type": "abort"]))
                 break
@@ -68,8 +68,8 @@ final class ReplyGeneration: Sendable {
         continuation.finish()
     }
 
-    private func pause(_ pacing: Pacing) async {
-        if let slow = pacing.slow {
+    private func pause(_ pacing: Pacing, before index: Int) async {
+        if let slow = pacing.slow, index <= slow.events ?? Int.max {
             var waited = 0
             while waited < slow.pauseMs, !isAborted {
                 let step = min(slow.keepAliveMs, slow.pauseMs - waited)
