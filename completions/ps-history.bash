@@ -177,7 +177,7 @@ _ps-history() {
         return
         ;;
     '--api')
-        __ps-history_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'
+        __ps-history_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''gemini'
         return
         ;;
     '--cacert')
