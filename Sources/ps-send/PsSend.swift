@@ -29,11 +29,13 @@ struct PsSend: ParsableCommand {
 
             Ctrl-C stops cleanly: what was received is already written, and on the current API \
             the server is asked to abort the turn (POST /api/ai/abort, naming the stream and \
-            the conversation); whether it stopped is said on stderr; exit status 130. An MCP \
+            the conversation; on the Gemini API POST /conversations/ID/cancel); whether it \
+            stopped is said on stderr; exit status 130. An MCP \
             key cannot abort: the reply then goes on on the server. The same happens, quietly \
             with status 141, when the reader of the output goes away. A stream the server cuts \
             exits 9 with everything received written; one that ends without [DONE], or with \
-            [DONE] but no finish chunk (a reply stopped or taken over on the server), exits 10.
+            [DONE] but no finish chunk (a reply stopped or taken over on the server), or a \
+            Gemini stream without its done event (an error event says why), exits 10.
 
             EXAMPLES:
               ps-send "What's in my workspace?" | ps-sse | ps-parts | ps-render

@@ -23,7 +23,12 @@ public final class GeminiAdapter: APIAdapter, ConversationDeleting, SettingsAPI 
 
     /// `GET /settings` proves the token; who it is comes from the token's own claims.
     public func reach() throws -> CredentialReach {
-        let settings = try showSettings()
+        let settings: JSON
+        do {
+            settings = try showSettings()
+        } catch let error as ToolError where error.status == .notFound {
+            throw ToolError(.notFound, error.message + "; the server is the API's base URL, ending in /api/v1")
+        }
         var reach = CredentialReach(
             user: client.session.credentials.flatMap { FirebaseIDToken.user($0.token) }, globalAssistant: true,
             pageAI: false, drives: nil)
