@@ -14,6 +14,7 @@ struct FinishChunkWatch {
     /// The message of the last `event: error`, if one came.
     private(set) var errorEventMessage: String?
     private var currentEvent: [UInt8] = []
+    private var afterCR = false
     private var line: [UInt8] = []
     private var lineTooLong = false
     /// A finish chunk is small (reason, usage, metadata); a longer line is not one.
@@ -21,6 +22,8 @@ struct FinishChunkWatch {
 
     mutating func scan(_ bytes: UnsafeRawBufferPointer) {
         for byte in bytes {
+            defer { afterCR = byte == 0x0D }
+            if byte == 0x0A && afterCR { continue }  // the \n of a \r\n: the line was checked at its \r
             if byte == 0x0A || byte == 0x0D {
                 if !lineTooLong { check(line) }
                 line.removeAll(keepingCapacity: true)

@@ -7,6 +7,7 @@ struct PsSettings: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-settings",
         abstract: "Show or change the user's settings on the server (the model, the approval mode, ...).",
+        usage: "ps-settings [<options>] [--set <key=value> ...]",
         discussion: """
             Without --set, prints the settings the server keeps for the user: one NDJSON \
             record (a JSON object) on stdout, or "key: value" lines when stdout is a terminal \
