@@ -218,6 +218,15 @@ import TestSupport
         let route = try Self.api(server, "GET", "/nothing-here")
         #expect(route.status == 404)
         #expect(route.text.contains("<pre>Cannot GET /api/v1/nothing-here</pre>"))
+        // express.json() runs before the auth middleware; the auth middleware before the SSE headers.
+        let badJSON = try server.request("POST", "/api/v1/conversations", headers: ["Content-Type": "application/json"], body: "{bad")
+        #expect(badJSON.status == 400)
+        #expect(badJSON.text.contains("<pre>Bad Request</pre>"))
+        let wrongToken = try server.request("POST", "/api/v1/conversations/x/messages",
+                                            headers: ["Authorization": "Bearer nope", "Content-Type": "application/json"],
+                                            body: #"{"content":"hi"}"#)
+        #expect(wrongToken.status == 401)
+        #expect(wrongToken.text == #"{"error":"Invalid token"}"#)
         let wrongBase = try NetworkSandbox(extra: [
             "PAGESPACE_API_URL": server.baseURL, "PAGESPACE_API_KIND": "gemini", "PAGESPACE_TOKEN": Self.token,
         ])

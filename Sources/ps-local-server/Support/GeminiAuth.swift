@@ -72,11 +72,17 @@ enum ExpressPages {
 
 extension Request {
     /// express.json(): a JSON body, parsed before the auth middleware runs; `{}` when there is
-    /// none; a body that is not JSON is the final handler's 400 page.
+    /// none or it is not sent as JSON (Content-Type); a body that is not a JSON object or
+    /// array (its strict mode) is the final handler's 400 page.
     mutating func expressJSONBody() async throws -> JSON {
         let buffer = try await collectBody(upTo: 4 << 20)
-        guard buffer.readableBytes > 0 else { return .object(JSONObject()) }
-        guard let json = try? JSON.parse(bytes: Array(buffer.readableBytesView)) else { throw ExpressPages.badRequest() }
+        let isJSON = headers[.contentType].map { $0.lowercased().contains("json") } ?? false
+        guard buffer.readableBytes > 0, isJSON else { return .object(JSONObject()) }
+        let bytes = Array(buffer.readableBytesView)
+        let first = bytes.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+        guard first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let json = try? JSON.parse(bytes: bytes) else {
+            throw ExpressPages.badRequest()
+        }
         return json
     }
 }
