@@ -22,6 +22,7 @@ let package = Package(
         .executable(name: "ps-message", targets: ["ps-message"]),
         .executable(name: "ps-facts", targets: ["ps-facts"]),
         .executable(name: "ps-summary", targets: ["ps-summary"]),
+        .executable(name: "ps-settings", targets: ["ps-settings"]),
         .executable(name: "ps-local-server", targets: ["ps-local-server"]),
     ],
     dependencies: [
@@ -57,6 +58,7 @@ let package = Package(
         .executableTarget(name: "ps-message", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-facts", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-summary", dependencies: commandDependencies + ["PSNet"]),
+        .executableTarget(name: "ps-settings", dependencies: commandDependencies + ["PSNet"]),
 
         // The local PageSpace server for tests and the demo.
         .executableTarget(

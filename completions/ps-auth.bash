@@ -200,7 +200,7 @@ _ps-auth_login() {
         return
         ;;
     '--api')
-        __ps-auth_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'
+        __ps-auth_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'$'\n''gemini'
         return
         ;;
     '--cacert')
@@ -255,7 +255,7 @@ _ps-auth_status() {
         return
         ;;
     '--api')
-        __ps-auth_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'
+        __ps-auth_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'$'\n''gemini'
         return
         ;;
     '--cacert')
@@ -292,7 +292,7 @@ _ps-auth_token() {
         return
         ;;
     '--api')
-        __ps-auth_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'
+        __ps-auth_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'$'\n''gemini'
         return
         ;;
     '--cacert')
@@ -329,7 +329,7 @@ _ps-auth_logout() {
         return
         ;;
     '--api')
-        __ps-auth_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'
+        __ps-auth_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'$'\n''gemini'
         return
         ;;
     '--cacert')

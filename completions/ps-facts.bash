@@ -200,7 +200,7 @@ _ps-facts_list() {
         return
         ;;
     '--api')
-        __ps-facts_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'
+        __ps-facts_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'$'\n''gemini'
         return
         ;;
     '--cacert')
@@ -237,7 +237,7 @@ _ps-facts_extract() {
         return
         ;;
     '--api')
-        __ps-facts_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'
+        __ps-facts_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'$'\n''gemini'
         return
         ;;
     '--cacert')
@@ -280,7 +280,7 @@ _ps-facts_off() {
         return
         ;;
     '--api')
-        __ps-facts_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'
+        __ps-facts_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'$'\n''gemini'
         return
         ;;
     '--cacert')
@@ -317,7 +317,7 @@ _ps-facts_on() {
         return
         ;;
     '--api')
-        __ps-facts_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'
+        __ps-facts_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'$'\n''gemini'
         return
         ;;
     '--cacert')
@@ -354,7 +354,7 @@ _ps-facts_search() {
         return
         ;;
     '--api')
-        __ps-facts_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'
+        __ps-facts_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'$'\n''gemini'
         return
         ;;
     '--cacert')

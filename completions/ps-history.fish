@@ -79,7 +79,7 @@ end
 complete -c 'ps-history' -f
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" profile' -l 'profile' -d 'The profile to use (default: PS_PROFILE, then the configured default, then \'default\').' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" server' -l 'server' -d 'The server\'s base URL; overrides PAGESPACE_API_URL and the profile\'s server.' -rfka ''
-complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" api' -l 'api' -d 'The API the server speaks: pagespace, pagespace-legacy, openai, lucid (default: the profile\'s, else detected).' -rfka 'pagespace pagespace-legacy openai lucid'
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" api' -l 'api' -d 'The API the server speaks: pagespace, pagespace-legacy, openai, lucid, gemini (default: the profile\'s, else detected).' -rfka 'pagespace pagespace-legacy openai lucid gemini'
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" cacert' -l 'cacert' -d 'Verify the server\'s TLS certificate with this CA bundle.' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" insecure' -l 'insecure' -d 'Do not verify the server\'s TLS certificate (only for a local test server).'
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" retries' -l 'retries' -d 'How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. Sends are never retried.' -rfka ''

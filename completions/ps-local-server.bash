@@ -163,9 +163,9 @@ _ps-local-server() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--quiet --watch-stdin -h --help)
+    local -a non_repeating_flags=(--print-gemini-token --quiet --watch-stdin -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--host --port --dialect --pace-ms --history-messages --messages-per-timestamp)
+    local -a non_repeating_options=(--host --port --dialect --pace-ms --history-messages --messages-per-timestamp --keepalive-ms)
     __ps-local-server_offer_flags_options 0
 
     # Offer option value completions
@@ -177,7 +177,7 @@ _ps-local-server() {
         return
         ;;
     '--dialect')
-        __ps-local-server_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'
+        __ps-local-server_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'$'\n''gemini'
         return
         ;;
     '--pace-ms')
@@ -187,6 +187,9 @@ _ps-local-server() {
         return
         ;;
     '--messages-per-timestamp')
+        return
+        ;;
+    '--keepalive-ms')
         return
         ;;
     esac

@@ -20,7 +20,7 @@ function __ps-local-server_parse_tokens -S
     set -l unparsed_tokens (__ps-local-server_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-local-server'
-        __ps-local-server_parse_subcommand 0 'host=' 'port=' 'dialect=' 'pace-ms=' 'history-messages=' 'messages-per-timestamp=' 'quiet' 'watch-stdin' 'h/help'
+        __ps-local-server_parse_subcommand 0 'host=' 'port=' 'dialect=' 'pace-ms=' 'history-messages=' 'messages-per-timestamp=' 'keepalive-ms=' 'print-gemini-token' 'quiet' 'watch-stdin' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-local-server_parse_subcommand -r 1 
@@ -79,10 +79,12 @@ end
 complete -c 'ps-local-server' -f
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" host' -l 'host' -d 'The address to listen on.' -rfka ''
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" port' -l 'port' -d 'The port to listen on; 0 picks a free one (the URL line says which).' -rfka ''
-complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" dialect' -l 'dialect' -d 'The API to speak: pagespace (current), pagespace-legacy (the late-2025 API), openai (a plain OpenAI-compatible server) or lucid.' -rfka 'pagespace pagespace-legacy openai lucid'
+complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" dialect' -l 'dialect' -d 'The API to speak: pagespace (current), pagespace-legacy (the late-2025 API), openai (a plain OpenAI-compatible server), lucid, or gemini (the Gemini CLI\'s mobile API).' -rfka 'pagespace pagespace-legacy openai lucid gemini'
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" pace-ms' -l 'pace-ms' -d 'Milliseconds between stream events (0 sends them at once).' -rfka ''
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" history-messages' -l 'history-messages' -d 'How many messages the seeded global conversation holds (user and assistant alternating).' -rfka ''
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" messages-per-timestamp' -l 'messages-per-timestamp' -d 'How many consecutive seeded messages share one createdAt (a burst written in the same tick).' -rfka ''
+complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" keepalive-ms' -l 'keepalive-ms' -d 'Milliseconds between the gemini dialect\'s keep-alive comments.' -rfka ''
+complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" print-gemini-token' -l 'print-gemini-token' -d 'Print the gemini dialect\'s demo Firebase ID token and exit.'
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" quiet' -l 'quiet' -d 'Do not log requests on stderr.'
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" watch-stdin' -l 'watch-stdin' -d 'Stop when standard input reaches end of file (a parent holding a pipe to it ends the server by ending).'
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" h help' -s 'h' -l 'help' -d 'Show help information.'

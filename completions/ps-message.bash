@@ -200,7 +200,7 @@ _ps-message_edit() {
         return
         ;;
     '--api')
-        __ps-message_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'
+        __ps-message_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'$'\n''gemini'
         return
         ;;
     '--cacert')
@@ -243,7 +243,7 @@ _ps-message_delete() {
         return
         ;;
     '--api')
-        __ps-message_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'
+        __ps-message_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'$'\n''gemini'
         return
         ;;
     '--cacert')
@@ -286,7 +286,7 @@ _ps-message_undo() {
         return
         ;;
     '--api')
-        __ps-message_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'
+        __ps-message_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'$'\n''gemini'
         return
         ;;
     '--cacert')

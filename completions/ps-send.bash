@@ -177,7 +177,7 @@ _ps-send() {
         return
         ;;
     '--api')
-        __ps-send_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'
+        __ps-send_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'$'\n''gemini'
         return
         ;;
     '--cacert')

@@ -79,7 +79,7 @@ end
 complete -c 'ps-send' -f
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" profile' -l 'profile' -d 'The profile to use (default: PS_PROFILE, then the configured default, then \'default\').' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" server' -l 'server' -d 'The server\'s base URL; overrides PAGESPACE_API_URL and the profile\'s server.' -rfka ''
-complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" api' -l 'api' -d 'The API the server speaks: pagespace, pagespace-legacy, openai, lucid (default: the profile\'s, else detected).' -rfka 'pagespace pagespace-legacy openai lucid'
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" api' -l 'api' -d 'The API the server speaks: pagespace, pagespace-legacy, openai, lucid, gemini (default: the profile\'s, else detected).' -rfka 'pagespace pagespace-legacy openai lucid gemini'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" cacert' -l 'cacert' -d 'Verify the server\'s TLS certificate with this CA bundle.' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" insecure' -l 'insecure' -d 'Do not verify the server\'s TLS certificate (only for a local test server).'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" retries' -l 'retries' -d 'How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. Sends are never retried.' -rfka ''
@@ -91,7 +91,7 @@ complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_option
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" new-conversation' -l 'new-conversation' -d 'Start a new Global assistant conversation (current API).'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" drive' -l 'drive' -d 'The drive the user is in: sent as location context (or the page\'s drive with --page).' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" provider' -l 'provider' -d 'The AI provider to use (selectedProvider); becomes the stored default.' -rfka ''
-complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" model' -l 'model' -d 'The model to use (selectedModel); becomes the stored default.' -rfka ''
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" model' -l 'model' -d 'The model to use (selectedModel; becomes the stored default); Gemini: the model of a new conversation.' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" system' -l 'system' -d 'A system prompt sent with the conversation (OpenAI-compatible servers; PageSpace uses the agent\'s own).' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" max-stdin-bytes' -l 'max-stdin-bytes' -d 'The most piped input taken as context after the arguments (default 1048576).' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" print-ids' -l 'print-ids' -d 'Print conversation=ID, message=ID and stream=ID lines on stderr, for scripts.'

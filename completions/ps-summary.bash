@@ -200,7 +200,7 @@ _ps-summary_generate() {
         return
         ;;
     '--api')
-        __ps-summary_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'
+        __ps-summary_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'$'\n''gemini'
         return
         ;;
     '--cacert')
@@ -243,7 +243,7 @@ _ps-summary_list() {
         return
         ;;
     '--api')
-        __ps-summary_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'
+        __ps-summary_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'$'\n''gemini'
         return
         ;;
     '--cacert')

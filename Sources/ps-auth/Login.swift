@@ -24,7 +24,7 @@ struct Login: ParsableCommand {
             and --timezone when given. Other APIs then say which credential they need.
 
             With --with-token, reads a token from stdin, or asks for it on the terminal without \
-            echo. With --email, logs in with a password (pagespace-legacy API), read from the \
+            echo (for --api gemini, a Firebase ID token). With --email, logs in with a password (pagespace-legacy API), read from the \
             terminal without echo or, with --password-stdin, from the first line of stdin. The \
             server is asked whether the credential works before anything is stored; the token, \
             and the CSRF and device tokens the server gives, go to credentials.json (mode 0600).
@@ -45,6 +45,7 @@ struct Login: ParsableCommand {
               ps-auth login --server http://127.0.0.1:8080 --email demo@example.com
               printf %s "$PASSWORD" | ps-auth login --email demo@example.com --password-stdin --profile old
               ps-auth login --api openai --server http://127.0.0.1:11434/v1 --profile ollama
+              ps-auth login --api gemini --server https://vm.example:8443/api/v1 --with-token < id-token.txt
               ps-auth login --api lucid --server https://lucid.example --user-name Ada --timezone Europe/Paris
 
             \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .serverError, .networkError,

@@ -15,15 +15,18 @@ struct LocalServer {
         let router = Router(context: ServerContext.self)
         router.add(middleware: ServerMiddleware(state: state))
         TestRoutes(state: state).register(on: router)
-        // A plain OpenAI-compatible server has none of PageSpace's routes.
-        guard state.dialect != .openai else {
+        // The other servers have none of PageSpace's routes: only their own.
+        switch state.dialect {
+        case .openai:
             OpenAIRoutes(state: state).register(on: router)
             return router
-        }
-        // Neither has Lucid: its own routes only.
-        guard state.dialect != .lucid else {
+        case .lucid:
             LucidRoutes(state: state).register(on: router)
             return router
+        case .gemini:
+            GeminiRoutes(state: state).register(on: router)
+            return router
+        case .pagespace, .legacy: break
         }
         AuthRoutes(state: state).register(on: router)
         WorkspaceRoutes(state: state).register(on: router)
@@ -37,7 +40,7 @@ struct LocalServer {
             AgentCompletionRoutes(state: state).register(on: router)
             AgentConversationRoutes(state: state).register(on: router)
         case .legacy: LegacyConversationRoutes(state: state).register(on: router)
-        case .openai, .lucid: break
+        case .openai, .lucid, .gemini: break
         }
         return router
     }

@@ -6,13 +6,13 @@ import PSCore
 struct PsLocalServer: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-local-server",
-        abstract: "Run a local PageSpace server (either API generation), a plain OpenAI-compatible one or a Lucid one, for tests and demos.",
+        abstract: "Run a local PageSpace server (either API generation), a plain OpenAI-compatible one, a Lucid one or a Gemini mobile API, for tests and demos.",
         usage: "ps-local-server [<options>]",
         discussion: """
             Serves the PageSpace API on 127.0.0.1 from memory: the current API (--dialect \
             pagespace: opaque tokens, /api/ai/global, AI SDK v6 streams) or the late-2025 one (--dialect pagespace-legacy: password login, JWT and CSRF, \
             /api/ai_conversations, AI SDK v5 streams), or a plain OpenAI-compatible server \
-            (--dialect openai), or Lucid (--dialect lucid). When it is ready it prints its base URL \
+            (--dialect openai), Lucid (--dialect lucid), or the Gemini CLI's mobile API (--dialect gemini). When it is ready it prints its base URL \
             as the only line on stdout; one line per request goes to stderr (never a token or \
             password). SIGTERM or SIGINT stops it; nothing is kept.
 
@@ -61,6 +61,23 @@ struct PsLocalServer: ParsableCommand {
             {"detail":"Conversation not found"}, 422 {"detail":[{type, loc, msg, \
             input}]}.
 
+            GEMINI DIALECT (--dialect gemini): the mobile API under /api/v1; \
+            every request needs Authorization: Bearer with the demo Firebase \
+            ID token (else 401 {"error":"No token provided"} or {"error":"Invalid token"}):
+              \(GeminiAuth.demoToken.prefix(36))…
+              (ps-local-server --print-gemini-token prints it whole)
+              POST   /api/v1/conversations {title?,model?,workspacePath?}
+              GET    /api/v1/conversations        GET|DELETE /api/v1/conversations/ID
+              POST   /api/v1/conversations/ID/messages {content}: 200, then
+                  SSE events token, thought, tool-call, tool-result, done
+                  {fullResponse,usage} or error {code?,message}; ": keepalive"
+                  every --keepalive-ms
+              POST   /api/v1/conversations/ID/cancel → {cancelled:true}
+              GET|PUT /api/v1/settings {model,approvalMode: default, autoEdit
+                  (or auto_edit), yolo}
+            A status fault on a messages path arrives in the stream as an \
+            error event (429: RATE_LIMITED).
+
             REPLIES: a message containing "tool" gets a read_page tool call \
             then text; "table" a markdown table; "code" a fenced code block; \
             "think" or "reason" reasoning first; anything else a few \
@@ -85,9 +102,10 @@ struct PsLocalServer: ParsableCommand {
               {"stop":true,"afterEvents":3}
                   the next stream closes after 3 events with [DONE] and no
                   finish (a reply stopped or taken over on the server)
-              {"slow":true,"keepAliveMs":50,"pauseMs":300}
-                  the next stream pauses before each event, sending
-                  ": keep-alive" comments meanwhile
+              {"slow":true,"keepAliveMs":50,"pauseMs":300,"events":2}
+                  the next stream pauses before each event (or only the
+                  first "events" after the first), sending ": keep-alive"
+                  comments meanwhile (gemini: its own ": keepalive")
               {"dropHistory":true,"afterPages":1}
                   after one history page, the next history GET is closed
                   without an answer
@@ -130,7 +148,7 @@ struct PsLocalServer: ParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one (the URL line says which).")
     var port = 0
 
-    @Option(help: "The API to speak: pagespace (current), pagespace-legacy (the late-2025 API), openai (a plain OpenAI-compatible server) or lucid.")
+    @Option(help: "The API to speak: pagespace (current), pagespace-legacy (the late-2025 API), openai (a plain OpenAI-compatible server), lucid, or gemini (the Gemini CLI's mobile API).")
     var dialect = Dialect.pagespace
 
     @Option(name: .customLong("pace-ms"), help: "Milliseconds between stream events (0 sends them at once).")
@@ -142,6 +160,12 @@ struct PsLocalServer: ParsableCommand {
     @Option(help: "How many consecutive seeded messages share one createdAt (a burst written in the same tick).")
     var messagesPerTimestamp = 1
 
+    @Option(name: .customLong("keepalive-ms"), help: "Milliseconds between the gemini dialect's keep-alive comments.")
+    var keepAliveMs = 15_000
+
+    @Flag(name: .customLong("print-gemini-token"), help: "Print the gemini dialect's demo Firebase ID token and exit.")
+    var printGeminiToken = false
+
     @Flag(help: "Do not log requests on stderr.")
     var quiet = false
 
@@ -151,6 +175,9 @@ struct PsLocalServer: ParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard (0...60_000).contains(paceMs) else { throw ValidationError("--pace-ms must be between 0 and 60000") }
+        guard (10...3_600_000).contains(keepAliveMs) else {
+            throw ValidationError("--keepalive-ms must be between 10 and 3600000")
+        }
         guard (1...1_000).contains(messagesPerTimestamp) else {
             throw ValidationError("--messages-per-timestamp must be between 1 and 1000")
         }
@@ -160,8 +187,12 @@ struct PsLocalServer: ParsableCommand {
     }
 
     func run() throws {
+        if printGeminiToken {
+            _ = FileDescriptorOutput.writeAll(fd: 1, Array((GeminiAuth.demoToken + "\n").utf8))
+            return
+        }
         let state = ServerState(dialect: dialect, paceMs: paceMs, quiet: quiet, historyMessages: historyMessages,
-            messagesPerTimestamp: messagesPerTimestamp)
+            messagesPerTimestamp: messagesPerTimestamp, keepAliveMs: keepAliveMs)
         let server = LocalServer(state: state, host: host, port: port)
         if watchStdin { StdinWatch.start() }
         let outcome = BlockingResult()

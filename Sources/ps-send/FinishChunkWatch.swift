@@ -3,12 +3,22 @@ import PSCore
 /// Watches a UI message stream's lines, as they pass, for a `finish` chunk
 /// (`data: {"type":"finish",…}`): only that says the reply is whole. Lines are scanned as
 /// bytes; only a short `data:` line that mentions "finish" or "start" is parsed, so a long
-/// reply costs next to nothing. It also counts the chunks (the `data:` lines other than
-/// `[DONE]`: a joined stream resumes after them) and keeps the `start` chunk's messageId.
+/// reply costs next to nothing. It also counts the chunks (the `data:` lines of UI chunks:
+/// a joined stream resumes after them) and keeps the `start` chunk's messageId. Streams of
+/// named events (the Gemini mobile API's `event: token` …) end instead with an `event: done`;
+/// an `event: error`'s message is kept to say why one did not.
 struct FinishChunkWatch {
     private(set) var sawFinish = false
     private(set) var chunkCount = 0
     private(set) var messageID: String?
+    /// An `event: done` came (a named-event stream that ended properly).
+    private(set) var sawDoneEvent = false
+    /// Whether the stream names its events (`event:` lines other than `message`).
+    private(set) var sawNamedEvent = false
+    /// The message of the last `event: error`, if one came.
+    private(set) var errorEventMessage: String?
+    private var currentEvent: [UInt8] = []
+    private var afterCR = false
     private var line: [UInt8] = []
     private var lineTooLong = false
     /// A finish chunk is small (reason, usage, metadata); a longer line is not one.
@@ -16,6 +26,8 @@ struct FinishChunkWatch {
 
     mutating func scan(_ bytes: UnsafeRawBufferPointer) {
         for byte in bytes {
+            defer { afterCR = byte == 0x0D }
+            if byte == 0x0A && afterCR { continue }  // the \n of a \r\n: the line was checked at its \r
             if byte == 0x0A || byte == 0x0D {
                 check(line, whole: !lineTooLong)
                 line.removeAll(keepingCapacity: true)
@@ -27,9 +39,26 @@ struct FinishChunkWatch {
         }
     }
 
+    /// `whole` is false for a line longer than any finish or start chunk (only its start was kept).
     private mutating func check(_ line: [UInt8], whole: Bool) {
+        if line.isEmpty {
+            currentEvent = []
+            return
+        }
+        if line.starts(with: Array("event:".utf8)) {
+            currentEvent = Array(line.dropFirst(6).drop { $0 == 0x20 })
+            if currentEvent != Array("message".utf8) { sawNamedEvent = true }
+            if currentEvent == Array("done".utf8) { sawDoneEvent = true }
+            return
+        }
         guard line.starts(with: Array("data:".utf8)) else { return }
         let data = line.dropFirst(5).drop { $0 == 0x20 }
+        if currentEvent == Array("error".utf8) {
+            let error = whole ? try? JSON.parse(bytes: Array(data)) : nil
+            let message = error?["message"]?.stringValue ?? error?["error"]?.stringValue ?? String(decoding: data, as: UTF8.self)
+            errorEventMessage = error?["code"]?.stringValue.map { "\(message) (\($0))" } ?? message
+            return
+        }
         guard data.first == UInt8(ascii: "{") else { return }
         chunkCount += 1
         let isStart = whole && messageID == nil && Self.mentions(Self.start, in: data)

@@ -29,11 +29,13 @@ struct PsSend: ParsableCommand {
 
             Ctrl-C stops cleanly: what was received is already written, and on the current API \
             the server is asked to abort the turn (POST /api/ai/abort, naming the stream and \
-            the conversation); whether it stopped is said on stderr; exit status 130. An MCP \
+            the conversation; on the Gemini API POST /conversations/ID/cancel); whether it \
+            stopped is said on stderr; exit status 130. An MCP \
             key cannot abort: the reply then goes on on the server. The same happens, quietly \
             with status 141, when the reader of the output goes away. A stream the server cuts \
             exits 9 with everything received written; one that ends without [DONE], or with \
-            [DONE] but no finish chunk (a reply stopped or taken over on the server), exits 10.
+            [DONE] but no finish chunk (a reply stopped or taken over on the server), or a \
+            Gemini stream without its done event (an error event says why), exits 10.
 
             When the connection breaks mid-reply and the server can say where the reply is (the \
             current API, with a session token), ps-send joins it again by itself \
@@ -96,7 +98,9 @@ struct PsSend: ParsableCommand {
         "The AI provider to use (selectedProvider); becomes the stored default.", valueName: "name"))
     var provider: String?
 
-    @Option(name: .long, help: ArgumentHelp("The model to use (selectedModel); becomes the stored default.", valueName: "name"))
+    @Option(name: .long, help: ArgumentHelp(
+        "The model to use (selectedModel; becomes the stored default); Gemini: the model of a new conversation.",
+        valueName: "name"))
     var model: String?
 
     @Option(name: .long, help: ArgumentHelp(

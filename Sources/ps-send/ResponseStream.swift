@@ -11,7 +11,8 @@ struct ReaderGone: Error {}
 /// instead and becomes one line and an exit status; a success is checked for its end: a
 /// UI message stream that stops without `data: [DONE]` did not finish, and one that closes
 /// with `[DONE]` but never sent a `finish` chunk was stopped on the server (aborted, taken
-/// over by another tab, overflowed): the reply is not whole either.
+/// over by another tab, overflowed): the reply is not whole either. A stream of named events
+/// (the Gemini mobile API) is whole when its `done` event came.
 final class ResponseStream {
     let printIDs: Bool
     let knowsConversation: Bool
@@ -121,6 +122,13 @@ final class ResponseStream {
         }
         let isUIMessageStream = head.header("x-vercel-ai-ui-message-stream") != nil
             || head.header("Content-Type")?.hasPrefix("text/event-stream") == true
+        // A stream of named events ends with its `done` event; without one it is not whole.
+        if isUIMessageStream && finishes.sawDoneEvent { return }
+        if isUIMessageStream && finishes.sawNamedEvent {
+            let why = finishes.errorEventMessage.map { "the server sent an error: \(TerminalSafeText.sanitize($0))" }
+                ?? "the stream ended without a done event after \(received) bytes"
+            throw ToolError(.incomplete, why + "; what arrived was written")
+        }
         if isUIMessageStream && !containsDone(tail) {
             throw ToolError(.incomplete, "the stream ended without [DONE] after \(received) bytes")
         }

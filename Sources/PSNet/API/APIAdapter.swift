@@ -247,6 +247,7 @@ public enum APIAdapters {
         case .pagespaceLegacy: return PageSpaceLegacyAdapter(client: client)
         case .openai: return OpenAIAdapter(client: client)
         case .lucid: return LucidAdapter(client: client)
+        case .gemini: return GeminiAdapter(client: client)
         }
     }
 }

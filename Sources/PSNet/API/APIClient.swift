@@ -93,7 +93,11 @@ public final class APIClient {
 
     /// Sends a request and returns its JSON answer; a non-2xx answer throws its ToolError.
     public func json(_ request: HTTPRequest) throws -> JSON {
-        let response = try response(request)
+        try json(request, response: try response(request))
+    }
+
+    /// The JSON answer of a response already received for `request`; non-2xx throws its ToolError.
+    public func json(_ request: HTTPRequest, response: HTTPResponse) throws -> JSON {
         guard response.head.isSuccess else {
             // Perhaps the credential was made for the other API generation: then the route is
             // not there at all. Ask the server which generation it speaks.

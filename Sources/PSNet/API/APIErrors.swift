@@ -91,6 +91,15 @@ struct ErrorBody {
 
     init(_ bytes: [UInt8]) {
         guard let json = try? JSON.parse(bytes: bytes), json.objectValue != nil else {
+            // An HTML error page (Express's "Cannot GET /path"): the words in its <pre>.
+            let page = String(decoding: bytes.prefix(4096), as: UTF8.self)
+            if let start = page.firstRange(of: "<pre>"), let end = page[start.upperBound...].firstRange(of: "</pre>") {
+                let words = String(page[start.upperBound..<end.lowerBound]).trimmingSpaces
+                if !words.isEmpty {
+                    text = String(words.prefix(300))
+                    return
+                }
+            }
             let line = String(decoding: bytes.prefix(300), as: UTF8.self).split(separator: "\n").first.map(String.init)
             text = line?.trimmingSpaces.isEmpty == false ? line!.trimmingSpaces : nil
             return

@@ -13,9 +13,16 @@ public enum APIKind: String, CaseIterable, Sendable, ExpressibleByArgument {
     /// Lucid: a stateful backend that keeps users, conversations, facts and summaries;
     /// `/v1/...` JSON routes, no credential (the user is named by id in each request).
     case lucid
+    /// The Gemini CLI's mobile API: Firebase ID tokens, `/conversations` with named SSE events
+    /// (token, thought, tool-call, tool-result, done), `/settings`. The profile's server is the
+    /// API's base URL (ending in `/api/v1`).
+    case gemini
 
     /// Whether a message can be sent without a credential (a local model server needs none).
     public var credentialOptional: Bool { self == .openai || self == .lucid }
+
+    /// Whether this API's tokens are JWTs (then a JWT does not say which API issued it).
+    public var takesJWTs: Bool { self == .pagespaceLegacy || self == .gemini }
 
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 

@@ -16,6 +16,15 @@ public protocol ConversationDeleting: APIAdapter {
     func deleteConversation(_ id: String) throws
 }
 
+/// Reading and changing the user's settings on the server (`ps-settings`).
+public protocol SettingsAPI: APIAdapter {
+    /// The settings as a JSON object.
+    func showSettings() throws -> JSON
+    /// Sets the given keys; returns the settings after the change. A value the server
+    /// refuses is a usage error in the server's words.
+    func changeSettings(_ change: JSONObject) throws -> JSON
+}
+
 public enum Capabilities {
     /// The adapter as `T`, or a usage error (exit 2) saying that this API cannot `what`.
     public static func require<T>(_ adapter: APIAdapter, _ type: T.Type, toDo what: String) throws -> T {

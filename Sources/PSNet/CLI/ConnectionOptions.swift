@@ -117,7 +117,9 @@ public struct ConnectionOptions: ParsableArguments {
         case .none: session.credentials = nil
         case .given(let given):
             session.credentials = given
-            session.api = api ?? APIKind.guess(fromToken: given.token) ?? session.api
+            // A JWT fits more than one API: the profile's kind, when it takes JWTs, stays.
+            let keepsKind = session.api?.takesJWTs == true && APIKind.guess(fromToken: given.token) == .pagespaceLegacy
+            session.api = api ?? (keepsKind ? session.api : nil) ?? APIKind.guess(fromToken: given.token) ?? session.api
         }
         if let kind { session.api = kind }
         // A local model server needs no credential.

@@ -36,8 +36,8 @@ struct AuthRoutes {
                 _ = try state.authenticator.require(request, scope: .sessionOnly)
                 return Reply.json(["message": "Logged out successfully"])
             }
-        case .openai, .lucid:
-            break  // No accounts: a plain OpenAI-compatible server asks for no credential.
+        case .openai, .lucid, .gemini:
+            break  // No accounts here: an OpenAI-compatible server and Lucid ask for none; Firebase issues the Gemini API's.
         }
     }
 }

@@ -22,7 +22,7 @@ struct ServerMiddleware: RouterMiddleware {
                 body = try? JSON.parse(bytes: Array(buffer.readableBytesView))
             }
             state.requests.record(request, body: body)
-            if let fault = state.faults.takeStatus(path: path) {
+            if !state.dialect.reportsStatusFaultInStream(path: path), let fault = state.faults.takeStatus(path: path) {
                 var headers = HTTPFields()
                 if let seconds = fault.retryAfter { headers[.retryAfter] = String(seconds) }
                 response = fault.body.map { Reply.json($0, status: HTTPResponse.Status(code: fault.status), headers: headers) }
@@ -51,6 +51,9 @@ struct ServerMiddleware: RouterMiddleware {
         } catch let refusal as Refusal {
             return refusal.response
         } catch let error as HTTPError {
+            if state.dialect == .gemini && (error.status == .notFound || error.status == .methodNotAllowed) {
+                return ExpressPages.notFound(request)  // no route has this path
+            }
             let message = error.body ?? (error.status == .notFound ? "Not found" : error.status.reasonPhrase)
             if state.dialect == .lucid {  // FastAPI's {"detail":"Not Found"} / "Method Not Allowed"
                 return Reply.json(["detail": .string(error.status == .notFound ? "Not Found" : error.status.reasonPhrase)],

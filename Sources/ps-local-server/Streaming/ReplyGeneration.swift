@@ -109,7 +109,7 @@ final class ReplyGeneration: Sendable {
         var recorder = ReplyRecorder()
         var aborted = false
         for (index, chunk) in chunks.enumerated() {
-            if index > 0 { await pause(pacing) }
+            if index > 0 { await pause(pacing, before: index) }
             if isAborted {
                 aborted = true
                 publish(["type": "abort"])
@@ -126,8 +126,8 @@ final class ReplyGeneration: Sendable {
         continuation.finish()
     }
 
-    private func pause(_ pacing: Pacing) async {
-        if let slow = pacing.slow {
+    private func pause(_ pacing: Pacing, before index: Int) async {
+        if let slow = pacing.slow, index <= slow.events ?? Int.max {
             var waited = 0
             while waited < slow.pauseMs, !isAborted {
                 let step = min(slow.keepAliveMs, slow.pauseMs - waited)

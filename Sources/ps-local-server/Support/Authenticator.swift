@@ -42,6 +42,9 @@ final class Authenticator: Sendable {
         case .pagespace: return try requireCurrent(token: token, scope: scope)
         case .legacy: return try requireLegacy(token: token, request: request)
         case .openai, .lucid: return .anonymous
+        case .gemini:
+            try GeminiAuth.require(request)
+            return .anonymous
         }
     }
 

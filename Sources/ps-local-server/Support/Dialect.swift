@@ -15,8 +15,18 @@ enum Dialect: String, ExpressibleByArgument, CaseIterable, Sendable {
     /// Lucid, a stateful backend (users, conversations, facts, summaries): `/v1/...` JSON routes
     /// answered whole, FastAPI's error shapes, no credential.
     case lucid
+    /// The Gemini CLI's mobile API (an Express app): Firebase ID tokens, `/api/v1/conversations`,
+    /// named SSE events (token, thought, tool-call, tool-result, done, error), `/api/v1/settings`.
+    case gemini
 
     var isCurrent: Bool { self == .pagespace }
+
+    /// Whether a status fault armed for `path` is the route's to report (in its stream) rather
+    /// than the middleware's to answer with: the gemini dialect's messages stream has sent its
+    /// 200 before the model can fail.
+    func reportsStatusFaultInStream(path: String) -> Bool {
+        self == .gemini && path.hasPrefix(GeminiRoutes.base + "/conversations/") && path.hasSuffix("/messages")
+    }
 
     /// The JSON body each generation sends with an error status.
     func errorBody(for status: Int) -> JSON {
@@ -25,6 +35,8 @@ enum Dialect: String, ExpressibleByArgument, CaseIterable, Sendable {
         switch (status, self) {
         case (401, .pagespace): return ["error": "Authentication required"]
         case (401, .legacy): return ["error": "Unauthorized"]
+        case (401, .gemini): return ["error": "Invalid token"]
+        case (429, .gemini): return ["error": "Too many requests, please try again later."]
         case (402, _): return ["error": "out_of_credits", "message": "You have used all of your AI credits for this period."]
         case (403, .pagespace): return ["error": "You do not have permission to access this resource"]
         case (403, .legacy): return ["error": "No permission to send messages"]

@@ -23,10 +23,12 @@ final class FaultBoard: Sendable {
         var remaining: Int
     }
 
-    /// Pause before every event of the next stream, sending keep-alive comments meanwhile.
+    /// Pause before every event of the next stream (or only its first `events`), sending
+    /// keep-alive comments meanwhile.
     struct SlowFault: Sendable {
         let keepAliveMs: Int
         let pauseMs: Int
+        var events: Int? = nil
         var remaining: Int
     }
 
@@ -77,7 +79,9 @@ final class FaultBoard: Sendable {
         } else if spec["slow"]?.boolValue == true {
             let fault = SlowFault(
                 keepAliveMs: try Self.integer(spec, "keepAliveMs", default: 50, minimum: 1),
-                pauseMs: try Self.integer(spec, "pauseMs", default: 300, minimum: 0), remaining: times)
+                pauseMs: try Self.integer(spec, "pauseMs", default: 300, minimum: 0),
+                events: spec["events"] == nil ? nil : try Self.integer(spec, "events", default: 0, minimum: 1),
+                remaining: times)
             state.withLock { $0.slows.append(fault) }
         } else if spec["dropHistory"]?.boolValue == true {
             let fault = HistoryDropFault(

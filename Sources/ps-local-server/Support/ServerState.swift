@@ -7,6 +7,8 @@ import PSCore
 final class ServerState: Sendable {
     let dialect: Dialect
     let paceMs: Int
+    /// How often a gemini stream sends its `: keepalive` comment.
+    let keepAliveMs: Int
     let quiet: Bool
     let store = ConversationStore()
     /// The lucid dialect's users, conversations, facts and summaries.
@@ -18,10 +20,13 @@ final class ServerState: Sendable {
     let agents = AgentDirectory()
     let deviceGrants = DeviceGrants()
     let ids: Identifiers
+    let gemini = GeminiConversations()
 
-    init(dialect: Dialect, paceMs: Int, quiet: Bool, historyMessages: Int, messagesPerTimestamp: Int = 1) {
+    init(dialect: Dialect, paceMs: Int, quiet: Bool, historyMessages: Int, messagesPerTimestamp: Int = 1,
+         keepAliveMs: Int = 15_000) {
         self.dialect = dialect
         self.paceMs = paceMs
+        self.keepAliveMs = keepAliveMs
         self.quiet = quiet
         authenticator = Authenticator(dialect: dialect)
         let nextNumber = HistorySeeder.seed(

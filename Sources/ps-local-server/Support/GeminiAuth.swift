@@ -1,0 +1,88 @@
+import Hummingbird
+import PSCore
+
+/// The gemini dialect's auth middleware (packages/mobile-api/src/middleware/auth.ts in the
+/// design): the token is the Authorization header without its "Bearer " prefix; none is a 401
+/// `{"error":"No token provided"}`, one Firebase does not verify a 401 `{"error":"Invalid
+/// token"}`. Here only the demo ID token verifies.
+enum GeminiAuth {
+    /// A Firebase ID token's shape (a JWT whose claims name the demo user), never expiring.
+    static let demoToken =
+        "eyJhbGciOiJSUzI1NiIsImtpZCI6InBzLWxvY2FsLXNlcnZlciIsInR5cCI6IkpXVCJ9"
+        + ".eyJpc3MiOiJodHRwczovL3NlY3VyZXRva2VuLmdvb2dsZS5jb20vcHMtbG9jYWwtZGVtbyIsImF1ZCI6InBzLWxvY2FsLWRlbW8i"
+        + "LCJzdWIiOiJ1c2VyX2RlbW8iLCJ1c2VyX2lkIjoidXNlcl9kZW1vIiwibmFtZSI6IkRlbW8gVXNlciIsImVtYWlsIjoiZGVtb0Bl"
+        + "eGFtcGxlLmNvbSIsImlhdCI6MTc2MTk4NzYwMCwiZXhwIjo0MTAyNDQ0ODAwfQ"
+        + ".cHMtbG9jYWwtc2VydmVyLWRlbW8tc2lnbmF0dXJl"
+
+    /// `req.headers.authorization?.replace('Bearer ', '')`: the first "Bearer " goes, wherever it is.
+    static func token(_ request: Request) -> String? {
+        guard let header = request.headers[.authorization] else { return nil }
+        guard let range = header.range(of: "Bearer ") else { return header }
+        return header.replacingCharacters(in: range, with: "")
+    }
+
+    static func require(_ request: Request) throws {
+        guard let token = token(request), !token.isEmpty else {
+            throw Refusal(status: .unauthorized, error: "No token provided")
+        }
+        guard token == demoToken else { throw Refusal(status: .unauthorized, error: "Invalid token") }
+    }
+}
+
+/// What Express itself answers, outside any route: its default 404 page for a path no route
+/// has, and the error page of its final handler (NODE_ENV=production: the status's words only)
+/// for a body express.json() cannot parse.
+enum ExpressPages {
+    static func page(_ message: String, status: HTTPResponse.Status) -> Response {
+        let html = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <title>Error</title>
+            </head>
+            <body>
+            <pre>\(escape(message))</pre>
+            </body>
+            </html>
+
+            """
+        return Response(
+            status: status, headers: [.contentType: "text/html; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// `Cannot GET /path`, after the auth middleware (app.use(authMiddleware) runs first).
+    static func notFound(_ request: Request) -> Response {
+        do {
+            try GeminiAuth.require(request)
+        } catch let refusal as Refusal {
+            return refusal.response
+        } catch {}
+        return page("Cannot \(request.method.rawValue) \(request.uri.path)", status: .notFound)
+    }
+
+    static func badRequest() -> Refusal { Refusal(page("Bad Request", status: .badRequest)) }
+
+    private static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}
+
+extension Request {
+    /// express.json(): a JSON body, parsed before the auth middleware runs; `{}` when there is
+    /// none or it is not sent as JSON (Content-Type); a body that is not a JSON object or
+    /// array (its strict mode) is the final handler's 400 page.
+    mutating func expressJSONBody() async throws -> JSON {
+        let buffer = try await collectBody(upTo: 4 << 20)
+        let isJSON = headers[.contentType].map { $0.lowercased().contains("json") } ?? false
+        guard buffer.readableBytes > 0, isJSON else { return .object(JSONObject()) }
+        let bytes = Array(buffer.readableBytesView)
+        let first = bytes.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+        guard first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let json = try? JSON.parse(bytes: bytes) else {
+            throw ExpressPages.badRequest()
+        }
+        return json
+    }
+}

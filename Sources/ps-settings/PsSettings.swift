@@ -1,0 +1,79 @@
+import ArgumentParser
+import PSCore
+import PSNet
+
+@main
+struct PsSettings: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ps-settings",
+        abstract: "Show or change the user's settings on the server (the model, the approval mode, ...).",
+        usage: "ps-settings [<options>] [--set <key=value> ...]",
+        discussion: """
+            Without --set, prints the settings the server keeps for the user: one NDJSON \
+            record (a JSON object) on stdout, or "key: value" lines when stdout is a terminal \
+            (values that are not strings as JSON). With --set KEY=VALUE (repeatable), asks the \
+            server to change those keys, then prints the settings as they are after the change. \
+            A VALUE that parses as JSON is sent as that JSON (true, 3, null, {"a":1}); anything \
+            else as a string. A value the server refuses is exit 2, in the server's words.
+
+            Only APIs that keep settings have them (the Gemini mobile API: GET and PUT \
+            /settings; its approvalMode is default, autoEdit or yolo); others exit 2.
+
+            EXAMPLES:
+              ps-settings
+              ps-settings --set approvalMode=yolo --set model=gemini-2.5-flash
+              ps-settings | jq -r .model
+
+            \(ConnectionOptions.environmentHelp)
+
+            \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .forbidden, .rateLimited,
+                                   .serverError, .networkError, .interrupted, .brokenPipe]))
+            """)
+
+    static func main() { runAsTool() }
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Option(name: .customLong("set"), help: ArgumentHelp(
+        "Change a setting: KEY=VALUE, the value as JSON when it parses, else a string (repeatable).",
+        valueName: "key=value"))
+    var changes: [String] = []
+
+    @Flag(name: .long, help: "Print one NDJSON record even on a terminal.")
+    var json = false
+
+    func validate() throws {
+        for change in changes {
+            guard let equals = change.firstIndex(of: "="), equals != change.startIndex else {
+                throw ValidationError("--set takes KEY=VALUE, not \(change)")
+            }
+        }
+    }
+
+    /// `KEY=VALUE` pairs as a JSON object, in the order given (a later one wins).
+    static func change(from pairs: [String]) -> JSONObject {
+        var object = JSONObject()
+        for pair in pairs {
+            let equals = pair.firstIndex(of: "=")!
+            let value = String(pair[pair.index(after: equals)...])
+            object[String(pair[..<equals])] = (try? JSON.parse(value)) ?? .string(value)
+        }
+        return object
+    }
+
+    func run() throws {
+        Interrupt.install()
+        let adapter = try connection.connect().adapter
+        let settings = try Capabilities.require(adapter, SettingsAPI.self, toDo: "keep settings")
+        let shown = changes.isEmpty ? try settings.showSettings() : try settings.changeSettings(Self.change(from: changes))
+        let out = RecordWriter()
+        guard !json, Terminal.isTerminal(1), let object = shown.objectValue else {
+            try out.write(shown)
+            return
+        }
+        for (key, value) in object {
+            let text = value.stringValue ?? value.serialized()
+            try out.writeText(TerminalSafeText.sanitize("\(key): \(text)") + "\n")
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Testing
+@testable import PSCore
+
+/// The Gemini mobile API's named events rebuilt into the message ps-parts --final gives.
+@Suite struct GeminiEventFormatTests {
+    static func reply(_ events: [(String, String)]) -> (JSON?, MessageStatus?) {
+        let collector = ReplyCollector()
+        let body = ": keepalive\n\n" + events.map { "event: \($0.0)\ndata: \($0.1)\n\n" }.joined()
+        Array(body.utf8).withUnsafeBytes { collector.feed($0) }
+        collector.finish()
+        return (collector.reply, collector.status)
+    }
+
+    @Test func thoughtsToolsTextAndUsage() throws {
+        let (reply, status) = Self.reply([
+            ("thought", #"{"text":"Plan."}"#),
+            ("tool-call", #"{"toolName":"read_file","args":{"path":"a"},"status":"running"}"#),
+            ("tool-result", #"{"toolName":"read_file","result":"contents","status":"completed"}"#),
+            ("token", #"{"text":"It "}"#),
+            ("token", #"{"text":"says hi."}"#),
+            ("done", #"{"fullResponse":"It says hi.","usage":{"inputTokens":12,"outputTokens":5}}"#),
+        ])
+        #expect(status == .complete)
+        let parts = try #require(reply?["parts"]?.arrayValue)
+        #expect(parts.map { $0["type"]?.stringValue } == ["reasoning", "tool-read_file", "text"])
+        #expect(parts[0]["text"] == "Plan.")
+        #expect(parts[1]["input"]?["path"] == "a")
+        #expect(parts[1]["output"] == "contents")
+        #expect(parts[1]["state"] == "output-available")
+        #expect(parts[2]["text"] == "It says hi.")
+        #expect(reply?["metadata"]?["usage"]?["inputTokens"] == .integer(12))
+        #expect(reply?["metadata"]?["usage"]?["outputTokens"] == .integer(5))
+    }
+
+    @Test func withoutDoneTheReplyIsIncomplete() {
+        let (reply, status) = Self.reply([("token", #"{"text":"Half"}"#)])
+        guard case .incomplete(.noFinish, _, _)? = status else {
+            Issue.record("expected an incomplete reply, got \(String(describing: status))")
+            return
+        }
+        #expect(reply?["parts"]?.arrayValue?.first?["text"] == "Half")
+    }
+
+    @Test func anErrorEventEndsTheReplyWithItsCodeAndMessage() {
+        let (reply, status) = Self.reply([
+            ("token", #"{"text":"Partial"}"#),
+            ("error", #"{"code":"RATE_LIMITED","message":"Quota exceeded"}"#),
+        ])
+        guard case .incomplete(.error, let detail, _)? = status else {
+            Issue.record("expected an error, got \(String(describing: status))")
+            return
+        }
+        #expect(detail == "Quota exceeded (RATE_LIMITED)")
+        #expect(reply?["parts"]?.arrayValue?.first?["text"] == "Partial")
+    }
+
+    /// The route's own failures carry no code (`{message: err.message}`); a null code is none.
+    @Test func anErrorWithoutACode() {
+        for data in [#"{"message":"Session not found"}"#, #"{"code":null,"message":"Session not found"}"#] {
+            let (_, status) = Self.reply([("error", data)])
+            guard case .incomplete(.error, let detail, _)? = status else {
+                Issue.record("expected an error, got \(String(describing: status))")
+                return
+            }
+            #expect(detail == "Session not found")
+        }
+    }
+
+    /// Results go to the oldest unanswered call of their tool; a failed one is an output error;
+    /// a call without args has an empty input; a result without a call opens its own.
+    @Test func pairsResultsWithCalls() throws {
+        let (reply, status) = Self.reply([
+            ("tool-call", #"{"toolName":"shell","args":{"cmd":"ls"}}"#),
+            ("tool-call", #"{"toolName":"shell"}"#),
+            ("tool-result", #"{"toolName":"shell","result":"a b","status":"completed"}"#),
+            ("tool-result", #"{"toolName":"shell","result":"denied","status":"failed"}"#),
+            ("tool-result", #"{"toolName":"web_fetch","result":"page"}"#),
+            ("done", #"{"fullResponse":""}"#),
+        ])
+        #expect(status == .complete)
+        let parts = try #require(reply?["parts"]?.arrayValue)
+        #expect(parts.count == 3)
+        #expect(parts[0]["input"]?["cmd"] == "ls")
+        #expect(parts[0]["output"] == "a b")
+        #expect(parts[1]["input"] == .object(JSONObject()))
+        #expect(parts[1]["state"] == "output-error")
+        #expect(parts[1]["errorText"] == "denied")
+        #expect(parts[2]["type"] == "tool-web_fetch")
+        #expect(parts[2]["output"] == "page")
+    }
+
+    /// gemini-cli's ThoughtSummary, the app's ToolCallInfo names, and a done that alone carries the text.
+    @Test func acceptsOtherShapesOfTheSameEvents() throws {
+        let (reply, status) = Self.reply([
+            ("thought", #"{"subject":"Reading","description":"the file first"}"#),
+            ("tool-call", #"{"name":"read_file","arguments":{"path":"b"},"status":"running"}"#),
+            ("tool-result", #"{"name":"read_file","result":"B","status":"completed"}"#),
+            ("done", #"{"fullResponse":"All of it at once."}"#),
+        ])
+        #expect(status == .complete)
+        let parts = try #require(reply?["parts"]?.arrayValue)
+        #expect(parts[0]["text"] == "**Reading** the file first")
+        #expect(parts[1]["type"] == "tool-read_file")
+        #expect(parts[1]["input"]?["path"] == "b")
+        #expect(parts[2]["text"] == "All of it at once.")
+    }
+}
