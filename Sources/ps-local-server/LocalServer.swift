@@ -27,6 +27,7 @@ struct LocalServer {
         case .pagespace:
             GlobalRoutes(state: state).register(on: router)
             OAuthRoutes(state: state).register(on: router)
+            KeyRoutes(state: state).register(on: router)
             AgentCompletionRoutes(state: state).register(on: router)
             AgentConversationRoutes(state: state).register(on: router)
         case .legacy: LegacyConversationRoutes(state: state).register(on: router)

@@ -60,6 +60,10 @@ struct PsSend: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Send to this Page AI agent (an AI_CHAT page).", valueName: "page-id"))
     var page: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Send to this Page AI agent, named by its title (ignoring case) or page id (as --page).", valueName: "name"))
+    var agent: String?
+
     @Flag(name: .long, help: "Start a new Global assistant conversation (current API).")
     var newConversation = false
 
@@ -90,9 +94,10 @@ struct PsSend: ParsableCommand {
     var words: [String] = []
 
     func validate() throws {
-        if newConversation && (conversation != nil || page != nil) {
-            throw ValidationError("--new-conversation cannot go with --conversation or --page")
+        if newConversation && (conversation != nil || page != nil || agent != nil) {
+            throw ValidationError("--new-conversation cannot go with --conversation, --page or --agent")
         }
+        if page != nil && agent != nil { throw ValidationError("give --page or --agent, not both") }
         if maxStdinBytes < 1 { throw ValidationError("--max-stdin-bytes must be at least 1") }
     }
 
@@ -101,7 +106,8 @@ struct PsSend: ParsableCommand {
         let text = try messageText()
         let connection = try self.connection.connect()
         let adapter = connection.adapter
-        let target = try sendTarget(adapter, text: text)
+        let page = try self.page ?? agent.map { try AgentFinder.find($0, adapter: adapter).id }
+        let target = try sendTarget(adapter, page: page, text: text)
         let message = UserMessage.make(text: text)
         var options = SendOptions(provider: provider, model: model)
         options.system = system
@@ -172,7 +178,7 @@ struct PsSend: ParsableCommand {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private func sendTarget(_ adapter: APIAdapter, text: String) throws -> SendTarget {
+    private func sendTarget(_ adapter: APIAdapter, page: String?, text: String) throws -> SendTarget {
         // A new Page AI conversation gets its id here: the server would make one but tell it
         // nowhere, and the conversation could not be continued.
         if let page { return .agent(pageID: page, conversationID: conversation ?? RandomID.conversationID()) }

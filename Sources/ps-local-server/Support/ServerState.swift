@@ -15,6 +15,7 @@ final class ServerState: Sendable {
     let streams = StreamRegistry()
     let agents = AgentDirectory()
     let deviceGrants = DeviceGrants()
+    let grants = OAuthGrants()
     let ids: Identifiers
 
     init(dialect: Dialect, paceMs: Int, quiet: Bool, historyMessages: Int, messagesPerTimestamp: Int = 1) {
