@@ -5,6 +5,7 @@ import PSNet
 struct Ask: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Ask an agent and write its whole answer as a UI message stream.",
+        usage: "ps-agents ask <agent> [<question> ...] [--conversation <id>] [<options>]",
         discussion: """
             The question is the arguments after AGENT joined by spaces, or stdin when there \
             are none. The answer comes whole (no streaming: the server's consult call) and is \

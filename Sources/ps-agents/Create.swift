@@ -5,6 +5,7 @@ import PSNet
 struct Create: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Make a new AI agent (an AI_CHAT page) in a drive.",
+        usage: "ps-agents create --drive <drive> --title <text> [<options>]",
         discussion: """
             Writes the new page's record (its id first among the fields), or on a terminal \
             one line naming it.

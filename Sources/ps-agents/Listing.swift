@@ -5,6 +5,7 @@ import PSNet
 struct Drives: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the drives the credential reaches.",
+        usage: "ps-agents drives [<options>]",
         discussion: """
             Writes one drive record a line (id, name, slug, role, ...), or a table on a terminal.
 
@@ -32,6 +33,7 @@ struct ListAgents: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the AI agents, drive by drive (the default subcommand).",
+        usage: "ps-agents [list] [--drive <drive>] [<options>]",
         discussion: """
             Writes one agent record a line (id, title, aiProvider, aiModel, enabledTools, \
             driveId, driveName, ...), or on a terminal each drive followed by its agents.

@@ -6,6 +6,7 @@ struct SetConfig: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
         abstract: "Change an agent's system prompt, tools, provider or model.",
+        usage: "ps-agents set <agent> [--enable-tool <tool>] [<options>]",
         discussion: """
             Only what is given changes. Tools are switched on and off one by one against the \
             agent's current list; a tool the agent cannot have (not among its availableTools; \

@@ -5,6 +5,7 @@ import PSNet
 struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show an agent's configuration: system prompt, tools, provider and model.",
+        usage: "ps-agents show <agent> [<options>]",
         discussion: """
             Writes the configuration record as the server gives it (pageId, systemPrompt, \
             enabledTools, availableTools, aiProvider, aiModel, ...), or on a terminal a \

@@ -49,6 +49,7 @@ struct ListKeys: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the MCP keys (the default subcommand).",
+        usage: "ps-keys [list] [<options>]",
         discussion: """
             Writes one record per key that is not revoked: id, name, tokenPrefix, createdAt, \
             lastUsed, isScoped, driveScopes.
@@ -77,6 +78,7 @@ struct ListKeys: ParsableCommand {
 struct Revoke: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Revoke an MCP key: it stops working at once.",
+        usage: "ps-keys revoke <id> [<options>]",
         discussion: "Writes {\"id\":ID,\"revoked\":true}. An unknown key exits 6.")
 
     @OptionGroup var connection: ConnectionOptions
@@ -99,6 +101,7 @@ struct Revoke: ParsableCommand {
 struct Grants: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the OAuth grants (connected apps) on the account.",
+        usage: "ps-keys grants [<options>]",
         discussion: "Writes one record per grant: id, clientName, scopeDescriptions, createdAt. Needs a session token.")
 
     @OptionGroup var connection: ConnectionOptions
@@ -123,6 +126,7 @@ struct RevokeGrant: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "revoke-grant",
         abstract: "Revoke an OAuth grant and the tokens issued under it.",
+        usage: "ps-keys revoke-grant <id> [--step-up-token-stdin] [<options>]",
         discussion: """
             The server wants a fresh confirmation first (a step-up token from a passkey or an \
             e-mail link, good once); without one it refuses (exit 4) and the grant is best \

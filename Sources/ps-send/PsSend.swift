@@ -38,6 +38,7 @@ struct PsSend: ParsableCommand {
             EXAMPLES:
               ps-send "What's in my workspace?" | ps-sse | ps-parts | ps-render
               echo "Summarise this page" | ps-send --page page_123 > reply.sse
+              ps-send --agent "Research Assistant" "What changed?" | ps-sse | ps-parts
               ps-send --conversation conv_1 --provider openai --model gpt-4o "Hello"
               ps-send --print-ids "Remember this" 2>ids.txt | ps-sse >/dev/null
               git diff | ps-send "Review this change" | ps-sse | ps-parts | ps-render

@@ -5,11 +5,14 @@ import TestSupport
 /// The manners of --help, the man pages and the completions: they fit a terminal, mdoc has
 /// nothing to warn about, and single commands offer no `help` subcommand.
 @Suite struct HelpAndManualTests {
-    static let commands = ["ps-sse", "ps-parts", "ps-render", "ps-send", "ps-history", "ps-local-server", "ps-auth"]
-    static let singleCommands = commands.filter { $0 != "ps-auth" }
+    static let commands = ["ps-sse", "ps-parts", "ps-render", "ps-send", "ps-history", "ps-local-server", "ps-auth",
+                           "ps-agents", "ps-keys"]
+    static let singleCommands = commands.filter { !["ps-auth", "ps-agents", "ps-keys"].contains($0) }
     static let root = Executables.packageRoot
 
-    @Test(arguments: commands.map { [$0] } + ["login", "status", "token", "logout"].map { ["ps-auth", $0] })
+    @Test(arguments: commands.map { [$0] } + ["login", "status", "token", "logout"].map { ["ps-auth", $0] }
+        + ["list", "drives", "show", "set", "create", "ask"].map { ["ps-agents", $0] }
+        + ["list", "revoke", "grants", "revoke-grant"].map { ["ps-keys", $0] })
     func helpFitsEightyColumns(_ words: [String]) throws {
         let result = try Run.command(words[0], Array(words.dropFirst()) + ["--help"], environment: ["COLUMNS": "80"], timeout: 30)
         #expect(result.status == 0)

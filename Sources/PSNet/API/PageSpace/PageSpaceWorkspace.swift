@@ -73,28 +73,36 @@ extension PageSpaceAdapter: AgentDirectory, AgentConfiguring, AgentCreating, Age
     /// `GET /api/auth/mcp-tokens`: a bare array; session or OAuth token, never an MCP key
     /// (apps/web/src/app/api/auth/mcp-tokens/route.ts).
     public func keys() throws -> [JSON] {
-        try keyRoute { try client.get("/api/auth/mcp-tokens").arrayValue ?? [] }
+        try refusingMCPKeys(.keys) { try client.get("/api/auth/mcp-tokens").arrayValue ?? [] }
     }
 
     /// `DELETE /api/auth/mcp-tokens/{id}` → `{message}`; 404 `Token not found`.
     public func revokeKey(_ id: String) throws {
-        _ = try keyRoute { try client.json(client.request("DELETE", "/api/auth/mcp-tokens/\(URLText.encodeComponent(id))")) }
+        _ = try refusingMCPKeys(.keys) { try client.json(client.request("DELETE", "/api/auth/mcp-tokens/\(URLText.encodeComponent(id))")) }
     }
 
-    /// The key routes refuse MCP keys: say what does reach them.
-    private func keyRoute<T>(_ body: () throws -> T) throws -> T {
+    private enum AccountRoute { case keys, grants }
+
+    /// The account routes refuse MCP keys: say what does reach them.
+    private func refusingMCPKeys<T>(_ route: AccountRoute, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as ToolError where error.status == .authenticationNeeded && error.message.contains("MCP tokens are not permitted") {
-            throw ToolError(.authenticationNeeded, "an MCP key cannot list or revoke keys (the server refuses it): use a browser "
-                + "session token (ps-auth login --with-token) or an OAuth access token (ps_at_..., in PAGESPACE_TOKEN)")
+            switch route {
+            case .keys:
+                throw ToolError(.authenticationNeeded, "an MCP key cannot list or revoke keys (the server refuses it): use a "
+                    + "browser session token (ps-auth login --with-token) or an OAuth access token (ps_at_..., in PAGESPACE_TOKEN)")
+            case .grants:
+                throw ToolError(.authenticationNeeded, "an MCP key cannot see or revoke OAuth grants (the server refuses it): "
+                    + "use a browser session token (ps-auth login --with-token)")
+            }
         }
     }
 
     /// `GET /api/account/oauth-grants`: a bare array; session only
     /// (apps/web/src/app/api/account/oauth-grants/route.ts).
     public func grants() throws -> [JSON] {
-        try client.get("/api/account/oauth-grants").arrayValue ?? []
+        try refusingMCPKeys(.grants) { try client.get("/api/account/oauth-grants").arrayValue ?? [] }
     }
 
     /// `DELETE /api/account/oauth-grants/{id} {stepUpToken}`: the server wants a fresh step-up
@@ -105,6 +113,9 @@ extension PageSpaceAdapter: AgentDirectory, AgentConfiguring, AgentCreating, Age
         body["stepUpToken"] = stepUpToken.map(JSON.string)
         let request = client.request("DELETE", "/api/account/oauth-grants/\(URLText.encodeComponent(id))", body: .object(body))
         let response = try client.response(request)
+        if response.status == 401, ErrorBody(response.body).error?.contains("MCP tokens are not permitted") == true {
+            return try refusingMCPKeys(.grants) { throw APIErrors.toolError(response, request: request) }
+        }
         if response.status == 401, (try? JSON.parse(bytes: response.body))?["error"]?.stringValue == "step_up_required" {
             throw ToolError(.authenticationNeeded, stepUpToken == nil
                 ? "the server wants a fresh confirmation (passkey or e-mail link) to revoke a grant: revoke it in the browser "
