@@ -42,9 +42,12 @@ struct Show: ParsableCommand {
         out += "model: \(model.isEmpty ? "(default)" : model)\n"
         out += "tools:\n"
         let enabled = Set(config.enabledTools)
+        let nameWidth = config.availableTools.map { TerminalSafeText.sanitize($0.name).count }.max() ?? 0
         for tool in config.availableTools {
-            out += "  [\(enabled.contains(tool.name) ? "x" : " ")] \(TerminalSafeText.sanitize(tool.name))"
-            out += tool.description.isEmpty ? "\n" : "  \(TerminalSafeText.sanitize(tool.description))\n"
+            let name = TerminalSafeText.sanitize(tool.name)
+            out += "  [\(enabled.contains(tool.name) ? "x" : " ")] \(name)"
+            out += tool.description.isEmpty
+                ? "\n" : String(repeating: " ", count: nameWidth - name.count + 2) + TerminalSafeText.sanitize(tool.description) + "\n"
         }
         let prompt = record["systemPrompt"]?.stringValue ?? ""
         out += "system prompt:\(prompt.isEmpty ? " (none)" : "")\n"
