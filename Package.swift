@@ -23,6 +23,8 @@ let package = Package(
         .executable(name: "ps-facts", targets: ["ps-facts"]),
         .executable(name: "ps-summary", targets: ["ps-summary"]),
         .executable(name: "ps-settings", targets: ["ps-settings"]),
+        .executable(name: "ps-agents", targets: ["ps-agents"]),
+        .executable(name: "ps-keys", targets: ["ps-keys"]),
         .executable(name: "ps-local-server", targets: ["ps-local-server"]),
     ],
     dependencies: [
@@ -59,6 +61,8 @@ let package = Package(
         .executableTarget(name: "ps-facts", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-summary", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-settings", dependencies: commandDependencies + ["PSNet"]),
+        .executableTarget(name: "ps-agents", dependencies: commandDependencies + ["PSNet"]),
+        .executableTarget(name: "ps-keys", dependencies: commandDependencies + ["PSNet"]),
 
         // The local PageSpace server for tests and the demo.
         .executableTarget(

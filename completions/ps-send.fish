@@ -20,7 +20,7 @@ function __ps-send_parse_tokens -S
     set -l unparsed_tokens (__ps-send_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-send'
-        __ps-send_parse_subcommand -r 1 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'conversation=' 'page=' 'new-conversation' 'drive=' 'provider=' 'model=' 'system=' 'max-stdin-bytes=' 'print-ids' 'resume=' 'from-seq=' 'regenerate' 'no-resume' 'list-streams' 'extract-facts-every=' 'h/help'
+        __ps-send_parse_subcommand -r 1 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'conversation=' 'page=' 'agent=' 'new-conversation' 'drive=' 'provider=' 'model=' 'system=' 'max-stdin-bytes=' 'print-ids' 'resume=' 'from-seq=' 'regenerate' 'no-resume' 'list-streams' 'extract-facts-every=' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-send_parse_subcommand -r 1 
@@ -88,6 +88,7 @@ complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_option
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" idle-timeout' -l 'idle-timeout' -d 'Seconds without a byte from the server before giving up (default 300; keep-alive comments count).' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" conversation' -l 'conversation' -d 'The conversation to send to (Global assistant; with --page, the agent\'s conversation).' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" page' -l 'page' -d 'Send to this Page AI agent (an AI_CHAT page).' -rfka ''
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" agent' -l 'agent' -d 'Send to this Page AI agent, named by its title (ignoring case) or page id (as --page).' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" new-conversation' -l 'new-conversation' -d 'Start a new Global assistant conversation (current API).'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" drive' -l 'drive' -d 'The drive the user is in: sent as location context (or the page\'s drive with --page).' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" provider' -l 'provider' -d 'The AI provider to use (selectedProvider); becomes the stored default.' -rfka ''

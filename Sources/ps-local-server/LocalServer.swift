@@ -37,6 +37,7 @@ struct LocalServer {
             StreamJoinRoutes(state: state).register(on: router)
             MessageEditRoutes(state: state).register(on: router)
             OAuthRoutes(state: state).register(on: router)
+            KeyRoutes(state: state).register(on: router)
             AgentCompletionRoutes(state: state).register(on: router)
             AgentConversationRoutes(state: state).register(on: router)
         case .legacy: LegacyConversationRoutes(state: state).register(on: router)

@@ -27,6 +27,8 @@ struct PsLocalServer: ParsableCommand {
               global    conversation conv_global_demo (--history-messages)
               drive     drive_demo; AI_CHAT page page_agent_demo with the
                         conversation conv_agent_demo; page page_doc_demo
+              keys      MCP key id key_demo; OAuth grant grant_demo; one
+                        step-up token ps_stepup_demo (good once)
 
             OPENAI-COMPATIBLE API (current dialect, MCP key only):
               GET  /api/v1/models          the agents, as ps-agent://PAGE_ID

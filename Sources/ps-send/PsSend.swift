@@ -62,6 +62,7 @@ struct PsSend: ParsableCommand {
             EXAMPLES:
               ps-send "What's in my workspace?" | ps-sse | ps-parts | ps-render
               echo "Summarise this page" | ps-send --page page_123 > reply.sse
+              ps-send --agent "Research Assistant" "What changed?" | ps-sse | ps-parts
               ps-send --conversation conv_1 --provider openai --model gpt-4o "Hello"
               ps-send --print-ids "Remember this" 2>ids.txt | ps-sse >/dev/null
               git diff | ps-send "Review this change" | ps-sse | ps-parts | ps-render
@@ -86,6 +87,10 @@ struct PsSend: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Send to this Page AI agent (an AI_CHAT page).", valueName: "page-id"))
     var page: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Send to this Page AI agent, named by its title (ignoring case) or page id (as --page).", valueName: "name"))
+    var agent: String?
 
     @Flag(name: .long, help: "Start a new Global assistant conversation (current API).")
     var newConversation = false
@@ -143,7 +148,7 @@ struct PsSend: ParsableCommand {
     func validate() throws {
         if resume != nil || listStreams {
             if resume != nil && listStreams { throw ValidationError("--resume and --list-streams go one at a time") }
-            if !words.isEmpty || conversation != nil || page != nil || newConversation || provider != nil || model != nil
+            if !words.isEmpty || conversation != nil || page != nil || agent != nil || newConversation || provider != nil || model != nil
                 || system != nil || drive != nil {
                 throw ValidationError("--resume and --list-streams send nothing: give no message and no send options")
             }
@@ -151,14 +156,15 @@ struct PsSend: ParsableCommand {
         if regenerate && (!words.isEmpty || newConversation) {
             throw ValidationError("--regenerate sends the conversation's last message again: give no message")
         }
-        if regenerate && page != nil && conversation == nil {
-            throw ValidationError("--regenerate --page needs the agent's --conversation")
+        if regenerate && (page != nil || agent != nil) && conversation == nil {
+            throw ValidationError("--regenerate --page (or --agent) needs the agent's --conversation")
         }
         if fromSeq != nil && resume == nil { throw ValidationError("--from-seq goes with --resume") }
         if let fromSeq, fromSeq < 0 { throw ValidationError("--from-seq must be 0 or more") }
-        if newConversation && (conversation != nil || page != nil) {
-            throw ValidationError("--new-conversation cannot go with --conversation or --page")
+        if newConversation && (conversation != nil || page != nil || agent != nil) {
+            throw ValidationError("--new-conversation cannot go with --conversation, --page or --agent")
         }
+        if page != nil && agent != nil { throw ValidationError("give --page or --agent, not both") }
         if maxStdinBytes < 1 { throw ValidationError("--max-stdin-bytes must be at least 1") }
         if let extractFactsEvery, extractFactsEvery < 1 { throw ValidationError("--extract-facts-every must be at least 1") }
     }
@@ -173,12 +179,13 @@ struct PsSend: ParsableCommand {
         let cadence = try extractFactsEvery.map {
             FactCadence(every: $0, facts: try Capabilities.require(adapter, FactsAPI.self, toDo: "extract facts"))
         }
+        let page = try self.page ?? agent.map { try AgentFinder.find($0, adapter: adapter).id }
         let target: SendTarget, message: JSON
         if let text {
-            target = try sendTarget(adapter, text: text)
+            target = try sendTarget(adapter, page: page, text: text)
             message = UserMessage.make(text: text)
         } else {
-            (target, message) = try regenerationTarget(adapter)
+            (target, message) = try regenerationTarget(adapter, page: page)
         }
         var options = SendOptions(provider: provider, model: model)
         options.system = system
@@ -230,7 +237,7 @@ struct PsSend: ParsableCommand {
 
     /// `--regenerate`: the conversation's last user message, sent again (same id, so it is not
     /// stored twice) after its reply is deleted, as the web app's retry does.
-    private func regenerationTarget(_ adapter: APIAdapter) throws -> (SendTarget, JSON) {
+    private func regenerationTarget(_ adapter: APIAdapter, page: String?) throws -> (SendTarget, JSON) {
         let source: HistorySource
         if let page {
             source = .agent(pageID: page, conversationID: conversation)
@@ -314,7 +321,7 @@ struct PsSend: ParsableCommand {
         return piped.isEmpty ? words.joined(separator: " ") : words.joined(separator: " ") + "\n\n" + piped
     }
 
-    private func sendTarget(_ adapter: APIAdapter, text: String) throws -> SendTarget {
+    private func sendTarget(_ adapter: APIAdapter, page: String?, text: String) throws -> SendTarget {
         // A new Page AI conversation gets its id here: the server would make one but tell it
         // nowhere, and the conversation could not be continued.
         if let page { return .agent(pageID: page, conversationID: conversation ?? RandomID.conversationID()) }

@@ -36,16 +36,19 @@ struct GlobalRoutes {
             _ = try auth.require(request, scope: .sessionOnly)
             return Reply.json(try globalConversation(context).summary)
         }
+        // apps/web/src/app/api/ai/global/[id]/route.ts (PATCH): the title as sent, unchecked;
+        // a body that is not JSON is the route's catch-all 500.
         router.patch("/api/ai/global/:id") { request, context in
             _ = try auth.require(request, scope: .sessionOnly)
             var request = request
-            let body = try await request.jsonBody()
-            guard let title = body["title"]?.stringValue, !title.isEmpty else {
-                throw Refusal.badRequest("title is required")
+            guard let body = try await request.jsonBodyIfValid() else {
+                throw Refusal(status: .internalServerError, error: "Failed to update conversation")
             }
             let id = try globalConversation(context).id
+            guard let title = body["title"]?.stringValue else { return Reply.json(try globalConversation(context).summary) }
             return Reply.json(state.store.rename(id, to: title)?.summary ?? .null)
         }
+        // apps/web/src/app/api/ai/global/[id]/route.ts (DELETE)
         router.delete("/api/ai/global/:id") { request, context in
             _ = try auth.require(request, scope: .sessionOnly)
             guard state.store.remove(try globalConversation(context).id) else { throw Refusal.notFound("Conversation not found") }

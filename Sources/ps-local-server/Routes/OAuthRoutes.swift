@@ -62,14 +62,19 @@ struct OAuthRoutes {
             case .invalid: return Self.error("invalid_grant")
             case .approved(let scope):
                 let scopeText = JSON.string(scope.joined(separator: " "))
-                if scope.contains(where: { $0.hasPrefix("drive:") }) {
-                    return Reply.json([
-                        "access_token": .string(state.authenticator.issueMCPKey()), "token_type": "mcp", "scope": scopeText,
-                    ])
+                let drives = scope.filter { $0.hasPrefix("drive:") }
+                    .compactMap { $0.dropFirst(6).split(separator: ":").first.map(String.init) }
+                if !drives.isEmpty {
+                    let name = scope.first { $0.hasPrefix("name:") }.map { String($0.dropFirst(5)) }
+                    let key = state.authenticator.issueMCPKey(
+                        name: name.flatMap { $0.removingPercentEncoding } ?? "PageSpace CLI", driveIDs: drives)
+                    state.grants.add(scopes: scope, token: nil)
+                    return Reply.json(["access_token": .string(key), "token_type": "mcp", "scope": scopeText])
                 }
+                let token = state.authenticator.issueOAuthToken()
+                state.grants.add(scopes: scope, token: token)
                 return Reply.json([
-                    "access_token": .string(state.authenticator.issueOAuthToken()), "token_type": "Bearer",
-                    "expires_in": 900, "scope": scopeText,
+                    "access_token": .string(token), "token_type": "Bearer", "expires_in": 900, "scope": scopeText,
                 ])
             }
         }

@@ -31,7 +31,7 @@ struct PageAIRoutes {
             guard let pageID = request.query("pageId"), !pageID.isEmpty else {
                 throw Refusal.badRequest("pageId is required")
             }
-            guard SeedData.isAgentPage(pageID) else { throw Refusal.notFound("Page not found") }
+            guard state.agents.isAgent(pageID) else { throw Refusal.notFound("Page not found") }
             try await history.dropIfArmed(context)
             let conversations = state.store.list(kind: .agent(pageID: pageID))
             // No conversation named: the page's most recently active one.
@@ -74,21 +74,39 @@ struct PageAIRoutes {
                 unknownDirection: .becomesBefore)
         }
 
+        // apps/web/src/app/api/ai/page-agents/consult/route.ts: a named conversation must be
+        // this agent's (404 "Conversation not found" otherwise, never made anew); without one
+        // a new conversation is made and its id returned.
         router.post("/api/ai/page-agents/consult") { request, _ in
             _ = try auth.require(request, scope: .sessionOrMCP)
             var request = request
             let body = try await request.jsonBody()
-            guard let pageID = body["agentId"]?.stringValue, let question = body["question"]?.stringValue,
-                !question.isEmpty
+            guard let agentID = body["agentId"]?.stringValue, !agentID.isEmpty,
+                let question = body["question"]?.stringValue, !question.isEmpty
             else { throw Refusal.badRequest("agentId and question are required") }
-            let conversationID = try agentConversation(
-                pageID: pageID, requested: body["conversationId"]?.stringValue, title: ["question": .string(question)])
-            return Reply.json(consult(question: question, pageID: pageID, conversationID: conversationID))
+            guard let agent = state.agents.page(agentID) else {
+                throw Refusal.notFound("Agent with ID \"\(agentID)\" not found")
+            }
+            guard agent.type == "AI_CHAT" else { throw Refusal.badRequest("Page \"\(agentID)\" is not an AI agent") }
+            let conversationID: String
+            if let requested = body["conversationId"]?.stringValue, !requested.isEmpty {
+                guard state.store.conversation(requested)?.kind == .agent(pageID: agentID) else {
+                    throw Refusal.notFound("Conversation not found")
+                }
+                conversationID = requested
+            } else {
+                conversationID = Identifiers.cuid()
+                state.store.insert(Conversation(
+                    id: conversationID, title: String(question.prefix(60)), kind: .agent(pageID: agentID),
+                    createdAt: Timestamp.now()))
+            }
+            let context = body["context"]?.stringValue
+            return Reply.json(consult(question: question, context: context, agent: agent, conversationID: conversationID))
         }
     }
 
     private func agentPage(_ context: ServerContext) throws -> String {
-        guard let pageID = context.parameters.get("agentId"), SeedData.isAgentPage(pageID) else {
+        guard let pageID = context.parameters.get("agentId"), state.agents.isAgent(pageID) else {
             throw Refusal.notFound("Page not found")
         }
         return pageID
@@ -99,7 +117,7 @@ struct PageAIRoutes {
     /// shape is refused (page-chat-turn.ts). Without an id the server makes one and tells
     /// it nowhere.
     private func agentConversation(pageID: String, requested: String?, title source: JSON) throws -> String {
-        guard SeedData.isAgentPage(pageID) else { throw Refusal.notFound("Page not found") }
+        guard state.agents.isAgent(pageID) else { throw Refusal.notFound("Page not found") }
         let id = requested.flatMap { $0.isEmpty ? nil : $0 } ?? Identifiers.cuid()
         if let existing = state.store.conversation(id) {
             guard existing.kind == .agent(pageID: pageID) else { throw Refusal(status: .forbidden, error: "Forbidden") }
@@ -123,20 +141,40 @@ struct PageAIRoutes {
         ]
     }
 
-    /// The non-streaming ask: the same reply as a stream would carry, stored, answered whole.
-    private func consult(question: String, pageID: String, conversationID: String) -> JSON {
-        let asked = StoredMessage(
-            id: state.ids.nextMessageID(), role: "user", parts: [["type": "text", "text": .string(question)]],
-            createdAt: Timestamp.now())
-        state.store.append(asked, to: conversationID)
+    /// The non-streaming ask: the same reply as a stream would carry, stored, answered whole
+    /// in the route's shape.
+    private func consult(question: String, context: String?, agent: AgentDirectory.Page, conversationID: String) -> JSON {
+        let history = state.store.conversation(conversationID)?.messages.count ?? 0
+        let asked = context.map { "Context: \($0)\n\nQuestion: \(question)" } ?? question
+        state.store.append(
+            StoredMessage(id: state.ids.nextMessageID(), role: "user", parts: [["type": "text", "text": .string(asked)]],
+                          createdAt: Timestamp.now()),
+            to: conversationID)
         let segments = ReplyScript.reply(to: question, callID: Identifiers.random(prefix: "call_", bytes: 8))
         let reply = StoredMessage(
             id: state.ids.nextMessageID(), role: "assistant", parts: ReplyScript.historyParts(segments),
             createdAt: Timestamp.now())
         state.store.append(reply, to: conversationID)
+        let text = reply.plainText
+        let prompt = agent.config.systemPrompt.isEmpty ? "You are a helpful AI assistant." : agent.config.systemPrompt
+        let provider: JSON = .string(agent.config.aiProvider.isEmpty ? "default" : agent.config.aiProvider)
+        let model: JSON = .string(agent.config.aiModel.isEmpty ? "default" : agent.config.aiModel)
+        let tools = Int64(agent.config.enabledTools.count)
         return [
-            "success": true, "response": .string(reply.plainText), "conversationId": .string(conversationID),
-            "agentId": .string(pageID), "messageId": .string(reply.id),
+            "success": true,
+            "agent": [
+                "id": .string(agent.id), "title": .string(agent.title),
+                "systemPrompt": .string(String(prompt.prefix(100)) + (prompt.count > 100 ? "..." : "")),
+                "provider": provider, "model": model, "enabledToolsCount": .integer(tools),
+            ],
+            "question": .string(question), "response": .string(text), "context": context.map(JSON.string) ?? .null,
+            "conversationId": .string(conversationID),
+            "metadata": [
+                "conversationLength": .integer(Int64(history)), "toolsAvailable": .integer(tools),
+                "provider": provider, "model": model, "responseLength": .integer(Int64(text.utf16.count)),
+                "timestamp": .string(Timestamp.iso8601(Timestamp.now())),
+            ],
+            "summary": .string("Consulted agent \"\(agent.title)\" and received \(text.utf16.count) character response"),
         ]
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import PSCore
 
@@ -15,39 +16,63 @@ struct WorkspaceRoutes {
         }
         router.get("/api/drives/:driveId/pages") { request, context in
             _ = try auth.require(request, scope: .sessionOrMCP)
-            try requireDrive(context)
-            return Reply.json(.array(SeedData.pages.map(SeedData.pageJSON)))
+            guard context.parameters.get("driveId") == SeedData.driveID else {
+                throw Refusal(status: .notFound, error: "Drive not found")
+            }
+            return Reply.json(.array(state.agents.pages(inDrive: SeedData.driveID).map(\.json)))
         }
+        // apps/web/src/app/api/drives/[driveId]/agents/route.ts (GET): no access to a drive
+        // (an unknown one included) is a 403; agents in position order, provider and model
+        // "default" when unset, a system prompt preview unless includeSystemPrompt=true.
         router.get("/api/drives/:driveId/agents") { request, context in
             _ = try auth.require(request, scope: .sessionOrMCP)
-            try requireDrive(context)
-            let agents: [JSON] = SeedData.pages.filter { $0.type == "AI_CHAT" }.compactMap { page in
-                guard let config = state.agents.config(page.id) else { return nil }
-                return [
-                    "id": .string(page.id), "title": .string(page.title), "parentId": .null,
-                    "position": .integer(Int64(page.position)), "aiProvider": .string(config.aiProvider),
-                    "aiModel": .string(config.aiModel), "hasSystemPrompt": .bool(!config.systemPrompt.isEmpty),
-                    "enabledToolsCount": .integer(Int64(config.enabledTools.count)),
-                ]
+            guard context.parameters.get("driveId") == SeedData.driveID else {
+                throw Refusal(status: .forbidden, error: "You don't have access to this drive")
             }
+            let includeSystemPrompt = request.query("includeSystemPrompt") == "true"
+            let includeTools = request.query("includeTools") != "false"
+            let agents = state.agents.pages(inDrive: SeedData.driveID).filter { $0.type == "AI_CHAT" }
             return Reply.json([
-                "agents": .array(agents), "count": .integer(Int64(agents.count)), "driveId": .string(SeedData.driveID),
+                "success": true, "driveId": .string(SeedData.driveID), "driveName": "Demo Drive", "driveSlug": "demo-drive",
+                "agents": .array(agents.map { Self.agentSummary($0, includeSystemPrompt: includeSystemPrompt, includeTools: includeTools) }),
+                "count": .integer(Int64(agents.count)),
+                "summary": .string("Found \(agents.count) accessible AI agent(s) in drive \"Demo Drive\""),
             ])
         }
+        // apps/web/src/app/api/pages/route.ts (POST): zod-checked body, tools checked against
+        // the available ones, 201 with the page.
+        router.post("/api/pages") { request, _ in
+            _ = try auth.require(request, scope: .sessionOrMCP)
+            var request = request
+            guard let body = try await request.jsonBodyIfValid(), body.objectValue != nil else {
+                throw Refusal(status: .internalServerError, error: "Failed to create page")
+            }
+            return try createPage(body)
+        }
+        // apps/web/src/app/api/pages/[pageId]/agent-config/route.ts (GET)
         router.get("/api/pages/:pageId/agent-config") { request, context in
             _ = try auth.require(request, scope: .sessionOrMCP)
-            let pageID = context.parameters.get("pageId") ?? ""
-            guard let config = state.agents.config(pageID) else { throw Refusal.notFound("Page not found") }
-            return Reply.json(state.agents.json(pageID, config))
+            // canPrincipalEditPage is false for a page that does not exist: a 403, not a 404.
+            guard let page = state.agents.page(context.parameters.get("pageId") ?? "") else {
+                throw Refusal(status: .forbidden, error: "You do not have permission to view this page configuration")
+            }
+            return Reply.json(Self.configJSON(page))
         }
-        router.patch("/api/pages/:pageId/agent-config") { request, context in
+        // apps/web/src/app/api/pages/[pageId]/agent-config/route.ts (PATCH, and PUT its alias)
+        let patch: @Sendable (Request, ServerContext) async throws -> Response = { request, context in
             _ = try auth.require(request, scope: .sessionOrMCP)
-            let pageID = context.parameters.get("pageId") ?? ""
             var request = request
-            let body = try await request.jsonBody()
-            guard let config = try state.agents.update(pageID, with: body) else { throw Refusal.notFound("Page not found") }
-            return Reply.json(state.agents.json(pageID, config))
+            // request.json() throwing, or .trim() of a non-string: the route's catch-all 500.
+            guard let body = try await request.jsonBodyIfValid() else {
+                throw Refusal(status: .internalServerError, error: "Failed to update agent configuration")
+            }
+            guard let page = state.agents.page(context.parameters.get("pageId") ?? "") else {
+                throw Refusal(status: .forbidden, error: "You do not have permission to edit this page configuration")
+            }
+            return try updateConfig(page, body)
         }
+        router.patch("/api/pages/:pageId/agent-config", use: patch)
+        router.put("/api/pages/:pageId/agent-config", use: patch)
         router.get("/api/ai/settings") { request, _ in
             _ = try auth.require(request, scope: .sessionOnly)
             return Reply.json([
@@ -64,9 +89,108 @@ struct WorkspaceRoutes {
         }
     }
 
-    private func requireDrive(_ context: ServerContext) throws {
-        guard context.parameters.get("driveId") == SeedData.driveID else {
-            throw Refusal(status: .notFound, error: "Drive not found")
+    static let creatableTypes = ["FOLDER", "DOCUMENT", "CHANNEL", "AI_CHAT", "CANVAS", "SHEET", "TASK_LIST", "CODE"]
+
+    private func createPage(_ body: JSON) throws -> Response {
+        var problems: [String] = []
+        let title = body["title"]?.stringValue ?? ""
+        if title.isEmpty { problems.append("Title is required") }
+        let type = body["type"]?.stringValue ?? ""
+        if !Self.creatableTypes.contains(type) {
+            problems.append("Invalid option: expected one of " + Self.creatableTypes.map { "\"\($0)\"" }.joined(separator: "|"))
         }
+        let driveID = body["driveId"]?.stringValue ?? ""
+        if driveID.isEmpty { problems.append("Drive ID is required") }
+        for key in ["systemPrompt", "aiProvider", "aiModel"] where body[key] != nil && body[key]?.stringValue == nil {
+            problems.append("Invalid input: expected string")
+        }
+        let tools = body["enabledTools"]?.arrayValue?.compactMap(\.stringValue)
+        if let value = body["enabledTools"], tools == nil || tools!.count != value.arrayValue?.count {
+            problems.append("Invalid input: expected array")
+        }
+        guard problems.isEmpty else { throw Refusal.badRequest(problems.joined(separator: ". ")) }
+        if let tools, let invalid = Self.invalidTools(tools) { throw Refusal.badRequest("Invalid tools: " + invalid) }
+        guard driveID == SeedData.driveID else { throw Refusal.notFound("Drive not found") }
+        let config = AgentDirectory.Config(
+            systemPrompt: body["systemPrompt"]?.stringValue ?? "", enabledTools: tools ?? [],
+            aiProvider: body["aiProvider"]?.stringValue ?? "", aiModel: body["aiModel"]?.stringValue ?? "")
+        let page = state.agents.create(title: title, type: type, driveID: driveID, config: config)
+        return Reply.json(page.json, status: .created)
+    }
+
+    private func updateConfig(_ page: AgentDirectory.Page, _ body: JSON) throws -> Response {
+        let failed = Refusal(status: .internalServerError, error: "Failed to update agent configuration")
+        if let tools = body["enabledTools"]?.arrayValue {
+            if let invalid = Self.invalidTools(tools.map { $0.stringValue ?? $0.serialized() }) {
+                throw Refusal.badRequest("Invalid tools: " + invalid)
+            }
+        }
+        func text(_ key: String) throws -> String? {
+            guard let value = body[key] else { return nil }
+            guard let string = value.stringValue else { throw failed }
+            return string.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let provider = try text("aiProvider"), model = try text("aiModel")
+        if provider != nil || model != nil,
+            let reason = ModelCatalog.refusal(provider: provider ?? page.config.aiProvider, model: model ?? page.config.aiModel) {
+            throw Refusal.badRequest(reason)
+        }
+        var config = page.config
+        if let prompt = try text("systemPrompt") { config.systemPrompt = prompt }
+        if let tools = body["enabledTools"] { config.enabledTools = tools.arrayValue?.compactMap(\.stringValue) ?? [] }
+        if let provider { config.aiProvider = provider }
+        if let model { config.aiModel = model }
+        guard let updated = state.agents.setConfig(page.id, config) else { throw Refusal.notFound("Page not found") }
+        return Reply.json([
+            "success": true, "message": "Agent configuration updated successfully",
+            "systemPrompt": .string(updated.config.systemPrompt),
+            "enabledTools": .array(updated.config.enabledTools.map(JSON.string)),
+            "aiProvider": .string(updated.config.aiProvider), "aiModel": .string(updated.config.aiModel),
+            "includeDrivePrompt": false, "agentDefinition": "", "visibleToGlobalAssistant": true,
+            "includePageTree": false, "pageTreeScope": "children",
+        ])
+    }
+
+    /// The names not among the available tools, comma-separated; nil when all are.
+    static func invalidTools(_ names: [String]) -> String? {
+        let available = Set(SeedData.availableTools.map(\.0))
+        let invalid = names.filter { !available.contains($0) }
+        return invalid.isEmpty ? nil : invalid.joined(separator: ", ")
+    }
+
+    static func configJSON(_ page: AgentDirectory.Page) -> JSON {
+        [
+            "pageId": .string(page.id), "systemPrompt": .string(page.config.systemPrompt),
+            "enabledTools": .array(page.config.enabledTools.map(JSON.string)),
+            "availableTools": .array(SeedData.availableTools.map { ["name": .string($0.0), "description": .string($0.1)] }),
+            "aiProvider": .string(page.config.aiProvider), "aiModel": .string(page.config.aiModel),
+            "includeDrivePrompt": false, "drivePrompt": .null, "agentDefinition": "", "visibleToGlobalAssistant": true,
+            "includePageTree": false, "pageTreeScope": "children", "toolExposureMode": "upfront", "sandboxEnabled": false,
+        ]
+    }
+
+    static func agentSummary(_ page: AgentDirectory.Page, includeSystemPrompt: Bool, includeTools: Bool) -> JSON {
+        var agent = JSONObject()
+        agent["id"] = .string(page.id)
+        agent["title"] = .string(page.title)
+        agent["parentId"] = "root"
+        agent["position"] = .integer(Int64(page.position))
+        agent["aiProvider"] = .string(page.config.aiProvider.isEmpty ? "default" : page.config.aiProvider)
+        agent["aiModel"] = .string(page.config.aiModel.isEmpty ? "default" : page.config.aiModel)
+        agent["hasWelcomeMessage"] = false
+        agent["createdAt"] = .string(Timestamp.iso8601(page.createdAt))
+        agent["updatedAt"] = .string(Timestamp.iso8601(page.updatedAt))
+        agent["hasSystemPrompt"] = .bool(!page.config.systemPrompt.isEmpty)
+        let prompt = page.config.systemPrompt
+        if includeSystemPrompt && !prompt.isEmpty {
+            agent["systemPrompt"] = .string(prompt)
+        } else if !prompt.isEmpty {
+            agent["systemPromptPreview"] = .string(String(prompt.prefix(100)) + (prompt.count > 100 ? "..." : ""))
+        }
+        if includeTools {
+            agent["enabledTools"] = .array(page.config.enabledTools.map(JSON.string))
+            agent["enabledToolsCount"] = .integer(Int64(page.config.enabledTools.count))
+        }
+        return .object(agent)
     }
 }

@@ -1,52 +1,81 @@
 import PSCore
 import Synchronization
 
-/// The AI_CHAT page's agent configuration (`GET|PATCH /api/pages/{id}/agent-config`).
+/// The drive's pages and each page's agent configuration: the seeded ones, and the pages
+/// made at run time (`POST /api/pages`). Every page has a configuration, as every row of
+/// PageSpace's pages table has the columns (empty for a document).
 final class AgentDirectory: Sendable {
     struct Config: Sendable {
-        var systemPrompt = "You are a careful research assistant for the Demo Drive. Cite the pages you read."
-        var enabledTools = ["read_page", "list_pages"]
-        var aiProvider = "pagespace"
-        var aiModel = "glm-4.5-air"
+        var systemPrompt = ""
+        var enabledTools: [String] = []
+        /// "" when none is set (the agent then uses the user's default).
+        var aiProvider = ""
+        var aiModel = ""
+
+        /// The seeded agent's.
+        static let seeded = Config(
+            systemPrompt: "You are a careful research assistant for the Demo Drive. Cite the pages you read.",
+            enabledTools: ["read_page", "list_pages"], aiProvider: "pagespace", aiModel: "glm-4.5-air")
     }
 
-    private let configs = Mutex<[String: Config]>([SeedData.agentPageID: Config()])
+    struct Page: Sendable {
+        let id: String
+        var title: String
+        let type: String
+        let driveID: String
+        let position: Int
+        let createdAt: Int64
+        var updatedAt: Int64
+        var config: Config
 
-    func config(_ pageID: String) -> Config? { configs.withLock { $0[pageID] } }
-
-    /// Applies the fields present in `patch`; a field of the wrong type is a 400.
-    func update(_ pageID: String, with patch: JSON) throws -> Config? {
-        var config = configs.withLock { $0[pageID] }
-        guard config != nil else { return nil }
-        if let value = patch["systemPrompt"] {
-            guard let text = value.stringValue else { throw Refusal.badRequest("systemPrompt must be a string") }
-            config!.systemPrompt = text
+        var json: JSON {
+            [
+                "id": .string(id), "title": .string(title), "type": .string(type), "parentId": .null,
+                "driveId": .string(driveID), "position": .integer(Int64(position)), "isTrashed": false,
+                "content": "", "contentMode": "html",
+                "systemPrompt": config.systemPrompt.isEmpty ? .null : .string(config.systemPrompt),
+                "enabledTools": .array(config.enabledTools.map(JSON.string)),
+                "aiProvider": config.aiProvider.isEmpty ? .null : .string(config.aiProvider),
+                "aiModel": config.aiModel.isEmpty ? .null : .string(config.aiModel),
+                "createdAt": .string(Timestamp.iso8601(createdAt)), "updatedAt": .string(Timestamp.iso8601(updatedAt)),
+            ]
         }
-        if let value = patch["enabledTools"] {
-            guard let names = value.arrayValue?.compactMap(\.stringValue), names.count == value.arrayValue?.count else {
-                throw Refusal.badRequest("enabledTools must be an array of tool names")
-            }
-            config!.enabledTools = names
-        }
-        if let value = patch["aiProvider"] {
-            guard let text = value.stringValue else { throw Refusal.badRequest("aiProvider must be a string") }
-            config!.aiProvider = text
-        }
-        if let value = patch["aiModel"] {
-            guard let text = value.stringValue else { throw Refusal.badRequest("aiModel must be a string") }
-            config!.aiModel = text
-        }
-        let updated = config!
-        configs.withLock { $0[pageID] = updated }
-        return updated
     }
 
-    func json(_ pageID: String, _ config: Config) -> JSON {
-        [
-            "pageId": .string(pageID), "systemPrompt": .string(config.systemPrompt),
-            "enabledTools": .array(config.enabledTools.map(JSON.string)),
-            "availableTools": .array(SeedData.availableTools.map { ["name": .string($0.0), "description": .string($0.1)] }),
-            "aiProvider": .string(config.aiProvider), "aiModel": .string(config.aiModel),
-        ]
+    private let pages = Mutex<[Page]>(SeedData.pages.map { seed in
+        Page(id: seed.id, title: seed.title, type: seed.type, driveID: SeedData.driveID, position: seed.position,
+             createdAt: SeedData.pageCreatedAt, updatedAt: Timestamp.seedEpoch,
+             config: seed.type == "AI_CHAT" ? .seeded : Config())
+    })
+
+    /// A drive's pages in position order.
+    func pages(inDrive driveID: String) -> [Page] {
+        pages.withLock { $0.filter { $0.driveID == driveID }.sorted { $0.position < $1.position } }
+    }
+
+    func page(_ id: String) -> Page? { pages.withLock { all in all.first { $0.id == id } } }
+
+    func isAgent(_ id: String) -> Bool { page(id)?.type == "AI_CHAT" }
+
+    /// A new page at the end of the drive's root (pageService.createPage).
+    func create(title: String, type: String, driveID: String, config: Config) -> Page {
+        pages.withLock { all in
+            let now = Timestamp.now()
+            let position = (all.filter { $0.driveID == driveID }.map(\.position).max() ?? 0) + 1
+            let page = Page(id: Identifiers.cuid(), title: title, type: type, driveID: driveID, position: position,
+                            createdAt: now, updatedAt: now, config: config)
+            all.append(page)
+            return page
+        }
+    }
+
+    /// Stores a changed configuration; nil for an unknown page.
+    func setConfig(_ pageID: String, _ config: Config) -> Page? {
+        pages.withLock { all in
+            guard let index = all.firstIndex(where: { $0.id == pageID }) else { return nil }
+            all[index].config = config
+            all[index].updatedAt = Timestamp.now()
+            return all[index]
+        }
     }
 }

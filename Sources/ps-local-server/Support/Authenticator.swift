@@ -24,14 +24,15 @@ final class Authenticator: Sendable {
     }
 
     private struct State {
-        /// OAuth access tokens and MCP keys handed out by the device flow.
+        /// OAuth access tokens handed out by the device flow.
         var oauthTokens: Set<String> = []
-        var issuedMCPKeys: Set<String> = []
         /// Legacy logins handed out: JWT → its CSRF token.
         var legacyLogins: [String: String] = [:]
     }
 
     let dialect: Dialect
+    /// The user's MCP keys (a revoked one no longer passes).
+    let mcpKeys = MCPKeys()
     private let state = Mutex(State())
 
     init(dialect: Dialect) { self.dialect = dialect }
@@ -64,7 +65,7 @@ final class Authenticator: Sendable {
             guard scope == .sessionOrMCP || scope == .anyToken else {
                 throw Refusal(status: .unauthorized, error: "MCP tokens are not permitted for this endpoint")
             }
-            guard token == SeedData.mcpKey || state.withLock({ $0.issuedMCPKeys.contains(token) }) else { throw unauthorized }
+            guard mcpKeys.accepts(token) else { throw unauthorized }
             return .mcpKey
         }
         if token.hasPrefix("ps_at_") {
@@ -91,7 +92,7 @@ final class Authenticator: Sendable {
             throw Refusal(status: .unauthorized, error: "OAuth tokens are not permitted for this endpoint")
         }
         guard let token, token.hasPrefix("mcp_") else { throw Refusal(status: .unauthorized, error: "MCP token required") }
-        guard token == SeedData.mcpKey || state.withLock({ $0.issuedMCPKeys.contains(token) }) else {
+        guard mcpKeys.accepts(token) else {
             throw Refusal(status: .unauthorized, error: "Invalid MCP token")
         }
         return .mcpKey
@@ -139,9 +140,12 @@ final class Authenticator: Sendable {
         return token
     }
 
-    func issueMCPKey() -> String {
-        let key = Identifiers.random(prefix: "mcp_", bytes: 24)
-        state.withLock { _ = $0.issuedMCPKeys.insert(key) }
-        return key
+    func issueMCPKey(name: String = "PageSpace CLI", driveIDs: [String] = []) -> String {
+        mcpKeys.issue(name: name, driveIDs: driveIDs)
+    }
+
+    /// Ends access tokens (their grant was revoked).
+    func revokeOAuthTokens(_ tokens: [String]) {
+        state.withLock { state in tokens.forEach { state.oauthTokens.remove($0) } }
     }
 }

@@ -19,6 +19,7 @@ final class ServerState: Sendable {
     let streams = StreamRegistry()
     let agents = AgentDirectory()
     let deviceGrants = DeviceGrants()
+    let grants = OAuthGrants()
     let ids: Identifiers
     let gemini = GeminiConversations()
 

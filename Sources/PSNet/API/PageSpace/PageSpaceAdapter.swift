@@ -40,12 +40,6 @@ public final class PageSpaceAdapter: APIAdapter {
         return user["user"]?.objectValue != nil ? user["user"]! : user
     }
 
-    /// `GET /api/drives`: a bare array of drives (an MCP key sees only its own).
-    private func drives() throws -> [JSON] {
-        let answer = try client.get("/api/drives")
-        return answer.arrayValue ?? answer["drives"]?.arrayValue ?? []
-    }
-
     /// `POST /api/auth/logout` reads only the browser's session cookie
     /// (apps/web/src/app/api/auth/logout/route.ts): a bearer token cannot be ended from here.
     public func logout() throws -> String? {

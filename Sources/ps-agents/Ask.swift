@@ -1,0 +1,92 @@
+import ArgumentParser
+import PSCore
+import PSNet
+
+struct Ask: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Ask an agent and write its whole answer as a UI message stream.",
+        usage: "ps-agents ask <agent> [<question> ...] [--conversation <id>] [<options>]",
+        discussion: """
+            The question is the arguments after AGENT joined by spaces, or stdin when there \
+            are none. The answer comes whole (no streaming: the server's consult call) and is \
+            written as the Server-Sent Events of the AI SDK's UI message stream, as ps-send \
+            writes them: start (with the conversationId in its messageMetadata), the text, \
+            finish, [DONE]. Without --conversation a new conversation is made; --print-ids \
+            says its id on stderr (conversation=ID) so that the next ask can continue it. Never \
+            retried: the agent may already have answered.
+
+            EXAMPLES:
+              ps-agents ask "Research Assistant" "What changed this week?" | ps-sse | ps-parts | ps-render
+              ps-agents ask --print-ids page_123 "Start a plan" 2>ids.txt | ps-sse | ps-parts --final
+              echo "And the risks?" | ps-agents ask page_123 --conversation conv_1 | ps-sse | ps-parts | ps-render
+            """)
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Option(name: .long, help: ArgumentHelp("Continue this conversation with the agent.", valueName: "id"))
+    var conversation: String?
+
+    @Flag(name: .long, help: "Print conversation=ID and message=ID lines on stderr, for scripts.")
+    var printIds = false
+
+    @Argument(help: ArgumentHelp("The agent: its page id or its title.", valueName: "agent"))
+    var agent: String
+
+    @Argument(help: ArgumentHelp("The question (default: read from stdin).", valueName: "question"))
+    var words: [String] = []
+
+    func run() throws {
+        Interrupt.install()
+        let question = try questionText()
+        let adapter = try connection.connect().adapter
+        let consulting = try Capabilities.require(adapter, AgentConsulting.self, toDo: "ask an agent without streaming")
+        let found = try AgentFinder.find(agent, adapter: adapter)
+        let answer = try consulting.consult(agentID: found.id, question: question, conversationID: conversation)
+        let messageID = RandomID.messageID()
+        if printIds {
+            if let id = answer.conversationID { Diagnostics.writeLine("conversation=\(id)") }
+            Diagnostics.writeLine("message=\(messageID)")
+        }
+        try AnswerStream.write(answer, messageID: messageID, to: RecordWriter())
+    }
+
+    private func questionText() throws -> String {
+        guard words.isEmpty || words == ["-"] else { return words.joined(separator: " ") }
+        try Terminal.refuseInteractiveStdin(usage: "usage: ps-agents ask AGENT QUESTION..., or: echo QUESTION | ps-agents ask AGENT")
+        var bytes: [UInt8] = []
+        try ChunkReader(fd: 0, name: "stdin").forEachChunk { chunk in
+            bytes.append(contentsOf: chunk)
+            if bytes.count > 1 << 20 { throw ToolError(.usage, "the question on stdin is over 1 MiB") }
+        }
+        while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
+        guard !bytes.isEmpty else { throw ToolError(.usage, "empty question on stdin") }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// A whole answer written as the AI SDK's UI message stream (Server-Sent Events), the way a
+/// streamed reply arrives: start, one text part, finish, [DONE].
+enum AnswerStream {
+    static func chunks(_ answer: ConsultAnswer, messageID: String) -> [JSON] {
+        var start = JSONObject()
+        start["type"] = "start"
+        start["messageId"] = .string(messageID)
+        if let id = answer.conversationID { start["messageMetadata"] = ["conversationId": .string(id)] }
+        var chunks: [JSON] = [.object(start), ["type": "start-step"]]
+        if !answer.text.isEmpty {
+            chunks += [
+                ["type": "text-start", "id": "0"], ["type": "text-delta", "id": "0", "delta": .string(answer.text)],
+                ["type": "text-end", "id": "0"],
+            ]
+        }
+        chunks += [["type": "finish-step"], ["type": "finish"]]
+        return chunks
+    }
+
+    static func write(_ answer: ConsultAnswer, messageID: String, to writer: RecordWriter) throws {
+        for chunk in chunks(answer, messageID: messageID) {
+            try writer.writeText("data: " + chunk.serialized() + "\n\n")
+        }
+        try writer.writeText("data: [DONE]\n\n")
+    }
+}

@@ -1,0 +1,55 @@
+import Hummingbird
+import PSCore
+
+/// The current server's credentials management: MCP keys (listed and revoked with a session
+/// or an OAuth token, never with an MCP key) and the OAuth grants on the account (session
+/// only, revoking behind a step-up confirmation).
+struct KeyRoutes {
+    let state: ServerState
+
+    func register(on router: Router<ServerContext>) {
+        let auth = state.authenticator
+
+        // apps/web/src/app/api/auth/mcp-tokens/route.ts (GET): a bare array, never the keys.
+        router.get("/api/auth/mcp-tokens") { request, _ in
+            _ = try auth.require(request, scope: .sessionOrOAuth)
+            return Reply.json(.array(auth.mcpKeys.active.map(\.listing)))
+        }
+        // apps/web/src/app/api/auth/mcp-tokens/[tokenId]/route.ts (DELETE)
+        router.delete("/api/auth/mcp-tokens/:tokenId") { request, context in
+            _ = try auth.require(request, scope: .sessionOrOAuth)
+            guard auth.mcpKeys.revoke(context.parameters.get("tokenId") ?? "") else {
+                throw Refusal.notFound("Token not found")
+            }
+            return Reply.json(["message": "Token revoked successfully"])
+        }
+        // apps/web/src/app/api/account/oauth-grants/route.ts (GET)
+        router.get("/api/account/oauth-grants") { request, _ in
+            _ = try auth.require(request, scope: .sessionOnly)
+            return Reply.json(.array(state.grants.active.map(\.listing)))
+        }
+        // apps/web/src/app/api/account/oauth-grants/[grantId]/route.ts (DELETE): the step-up
+        // token first (401 step_up_required when missing or not good), then the grant (a
+        // foreign one is the same 404 as an unknown one); the grant's tokens end with it.
+        router.delete("/api/account/oauth-grants/:grantId") { request, context in
+            _ = try auth.require(request, scope: .sessionOnly)
+            var request = request
+            let body = try await request.jsonBodyIfValid() ?? [:]
+            let stepUp = body["stepUpToken"]
+            if let stepUp, stepUp.stringValue == nil {
+                throw Refusal(Reply.json(["error": [[
+                    "expected": "string", "code": "invalid_type", "path": ["stepUpToken"],
+                    "message": "Invalid input: expected string",
+                ]]], status: .badRequest))
+            }
+            guard let token = stepUp?.stringValue, !token.isEmpty, state.grants.consumeStepUp(token) else {
+                throw Refusal(status: .unauthorized, error: "step_up_required")
+            }
+            guard let tokens = state.grants.revoke(context.parameters.get("grantId") ?? "") else {
+                throw Refusal.notFound("Grant not found")
+            }
+            auth.revokeOAuthTokens(tokens)
+            return Reply.json(["message": "Grant revoked successfully"])
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import PSCore
+import Synchronization
+
+/// The OAuth grants on the account (apps/web/src/app/api/account/oauth-grants/route.ts):
+/// a seeded one for the PageSpace CLI and one per approved device flow, each with the access
+/// tokens issued under it, which revoking the grant ends (revokeOAuthGrantFamily). Revoking
+/// needs a step-up token (a fresh passkey or e-mail-link confirmation, step-up-gate.ts):
+/// nobody confirms anything here, so one is seeded, and each is good once.
+final class OAuthGrants: Sendable {
+    struct Grant: Sendable {
+        let id: String
+        let clientName: String
+        let scopes: [String]
+        let createdAt: Int64
+        var tokens: [String] = []
+        var revoked = false
+
+        /// describeGrantScopes (packages/lib/src/auth/oauth/grant-scope-summary.ts, consent.ts).
+        var listing: JSON {
+            var descriptions: [JSON] = []
+            for scope in scopes {
+                if scope.hasPrefix("name:") {
+                    let name = String(scope.dropFirst(5)).removingPercentEncoding ?? String(scope.dropFirst(5))
+                    descriptions.append(.string("Name this key \"\(name)\" — shown in `pagespace keys list` and to anyone else with access to this account's key list."))
+                }
+            }
+            if scopes.contains("account") {
+                descriptions.append("Full access to your PageSpace account — everything you can see and do, in every drive, now and in the future.")
+            }
+            if scopes.contains("offline_access") {
+                descriptions.append("Stay connected until you revoke access (issues a long-lived refresh credential).")
+            }
+            if scopes.contains("manage_keys") {
+                descriptions.append("Create and manage access keys on your behalf — cannot read or write any of your content directly.")
+            }
+            for scope in scopes where scope.hasPrefix("drive:") {
+                let drive = scope.dropFirst(6).split(separator: ":").first.map(String.init) ?? ""
+                let name = drive == SeedData.driveID ? "Demo Drive" : drive
+                descriptions.append(.string("Act as you in \(name) — everything you can currently do there (your access, including future changes to it). No access to any other drive."))
+            }
+            return [
+                "id": .string(id), "clientName": .string(clientName), "scopeDescriptions": .array(descriptions),
+                "createdAt": .string(Timestamp.iso8601(createdAt)),
+            ]
+        }
+    }
+
+    static let seededStepUpToken = "ps_stepup_demo"
+
+    private struct State {
+        var grants = [Grant(id: "grant_demo", clientName: "PageSpace CLI", scopes: ["account", "offline_access"],
+                            createdAt: Timestamp.seedEpoch - 2 * Timestamp.day)]
+        var stepUpTokens: Set<String> = [OAuthGrants.seededStepUpToken]
+    }
+
+    private let state = Mutex(State())
+
+    /// Records an approved device flow and the access token issued under it.
+    func add(scopes: [String], token: String?) {
+        let grant = Grant(id: Identifiers.cuid(), clientName: "PageSpace CLI", scopes: scopes, createdAt: Timestamp.now(),
+                          tokens: token.map { [$0] } ?? [])
+        state.withLock { $0.grants.append(grant) }
+    }
+
+    var active: [Grant] { state.withLock { $0.grants.filter { !$0.revoked } } }
+
+    /// consumeStepUpGrant: true once per step-up token.
+    func consumeStepUp(_ token: String) -> Bool {
+        state.withLock { $0.stepUpTokens.remove(token) != nil }
+    }
+
+    /// Revokes a grant; its access tokens, or nil when there is no such grant.
+    func revoke(_ id: String) -> [String]? {
+        state.withLock { state in
+            guard let index = state.grants.firstIndex(where: { $0.id == id && !$0.revoked }) else { return nil }
+            state.grants[index].revoked = true
+            return state.grants[index].tokens
+        }
+    }
+}
