@@ -47,46 +47,15 @@ struct Ask: ParsableCommand {
             if let id = answer.conversationID { Diagnostics.writeLine("conversation=\(id)") }
             Diagnostics.writeLine("message=\(messageID)")
         }
-        try AnswerStream.write(answer, messageID: messageID, to: RecordWriter())
+        let metadata: JSON? = answer.conversationID.map { ["conversationId": .string($0)] }
+        let bytes = WholeAnswerStream.bytes(messageID: messageID, text: answer.text, metadata: metadata)
+        try bytes.withUnsafeBytes { try RecordWriter().writeRaw($0) }
     }
 
     private func questionText() throws -> String {
         guard words.isEmpty || words == ["-"] else { return words.joined(separator: " ") }
-        try Terminal.refuseInteractiveStdin(usage: "usage: ps-agents ask AGENT QUESTION..., or: echo QUESTION | ps-agents ask AGENT")
-        var bytes: [UInt8] = []
-        try ChunkReader(fd: 0, name: "stdin").forEachChunk { chunk in
-            bytes.append(contentsOf: chunk)
-            if bytes.count > 1 << 20 { throw ToolError(.usage, "the question on stdin is over 1 MiB") }
-        }
-        while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
-        guard !bytes.isEmpty else { throw ToolError(.usage, "empty question on stdin") }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-}
-
-/// A whole answer written as the AI SDK's UI message stream (Server-Sent Events), the way a
-/// streamed reply arrives: start, one text part, finish, [DONE].
-enum AnswerStream {
-    static func chunks(_ answer: ConsultAnswer, messageID: String) -> [JSON] {
-        var start = JSONObject()
-        start["type"] = "start"
-        start["messageId"] = .string(messageID)
-        if let id = answer.conversationID { start["messageMetadata"] = ["conversationId": .string(id)] }
-        var chunks: [JSON] = [.object(start), ["type": "start-step"]]
-        if !answer.text.isEmpty {
-            chunks += [
-                ["type": "text-start", "id": "0"], ["type": "text-delta", "id": "0", "delta": .string(answer.text)],
-                ["type": "text-end", "id": "0"],
-            ]
-        }
-        chunks += [["type": "finish-step"], ["type": "finish"]]
-        return chunks
-    }
-
-    static func write(_ answer: ConsultAnswer, messageID: String, to writer: RecordWriter) throws {
-        for chunk in chunks(answer, messageID: messageID) {
-            try writer.writeText("data: " + chunk.serialized() + "\n\n")
-        }
-        try writer.writeText("data: [DONE]\n\n")
+        return try StandardInputText.read(
+            usage: "usage: ps-agents ask AGENT QUESTION..., or: echo QUESTION | ps-agents ask AGENT",
+            limit: 1 << 20, tooLong: "the question on stdin is over 1 MiB")
     }
 }

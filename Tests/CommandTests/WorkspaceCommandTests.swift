@@ -263,8 +263,7 @@ import TestSupport
         #expect((patch["body"] as? [String: Any])?["enabledTools"] as? [String] == ["read_page", "list_pages", "replace_lines"])
         for (command, arguments, what) in [
             ("ps-agents", ["list"], "list agents"), ("ps-agents", ["ask", "page_agent_demo", "hi"], "ask an agent"),
-            ("ps-keys", ["list"], "manage MCP keys"), ("ps-history", ["--rename", "c", "--title", "t"], "rename conversations"),
-            ("ps-history", ["--delete", "c"], "delete conversations"),
+            ("ps-keys", ["list"], "manage MCP keys"),
         ] {
             let refused = try sandbox.run(command, arguments)
             #expect(refused.status == 2, "\(command) \(arguments)")

@@ -20,7 +20,8 @@ import Testing
         let legacy = adapter(.pagespaceLegacy)
         #expect(legacy is AgentConfiguring)
         #expect(!(legacy is AgentDirectory) && !(legacy is AgentConsulting) && !(legacy is KeyManagement))
-        #expect(!(legacy is ConversationRenaming) && !(legacy is ConversationDeleting))
+        // The legacy server had /api/ai_conversations/{id} PATCH and DELETE.
+        #expect(legacy is ConversationRenaming && legacy is ConversationDeleting)
         #expect(!(adapter(.openai) is AgentDirectory))
         do {
             _ = try Capabilities.require(legacy, KeyManagement.self, toDo: "manage MCP keys")
