@@ -6,7 +6,7 @@ import PSNet
 struct PsAuth: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-auth",
-        abstract: "Log in to a PageSpace server, and show, print or forget the credential.",
+        abstract: "Log in to a server (PageSpace, an OpenAI-compatible one, Lucid, the Gemini mobile API), and show, print or forget the credential.",
         discussion: """
             Profiles name a server, the API it speaks and a credential. Settings live in \
             $XDG_CONFIG_HOME/ps-tools/config.json (default ~/.config/ps-tools/), tokens in \
@@ -18,7 +18,8 @@ struct PsAuth: ParsableCommand {
             mcp_ token) and pagespace-legacy (email and password, a JWT and a CSRF token). When \
             no --api is given the kind is told from the token, or asked of the server, and \
             remembered. --api openai (an OpenAI-compatible server) and --api lucid (Lucid: the \
-            user is created from a hash of this machine's id and the profile) need no credential.
+            user is created from a hash of this machine's id and the profile) need no credential; \
+            --api gemini (the Gemini mobile API) takes a Firebase ID token with --with-token.
 
             Secrets are never taken from the command line: passwords come from the terminal \
             without echo or from stdin, tokens from stdin.
