@@ -28,6 +28,13 @@ import TestSupport
         Backend(kind: "openai", dialect: "openai", path: "/v1") { sandbox, url in
             try sandbox.run("ps-auth", ["login", "--profile", "openai", "--api", "openai", "--server", url, "--model", "ps-demo"])
         },
+        Backend(kind: "lucid", dialect: "lucid", path: "") { sandbox, url in
+            try sandbox.run("ps-auth", ["login", "--profile", "lucid", "--api", "lucid", "--server", url, "--user-name", "Ada"])
+        },
+        Backend(kind: "gemini", dialect: "gemini", path: "/api/v1") { sandbox, url in
+            try sandbox.run("ps-auth", ["login", "--profile", "gemini", "--api", "gemini", "--server", url, "--with-token"],
+                            stdin: GeminiBackendTests.token + "\n")
+        },
     ]
 
     /// The script every backend runs; only PS_PROFILE differs.
