@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "ps-auth", targets: ["ps-auth"]),
         .executable(name: "ps-send", targets: ["ps-send"]),
         .executable(name: "ps-history", targets: ["ps-history"]),
+        .executable(name: "ps-models", targets: ["ps-models"]),
         .executable(name: "ps-local-server", targets: ["ps-local-server"]),
     ],
     dependencies: [
@@ -51,6 +52,7 @@ let package = Package(
         .executableTarget(name: "ps-auth", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-send", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-history", dependencies: commandDependencies + ["PSNet"]),
+        .executableTarget(name: "ps-models", dependencies: commandDependencies + ["PSNet"]),
 
         // The local PageSpace server for tests and the demo.
         .executableTarget(

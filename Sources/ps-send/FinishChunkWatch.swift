@@ -1,9 +1,10 @@
 import PSCore
 
-/// Watches a UI message stream's lines, as they pass, for a `finish` chunk
-/// (`data: {"type":"finish",…}`): only that says the reply is whole. Lines are scanned as
-/// bytes; only a short `data:` line that mentions "finish" is parsed, so a long reply costs
-/// next to nothing.
+/// Watches a stream's lines, as they pass, for the chunk that says the reply is whole: a UI
+/// message stream's `finish` chunk (`data: {"type":"finish",…}`), or a chat completion
+/// stream's chunk with a `finish_reason` (an OpenAI-compatible server's, PageSpace's `/api/v1`).
+/// Lines are scanned as bytes; only a short `data:` line that mentions "finish" is parsed, so
+/// a long reply costs next to nothing.
 struct FinishChunkWatch {
     private(set) var sawFinish = false
     private var line: [UInt8] = []
@@ -30,10 +31,17 @@ struct FinishChunkWatch {
         guard data.first == UInt8(ascii: "{"), Self.mentionsFinish(data),
               let chunk = try? JSON.parse(bytes: Array(data)) else { return }
         if chunk["type"]?.stringValue == "finish" { sawFinish = true }
+        if chunk["object"]?.stringValue == "chat.completion.chunk",
+           chunk["choices"]?.arrayValue?.contains(where: { $0["finish_reason"]?.stringValue != nil }) == true {
+            sawFinish = true
+        }
     }
 
     private static func mentionsFinish(_ data: ArraySlice<UInt8>) -> Bool {
-        let needle = Array("\"finish\"".utf8)
+        contains(data, Array("\"finish\"".utf8)) || contains(data, Array("\"finish_reason\":\"".utf8))
+    }
+
+    private static func contains(_ data: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
         guard data.count >= needle.count else { return false }
         var index = data.startIndex
         while index <= data.endIndex - needle.count {

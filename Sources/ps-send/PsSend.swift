@@ -21,7 +21,16 @@ struct PsSend: ParsableCommand {
             --print-ids, so that ps-send --page P --conversation ID can continue it.
 
             --provider and --model change the stored default, not just this message: the \
-            user's for the Global assistant, the agent's (for everyone using it) with --page.
+            user's for the Global assistant, the agent's (for everyone using it) with --page. \
+            Without --model, the profile's model is used (ps-auth login --model, ps-auth \
+            set-model), whatever the API, so one script runs against every backend with only \
+            --profile changed; an OpenAI-compatible server that lists exactly one model needs \
+            neither.
+
+            On PageSpace's OpenAI-compatible API (a profile whose server ends in /api/v1, an \
+            MCP key) --page ID means the model ps-agent://ID, and the server keeps the \
+            conversations: --new-conversation and --page without --conversation make one on \
+            the server, every send names it and carries only the new message.
 
             The response body (Server-Sent Events of the AI SDK's UI message stream) is written to \
             stdout unchanged, as it arrives, so it can be piped into ps-sse. Sends are never \
@@ -60,7 +69,7 @@ struct PsSend: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Send to this Page AI agent (an AI_CHAT page).", valueName: "page-id"))
     var page: String?
 
-    @Flag(name: .long, help: "Start a new Global assistant conversation (current API).")
+    @Flag(name: .long, help: "Start a new conversation (Global assistant, or an OpenAI-compatible server's).")
     var newConversation = false
 
     @Option(name: .long, help: ArgumentHelp(
@@ -71,7 +80,9 @@ struct PsSend: ParsableCommand {
         "The AI provider to use (selectedProvider); becomes the stored default.", valueName: "name"))
     var provider: String?
 
-    @Option(name: .long, help: ArgumentHelp("The model to use (selectedModel); becomes the stored default.", valueName: "name"))
+    @Option(name: .long, help: ArgumentHelp(
+        "The model to use (selectedModel; becomes the server's stored default); default: the profile's (ps-auth set-model).",
+        valueName: "name"))
     var model: String?
 
     @Option(name: .long, help: ArgumentHelp(
@@ -101,7 +112,9 @@ struct PsSend: ParsableCommand {
         let text = try messageText()
         let connection = try self.connection.connect()
         let adapter = connection.adapter
-        let target = try sendTarget(adapter, text: text)
+        // The profile's model stands in for --model, whatever the API.
+        let model = self.model ?? connection.session.profileModel
+        let target = try sendTarget(adapter, text: text, model: model)
         let message = UserMessage.make(text: text)
         var options = SendOptions(provider: provider, model: model)
         options.system = system
@@ -172,15 +185,17 @@ struct PsSend: ParsableCommand {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private func sendTarget(_ adapter: APIAdapter, text: String) throws -> SendTarget {
+    private func sendTarget(_ adapter: APIAdapter, text: String, model: String?) throws -> SendTarget {
         // A new Page AI conversation gets its id here: the server would make one but tell it
         // nowhere, and the conversation could not be continued.
-        if let page { return .agent(pageID: page, conversationID: conversation ?? RandomID.conversationID()) }
+        let new = NewConversation(title: NewConversation.title(fromMessage: text), model: model)
+        if let page {
+            return .agent(pageID: page, conversationID: try conversation ?? adapter.newAgentConversationID(pageID: page, creating: new))
+        }
         if let conversation {
             try adapter.requireConversation(conversation)
             return .global(conversationID: conversation)
         }
-        let new = NewConversation(title: NewConversation.title(fromMessage: text), model: model)
         if newConversation {
             guard let created = try adapter.createConversation(new) else {
                 throw ToolError(.usage, "the \(adapter.kind.rawValue) API cannot create conversations")

@@ -5,7 +5,7 @@ import TestSupport
 /// Man pages and completion scripts are generated from the argument definitions
 /// (scripts/generate-docs); these tests fail when a committed file no longer matches them.
 @Suite struct DocumentationSyncTests {
-    static let commands = ["ps-sse", "ps-parts", "ps-render", "ps-auth", "ps-send", "ps-history", "ps-local-server"]
+    static let commands = ["ps-sse", "ps-parts", "ps-render", "ps-auth", "ps-send", "ps-history", "ps-models", "ps-local-server"]
 
     @Test(arguments: commands)
     func completionScriptsMatchTheCommand(_ command: String) throws {

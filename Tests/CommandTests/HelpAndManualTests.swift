@@ -5,7 +5,7 @@ import TestSupport
 /// The manners of --help, the man pages and the completions: they fit a terminal, mdoc has
 /// nothing to warn about, and single commands offer no `help` subcommand.
 @Suite struct HelpAndManualTests {
-    static let commands = ["ps-sse", "ps-parts", "ps-render", "ps-send", "ps-history", "ps-local-server", "ps-auth"]
+    static let commands = ["ps-sse", "ps-parts", "ps-render", "ps-send", "ps-history", "ps-models", "ps-local-server", "ps-auth"]
     static let singleCommands = commands.filter { $0 != "ps-auth" }
     static let root = Executables.packageRoot
 

@@ -11,6 +11,9 @@ public final class APIClient {
     public var mutationHeaders: [(name: String, value: String)] = []
     /// Whether to send `Authorization: Bearer` (off for a password login).
     public var sendsToken = true
+    /// Whether a 404 asks `GET /api/version` which PageSpace generation the server speaks
+    /// (off for APIs that are not PageSpace's own).
+    public var notesGeneration = true
 
     public init(session: Session, http: HTTPClient) {
         self.session = session
@@ -93,7 +96,7 @@ public final class APIClient {
             // Perhaps the credential was made for the other API generation: then the route is
             // not there at all. Ask the server which generation it speaks.
             let error = APIErrors.toolError(response, request: request)
-            if response.status == 404, let note = generationNote() { throw ToolError(.notFound, error.message + "; " + note) }
+            if response.status == 404, notesGeneration, let note = generationNote() { throw ToolError(.notFound, error.message + "; " + note) }
             throw error
         }
         if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .null }
