@@ -8,9 +8,10 @@ struct PsModels: ParsableCommand {
         commandName: "ps-models",
         abstract: "List the models a server offers.",
         discussion: """
-            Writes one record per model, {"id":…,"ownedBy":…,"created":…} (ownedBy and \
-            created, in seconds since 1970, when the server says), in the server's order, each \
-            flushed as it is written; on a terminal, a readable table instead. An \
+            Writes one record per model, such as \
+            {"id":"llama3.2","ownedBy":"library","created":1732000000} (ownedBy, and created in \
+            seconds since 1970, when the server says), in the server's order, each flushed as \
+            it is written; on a terminal, a readable table instead. An \
             OpenAI-compatible server answers GET /models; on PageSpace's own OpenAI-compatible \
             API (a server ending in /api/v1, an MCP key) the models are its AI agents, \
             ps-agent://<pageId>, one per AI_CHAT page the key may use. An API that cannot list \
