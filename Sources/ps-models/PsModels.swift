@@ -7,6 +7,7 @@ struct PsModels: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-models",
         abstract: "List the models a server offers.",
+        usage: "ps-models [<options>]",
         discussion: """
             Writes one record per model, such as \
             {"id":"llama3.2","ownedBy":"library","created":1732000000} (ownedBy, and created in \

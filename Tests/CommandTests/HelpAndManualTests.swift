@@ -9,7 +9,7 @@ import TestSupport
     static let singleCommands = commands.filter { $0 != "ps-auth" }
     static let root = Executables.packageRoot
 
-    @Test(arguments: commands.map { [$0] } + ["login", "status", "token", "logout"].map { ["ps-auth", $0] })
+    @Test(arguments: commands.map { [$0] } + ["login", "status", "token", "logout", "set-model"].map { ["ps-auth", $0] })
     func helpFitsEightyColumns(_ words: [String]) throws {
         let result = try Run.command(words[0], Array(words.dropFirst()) + ["--help"], environment: ["COLUMNS": "80"], timeout: 30)
         #expect(result.status == 0)
@@ -24,7 +24,7 @@ import TestSupport
         let result = try Run.command("ps-auth", ["loginn"], timeout: 30)
         #expect(result.status == 2)
         let lines = result.stderrText.split(separator: "\n")
-        #expect(lines.first == "ps-auth: unknown subcommand 'loginn' (one of: login, status, token, logout)")
+        #expect(lines.first == "ps-auth: unknown subcommand 'loginn' (one of: login, status, token, logout, set-model)")
         #expect(!result.stderrText.contains("Usage: ps-auth status"))
     }
 
