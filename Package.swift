@@ -25,6 +25,7 @@ let package = Package(
         .executable(name: "ps-settings", targets: ["ps-settings"]),
         .executable(name: "ps-agents", targets: ["ps-agents"]),
         .executable(name: "ps-keys", targets: ["ps-keys"]),
+        .executable(name: "ps-models", targets: ["ps-models"]),
         .executable(name: "ps-local-server", targets: ["ps-local-server"]),
     ],
     dependencies: [
@@ -63,6 +64,7 @@ let package = Package(
         .executableTarget(name: "ps-settings", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-agents", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-keys", dependencies: commandDependencies + ["PSNet"]),
+        .executableTarget(name: "ps-models", dependencies: commandDependencies + ["PSNet"]),
 
         // The local PageSpace server for tests and the demo.
         .executableTarget(

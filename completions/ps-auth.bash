@@ -173,13 +173,13 @@ _ps-auth() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    login|status|token|logout|help)
+    login|status|token|logout|set-model|help)
         # Offer subcommand argument completions
         "_ps-auth_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'login status token logout help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'login status token logout set-model help' -- "${cur}"))
         ;;
     esac
 }
@@ -188,7 +188,7 @@ _ps-auth_login() {
     repeating_flags=()
     non_repeating_flags=(--insecure --with-token --device --password-stdin -h --help)
     repeating_options=(--drive)
-    non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --name --email --user-name --user-email --timezone)
+    non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --name --email --user-name --user-email --timezone --model)
     __ps-auth_offer_flags_options 0
 
     # Offer option value completions
@@ -234,6 +234,9 @@ _ps-auth_login() {
         return
         ;;
     '--timezone')
+        return
+        ;;
+    '--model')
         return
         ;;
     esac
@@ -319,6 +322,43 @@ _ps-auth_logout() {
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout)
     __ps-auth_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--profile')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--api')
+        __ps-auth_add_completions -W 'pagespace'$'\n''pagespace-legacy'$'\n''openai'$'\n''lucid'$'\n''gemini'
+        return
+        ;;
+    '--cacert')
+        return
+        ;;
+    '--retries')
+        return
+        ;;
+    '--max-retry-wait')
+        return
+        ;;
+    '--connect-timeout')
+        return
+        ;;
+    '--idle-timeout')
+        return
+        ;;
+    esac
+}
+
+_ps-auth_set-model() {
+    repeating_flags=()
+    non_repeating_flags=(--insecure --unset -h --help)
+    repeating_options=()
+    non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout)
+    __ps-auth_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in

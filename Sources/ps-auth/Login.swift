@@ -23,6 +23,9 @@ struct Login: ParsableCommand {
             id that stays the same for this machine and profile, with --user-name, --user-email \
             and --timezone when given. Other APIs then say which credential they need.
 
+            --model stores the model ps-send uses when it is given no --model (a login without \
+            it keeps the profile's model); ps-auth set-model changes it without logging in again.
+
             With --with-token, reads a token from stdin, or asks for it on the terminal without \
             echo (for --api gemini, a Firebase ID token). With --email, logs in with a password (pagespace-legacy API), read from the \
             terminal without echo or, with --password-stdin, from the first line of stdin. The \
@@ -44,7 +47,8 @@ struct Login: ParsableCommand {
               ps-auth login --with-token --server https://pagespace.ai < token.txt
               ps-auth login --server http://127.0.0.1:8080 --email demo@example.com
               printf %s "$PASSWORD" | ps-auth login --email demo@example.com --password-stdin --profile old
-              ps-auth login --api openai --server http://127.0.0.1:11434/v1 --profile ollama
+              ps-auth login --api openai --server http://127.0.0.1:11434/v1 --profile ollama --model llama3.2
+              ps-auth login --api openai --server https://pagespace.ai/api/v1 --with-token --model ps-agent://page_123 < mcp-key.txt
               ps-auth login --api gemini --server https://vm.example:8443/api/v1 --with-token < id-token.txt
               ps-auth login --api lucid --server https://lucid.example --user-name Ada --timezone Europe/Paris
 
@@ -84,6 +88,11 @@ struct Login: ParsableCommand {
         "Without a credential (Lucid): the user's time zone, e.g. Europe/Paris (default: TZ, if set).", valueName: "zone"))
     var timezone: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The model ps-send uses when given no --model (kept in the profile; change it with ps-auth set-model).",
+        valueName: "name"))
+    var model: String?
+
     private var credentialless: Bool { !withToken && email == nil && !device }
 
     func validate() throws {
@@ -94,6 +103,7 @@ struct Login: ParsableCommand {
             throw ValidationError("--user-name, --user-email and --timezone are for a login without a credential")
         }
         if !device && (!drive.isEmpty || name != nil) { throw ValidationError("--drive and --name go with --device") }
+        if let model, model.allSatisfy(\.isWhitespace) { throw ValidationError("--model must not be blank") }
         if name != nil && drive.isEmpty { throw ValidationError("--name names a drive key: give --drive too") }
         if device && connection.api == .pagespaceLegacy {
             throw ValidationError("the pagespace-legacy API has no device login; use --email")
@@ -146,7 +156,7 @@ struct Login: ParsableCommand {
         }
         let session = connection.session
         let kind = connection.adapter.kind
-        try session.store(result.credentials, api: kind, user: UserText.summary(result.user))
+        try session.store(result.credentials, api: kind, user: UserText.summary(result.user), model: model)
         var who = UserText.describe(result.user)
         if !who.isEmpty { who = " as " + who }
         Diagnostics.writeLine("Logged in to \(session.server)\(who) (profile \(session.profileName), \(kind.rawValue) API).")

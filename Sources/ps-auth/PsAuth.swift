@@ -31,13 +31,14 @@ struct PsAuth: ParsableCommand {
               ps-auth status
               curl -H "Authorization: Bearer $(ps-auth token)" https://pagespace.ai/api/auth/me
               ps-auth logout --profile work
+              ps-auth set-model llama3.2 --profile ollama
 
             \(ConnectionOptions.environmentHelp)
 
             \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .forbidden, .rateLimited,
                                    .serverError, .networkError, .interrupted]))
             """,
-        subcommands: [Login.self, Status.self, Token.self, Logout.self],
+        subcommands: [Login.self, Status.self, Token.self, Logout.self, SetModel.self],
         defaultSubcommand: Status.self)
 
     static func main() {

@@ -7,7 +7,8 @@ struct Status: ParsableCommand {
         abstract: "Show the server, the user, where the credential comes from, and whether it works.",
         usage: "ps-auth status [<options>]",
         discussion: """
-            Prints one "key: value" line each for profile, server, api, credential, user, \
+            Prints one "key: value" line each for profile, server, model (when the profile has \
+            one), api, credential, user, \
             reaches (Global assistant, Page AI agents), drives and works. The server is asked \
             through routes the credential may use: a session token through GET /api/auth/me \
             and /api/drives, an MCP key (which /api/auth/me refuses) through /api/drives; \
@@ -34,6 +35,7 @@ struct Status: ParsableCommand {
         let out = RecordWriter()
         try out.writeText("profile: \(session.profileName)\n")
         try out.writeText("server: \(session.server) (from \(session.serverSource))\n")
+        if let model = session.profileModel { try out.writeText("model: \(TerminalSafeText.sanitize(model))\n") }
         if let source = session.credentialsSource {
             try out.writeText("credential: from \(source)\n")
         } else if session.api?.credentialOptional == true {

@@ -35,7 +35,9 @@ struct PsLocalServer: ParsableCommand {
               POST /api/v1/chat/completions {"model":"ps-agent://page_agent_demo",
                   "messages":[…],"conversation_id":…,"client_manages_history":…}
                   streams chat.completion.chunk events; kept in the
-                  conversation only when conversation_id is given
+                  conversation only when conversation_id is given, and
+                  then answered from the kept history and the last
+                  message sent (unless client_manages_history)
               POST|GET /api/v1/conversations, GET|DELETE /api/v1/conversations/ID
 
             OPENAI DIALECT (--dialect openai): only POST /v1/chat/completions \

@@ -1,12 +1,13 @@
 import PSCore
 
-/// Watches a UI message stream's lines, as they pass, for a `finish` chunk
-/// (`data: {"type":"finish",…}`): only that says the reply is whole. Lines are scanned as
-/// bytes; only a short `data:` line that mentions "finish" or "start" is parsed, so a long
-/// reply costs next to nothing. It also counts the chunks (the `data:` lines of UI chunks:
-/// a joined stream resumes after them) and keeps the `start` chunk's messageId. Streams of
-/// named events (the Gemini mobile API's `event: token` …) end instead with an `event: done`;
-/// an `event: error`'s message is kept to say why one did not.
+/// Watches a stream's lines, as they pass, for the chunk that says the reply is whole: a UI
+/// message stream's `finish` chunk (`data: {"type":"finish",…}`), or a chat completion
+/// stream's chunk with a `finish_reason` (an OpenAI-compatible server's, PageSpace's `/api/v1`).
+/// Lines are scanned as bytes; only a short `data:` line that mentions "finish" or "start" is
+/// parsed, so a long reply costs next to nothing. It also counts the chunks (the `data:` lines
+/// of JSON: a joined stream resumes after them) and keeps the `start` chunk's messageId.
+/// Streams of named events (the Gemini mobile API's `event: token` …) end instead with an
+/// `event: done`; an `event: error`'s message is kept to say why one did not.
 struct FinishChunkWatch {
     private(set) var sawFinish = false
     private(set) var chunkCount = 0
@@ -62,15 +63,21 @@ struct FinishChunkWatch {
         guard data.first == UInt8(ascii: "{") else { return }
         chunkCount += 1
         let isStart = whole && messageID == nil && Self.mentions(Self.start, in: data)
-        guard whole, isStart || Self.mentions(Self.finish, in: data), let chunk = try? JSON.parse(bytes: Array(data)) else { return }
+        let mentionsFinish = Self.mentions(Self.finish, in: data) || Self.mentions(Self.finishReason, in: data)
+        guard whole, isStart || mentionsFinish, let chunk = try? JSON.parse(bytes: Array(data)) else { return }
         switch chunk["type"]?.stringValue {
         case "finish": sawFinish = true
         case "start": messageID = chunk["messageId"]?.stringValue
         default: break
         }
+        if chunk["object"]?.stringValue == "chat.completion.chunk",
+           chunk["choices"]?.arrayValue?.contains(where: { $0["finish_reason"]?.stringValue != nil }) == true {
+            sawFinish = true
+        }
     }
 
     private static let finish = Array("\"finish\"".utf8), start = Array("\"start\"".utf8)
+    private static let finishReason = Array("\"finish_reason\":\"".utf8)
 
     private static func mentions(_ needle: [UInt8], in data: ArraySlice<UInt8>) -> Bool {
         guard data.count >= needle.count else { return false }

@@ -21,7 +21,16 @@ struct PsSend: ParsableCommand {
             --print-ids, so that ps-send --page P --conversation ID can continue it.
 
             --provider and --model change the stored default, not just this message: the \
-            user's for the Global assistant, the agent's (for everyone using it) with --page.
+            user's for the Global assistant, the agent's (for everyone using it) with --page. \
+            Without --model, the profile's model is used (ps-auth login --model, ps-auth \
+            set-model), whatever the API, so one script runs against every backend with only \
+            --profile changed; an OpenAI-compatible server that lists exactly one model needs \
+            neither.
+
+            On PageSpace's OpenAI-compatible API (a profile whose server ends in /api/v1, an \
+            MCP key) --page ID means the model ps-agent://ID, and the server keeps the \
+            conversations: --new-conversation and --page without --conversation make one on \
+            the server, every send names it and carries only the new message.
 
             The response body (Server-Sent Events of the AI SDK's UI message stream) is written to \
             stdout unchanged, as it arrives, so it can be piped into ps-sse. Sends are never \
@@ -92,7 +101,7 @@ struct PsSend: ParsableCommand {
         "Send to this Page AI agent, named by its title (ignoring case) or page id (as --page).", valueName: "name"))
     var agent: String?
 
-    @Flag(name: .long, help: "Start a new Global assistant conversation (current API).")
+    @Flag(name: .long, help: "Start a new conversation (Global assistant, or an OpenAI-compatible server's).")
     var newConversation = false
 
     @Option(name: .long, help: ArgumentHelp(
@@ -104,7 +113,7 @@ struct PsSend: ParsableCommand {
     var provider: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "The model to use (selectedModel; becomes the stored default); Gemini: the model of a new conversation.",
+        "The model to use (selectedModel; becomes the server's stored default; Gemini: a new conversation's); default: the profile's (ps-auth set-model).",
         valueName: "name"))
     var model: String?
 
@@ -180,9 +189,11 @@ struct PsSend: ParsableCommand {
             FactCadence(every: $0, facts: try Capabilities.require(adapter, FactsAPI.self, toDo: "extract facts"))
         }
         let page = try self.page ?? agent.map { try AgentFinder.find($0, adapter: adapter).id }
+        // The profile's model stands in for --model, whatever the API.
+        let model = self.model ?? connection.session.profileModel
         let target: SendTarget, message: JSON
         if let text {
-            target = try sendTarget(adapter, page: page, text: text)
+            target = try sendTarget(adapter, page: page, text: text, model: model)
             message = UserMessage.make(text: text)
         } else {
             (target, message) = try regenerationTarget(adapter, page: page)
@@ -321,15 +332,17 @@ struct PsSend: ParsableCommand {
         return piped.isEmpty ? words.joined(separator: " ") : words.joined(separator: " ") + "\n\n" + piped
     }
 
-    private func sendTarget(_ adapter: APIAdapter, page: String?, text: String) throws -> SendTarget {
+    private func sendTarget(_ adapter: APIAdapter, page: String?, text: String, model: String?) throws -> SendTarget {
         // A new Page AI conversation gets its id here: the server would make one but tell it
         // nowhere, and the conversation could not be continued.
-        if let page { return .agent(pageID: page, conversationID: conversation ?? RandomID.conversationID()) }
+        let new = NewConversation(title: NewConversation.title(fromMessage: text), model: model)
+        if let page {
+            return .agent(pageID: page, conversationID: try conversation ?? adapter.newAgentConversationID(pageID: page, creating: new))
+        }
         if let conversation {
             try adapter.requireConversation(conversation)
             return .global(conversationID: conversation)
         }
-        let new = NewConversation(title: NewConversation.title(fromMessage: text), model: model)
         if newConversation {
             guard let created = try adapter.createConversation(new) else {
                 throw ToolError(.usage, "the \(adapter.kind.rawValue) API cannot create conversations")

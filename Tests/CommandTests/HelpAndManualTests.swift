@@ -6,13 +6,13 @@ import TestSupport
 /// nothing to warn about, and single commands offer no `help` subcommand.
 @Suite struct HelpAndManualTests {
     static let commands = [
-        "ps-sse", "ps-parts", "ps-render", "ps-send", "ps-history", "ps-message", "ps-local-server", "ps-auth", "ps-facts", "ps-summary", "ps-settings", "ps-agents", "ps-keys",
+        "ps-sse", "ps-parts", "ps-render", "ps-send", "ps-history", "ps-message", "ps-models", "ps-local-server", "ps-auth", "ps-facts", "ps-summary", "ps-settings", "ps-agents", "ps-keys",
     ]
     static let withSubcommands: Set<String> = ["ps-auth", "ps-message", "ps-facts", "ps-summary", "ps-agents", "ps-keys"]
     static let singleCommands = commands.filter { !withSubcommands.contains($0) }
     static let root = Executables.packageRoot
 
-    @Test(arguments: commands.map { [$0] } + ["login", "status", "token", "logout"].map { ["ps-auth", $0] }
+    @Test(arguments: commands.map { [$0] } + ["login", "status", "token", "logout", "set-model"].map { ["ps-auth", $0] }
         + ["list", "extract", "off", "on", "search"].map { ["ps-facts", $0] } + ["generate", "list"].map { ["ps-summary", $0] }
         + ["list", "drives", "show", "set", "create", "ask"].map { ["ps-agents", $0] }
         + ["list", "revoke", "grants", "revoke-grant"].map { ["ps-keys", $0] }
@@ -31,7 +31,7 @@ import TestSupport
         let result = try Run.command("ps-auth", ["loginn"], timeout: 30)
         #expect(result.status == 2)
         let lines = result.stderrText.split(separator: "\n")
-        #expect(lines.first == "ps-auth: unknown subcommand 'loginn' (one of: login, status, token, logout)")
+        #expect(lines.first == "ps-auth: unknown subcommand 'loginn' (one of: login, status, token, logout, set-model)")
         #expect(!result.stderrText.contains("Usage: ps-auth status"))
     }
 

@@ -26,6 +26,9 @@ public protocol APIAdapter: AnyObject {
     func requireConversation(_ id: String) throws
     /// Starts a new global conversation; nil when the API has no way to.
     func createConversation(_ new: NewConversation) throws -> String?
+    /// The conversation a message to Page AI agent `pageID` goes to when none is named (a new
+    /// one). By default an id made here, which the server takes as the new conversation's.
+    func newAgentConversationID(pageID: String, creating new: NewConversation) throws -> String
     /// Calls `body` with each global conversation record.
     func listConversations(_ body: (JSON) throws -> Void) throws
     /// Whether the API can list a Page AI agent's conversations (then a page's history is
@@ -60,6 +63,9 @@ extension APIAdapter {
         throw ToolError(.usage, "the \(kind.rawValue) API needs a credential: give one of --device, --with-token or --email")
     }
     public func keepTurn(_ target: SendTarget, message: JSON, reply: JSON?) throws {}
+    public func newAgentConversationID(pageID: String, creating new: NewConversation) throws -> String {
+        RandomID.conversationID()
+    }
     public var keepsTurns: Bool { false }
     public var historyPaging: HistoryPaging { .newestFirstCursor }
     public var answersWhole: Bool { false }

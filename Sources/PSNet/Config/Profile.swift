@@ -1,17 +1,21 @@
 import PSCore
 
-/// A named server: its URL, the API it speaks (nil = not known yet, detected on first use)
-/// and who is logged in there. Nothing secret: tokens live in `CredentialStore`.
+/// A named server: its URL, the API it speaks (nil = not known yet, detected on first use),
+/// who is logged in there and the model a message uses when `ps-send --model` is not given.
+/// Nothing secret: tokens live in `CredentialStore`.
 public struct Profile: Sendable, Equatable {
     public var server: String
     public var api: APIKind?
     /// The user as the server described them at login (`id`, `name`, `email`).
     public var user: JSON?
+    /// The default model (`ps-auth login --model`, `ps-auth set-model`).
+    public var model: String?
 
-    public init(server: String, api: APIKind? = nil, user: JSON? = nil) {
+    public init(server: String, api: APIKind? = nil, user: JSON? = nil, model: String? = nil) {
         self.server = server
         self.api = api
         self.user = user
+        self.model = model
     }
 
     init?(json: JSON) {
@@ -19,6 +23,7 @@ public struct Profile: Sendable, Equatable {
         self.server = server
         self.api = json["api"]?.stringValue.flatMap(APIKind.init(rawValue:))
         self.user = json["user"].flatMap { $0.isNull ? nil : $0 }
+        self.model = json["model"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     var json: JSON {
@@ -26,7 +31,29 @@ public struct Profile: Sendable, Equatable {
         object["server"] = .string(server)
         object["api"] = api.map { .string($0.rawValue) }
         object["user"] = user
+        object["model"] = model.map(JSON.string)
         return .object(object)
+    }
+}
+
+extension Session {
+    /// The profile's default model, when the profile's server is the one in use (a model
+    /// belongs to its server, like the API kind).
+    public var profileModel: String? {
+        guard let stored = profile, Session.normalise(stored.server) == server else { return nil }
+        return stored.model
+    }
+
+    /// Stores (or, with nil, removes) the profile's default model. The profile must exist:
+    /// a model belongs to a server someone logged in to.
+    public func storeModel(_ model: String?) throws {
+        guard var stored = profile else {
+            throw ToolError(.usage, "there is no profile \(profileName) yet: log in first (ps-auth login --model NAME …)")
+        }
+        stored.model = model
+        var config = self.config
+        config[profileName] = stored
+        try config.save(paths.config)
     }
 }
 

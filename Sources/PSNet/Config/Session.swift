@@ -105,11 +105,12 @@ public struct Session: Sendable {
     }
 
     /// Keeps a credential for this profile (credentials.json, 0600) and the profile's server,
-    /// API and user (config.json); the first profile stored becomes the default. Without a
-    /// credential (an API that needs none), any old one of the profile is removed.
-    public func store(_ credentials: Credentials?, api: APIKind, user: JSON?) throws {
+    /// API, user and default model (config.json); the first profile stored becomes the default.
+    /// Without a credential (an API that needs none), any old one of the profile is removed.
+    /// Without a model, the profile's old one is kept if its server stays the same.
+    public func store(_ credentials: Credentials?, api: APIKind, user: JSON?, model: String? = nil) throws {
         var config = self.config
-        config[profileName] = Profile(server: server, api: api, user: user)
+        config[profileName] = Profile(server: server, api: api, user: user, model: model ?? profileModel)
         if config.defaultProfile == nil { config.defaultProfile = profileName }
         var store = try CredentialStore.load(paths.credentials)
         store[profileName] = credentials

@@ -7,19 +7,27 @@ import Glibc
 /// is sent the whole conversation with every message). One file per conversation,
 /// `$XDG_DATA_HOME/ps-tools/conversations/<profile>/<id>.ndjson` (else `~/.local/share/…`): one
 /// UIMessage a line, oldest first, mode 0600, written whole (atomically) after each turn. The
-/// file `current` names the conversation a message goes to when none is named.
+/// file `current` (`CurrentConversation`) names the conversation a message goes to when none is named.
 public struct LocalConversations: Sendable {
     public let directory: String
 
     public init(profile: String, environment: [String: String]) {
+        directory = Self.directory(profile: profile, environment: environment)
+    }
+
+    /// The profile's folder: `$XDG_DATA_HOME/ps-tools/conversations/<profile>` (else `~/.local/share/…`).
+    public static func directory(profile: String, environment: [String: String]) -> String {
         let base: String
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             base = xdg
         } else {
             base = (environment["HOME"] ?? "") + "/.local/share"
         }
-        directory = base + "/ps-tools/conversations/" + Self.safeName(profile)
+        return base + "/ps-tools/conversations/" + safeName(profile)
     }
+
+    /// The conversation a message goes to when none is named.
+    public var currentFile: CurrentConversation { CurrentConversation(directory: directory) }
 
     /// A conversation id as a file name: made here (cuid2 shape), or given by the user, who may
     /// only name ids made here.
@@ -28,7 +36,6 @@ public struct LocalConversations: Sendable {
     }
 
     private func path(_ id: String) -> String { directory + "/" + id + ".ndjson" }
-    private var currentPath: String { directory + "/current" }
 
     public func exists(_ id: String) -> Bool {
         Self.isValidID(id) && access(path(id), F_OK) == 0
@@ -66,20 +73,16 @@ public struct LocalConversations: Sendable {
         guard unlink(path(id)) == 0 else {
             throw ToolError(.failure, "cannot remove \(path(id)): \(String(cString: strerror(errno)))")
         }
-        if let bytes = try SecureFile.read(currentPath),
-           String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: " \n") == id {
-            unlink(currentPath)
-        }
+        try currentFile.forget(id)
     }
 
     public func current() throws -> String? {
-        guard let bytes = try SecureFile.read(currentPath) else { return nil }
-        let id = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: " \n")
+        guard let id = try currentFile.read() else { return nil }
         return exists(id) ? id : nil
     }
 
     public func setCurrent(_ id: String) throws {
-        try SecureFile.write(Array((id + "\n").utf8), to: currentPath)
+        try currentFile.write(id)
     }
 
     /// `{id, title, messageCount, updatedAt}` for each conversation, newest first; the title is
@@ -127,8 +130,3 @@ public struct LocalConversations: Sendable {
     }
 }
 
-extension String {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
-    }
-}

@@ -4,8 +4,9 @@ import PSCore
 /// The current server's OpenAI-compatible agent API: `GET /api/v1/models` and
 /// `POST /api/v1/chat/completions`, MCP keys only. `model` is `ps-agent://<pageId>` of an
 /// AI_CHAT page; `conversation_id` makes the exchange durable in that conversation (without
-/// it nothing is kept), `client_manages_history` lets it name a conversation that does not
-/// exist yet.
+/// it nothing is kept, and the server loads the conversation's history itself, taking only the
+/// request's last message), `client_manages_history` lets it name a conversation that does not
+/// exist yet and makes the request's messages the whole history.
 struct AgentCompletionRoutes {
     let state: ServerState
 
@@ -29,9 +30,13 @@ struct AgentCompletionRoutes {
             _ = try auth.require(request, scope: .mcpOnly)
             var request = request
             guard let body = try await request.jsonBodyIfValid() else { throw Refusal.badRequest("Invalid JSON body") }
-            let inference = try InferenceRequest(body)
+            var inference = try InferenceRequest(body)
             guard SeedData.isAgentPage(inference.pageID) else { throw Refusal.notFound("Agent not found") }
             let conversationID = try conversation(for: inference)
+            // A kept conversation: the stored history and the request's last message only.
+            if let conversationID, !inference.clientManagesHistory {
+                inference = inference.threaded(history: state.store.conversation(conversationID)?.messages ?? [])
+            }
             let askedAt = Timestamp.now()
             if let conversationID, let last = inference.messages.last, last.role == "user" {
                 state.store.append(

@@ -14,7 +14,7 @@ struct InferenceRequest {
 
     let pageID: String
     let model: String
-    let messages: [Message]
+    private(set) var messages: [Message]
     let conversationID: String?
     let disableServerTools: Bool
     let clientManagesHistory: Bool
@@ -53,6 +53,15 @@ struct InferenceRequest {
         conversationID = trimmed.flatMap { $0.isEmpty ? nil : $0 }
         disableServerTools = body["disable_server_tools"]?.boolValue == true
         clientManagesHistory = body["client_manages_history"]?.boolValue == true
+    }
+
+    /// What the model is given in a conversation the server keeps (a conversation_id without
+    /// client_manages_history): the conversation's stored messages and the request's last
+    /// message, nothing else of the request (route.ts: `[...dbMessages, userMessage]`).
+    func threaded(history: [StoredMessage]) -> InferenceRequest {
+        var copy = self
+        copy.messages = history.map { Message(id: $0.id, role: $0.role, parts: $0.parts) } + messages.suffix(1)
+        return copy
     }
 
     /// The text the caller's system messages add to the agent's system prompt.

@@ -1,18 +1,39 @@
 import PSCore
 
-/// Any OpenAI-compatible server (Ollama, llama.cpp, vLLM, hosted models): the profile's server is
-/// the API's base URL (`http://127.0.0.1:11434/v1`), `POST /chat/completions` streams
-/// `chat.completion.chunk` events, `GET /models` lists the models. The server keeps no
-/// conversation: the client keeps each one (`LocalConversations`) and sends it whole with every
-/// message. A key is sent when the profile has one; none is needed otherwise.
-public final class OpenAIAdapter: APIAdapter, ConversationDeleting {
+/// Any OpenAI-compatible server: the profile's server is the API's base URL, `POST
+/// /chat/completions` streams `chat.completion.chunk` events, `GET /models` lists the models.
+/// Two variants, told apart by the base URL alone (no request is spent on it):
+///
+/// - a base URL whose path ends in `/api/v1` is PageSpace's own OpenAI-compatible API
+///   (`https://pagespace.ai/api/v1`, MCP keys only): the server keeps the conversations
+///   (`ServerKeptConversations`), its models are its agents (`ps-agent://<pageId>`, so
+///   `ps-send --page ID` picks one);
+/// - any other (Ollama's `http://127.0.0.1:11434/v1`, llama.cpp, vLLM, a hosted model) keeps
+///   none: the client keeps each conversation and sends it whole (`ClientKeptConversations`).
+///
+/// A key is sent when the profile has one; a plain server needs none. When a send names no
+/// model (neither --model nor the profile's), the one model the server lists is used.
+public final class OpenAIAdapter: APIAdapter, ConversationDeleting, ModelListing {
     public let kind = APIKind.openai
     public let client: APIClient
-    let conversations: LocalConversations
+    let keeper: ConversationKeeping
 
     public init(client: APIClient, environment: [String: String] = Environment.current) {
         self.client = client
-        conversations = LocalConversations(profile: client.session.profileName, environment: environment)
+        client.probesGenerationOnNotFound = false
+        let folder = LocalConversations.directory(profile: client.session.profileName, environment: environment)
+        if Self.isPageSpace(baseURL: client.session.server) {
+            keeper = ServerKeptConversations(client: client, current: CurrentConversation(directory: folder))
+        } else {
+            keeper = ClientKeptConversations(LocalConversations(profile: client.session.profileName, environment: environment))
+        }
+    }
+
+    /// Whether the base URL is PageSpace's OpenAI-compatible API: its path ends in `/api/v1`.
+    public static func isPageSpace(baseURL: String) -> Bool {
+        var path = URLText.path(of: Session.normalise(baseURL))
+        while path.hasSuffix("/") { path.removeLast() }
+        return path.hasSuffix("/api/v1")
     }
 
     public func login(email: String, password: String) throws -> LoginResult {
@@ -28,77 +49,88 @@ public final class OpenAIAdapter: APIAdapter, ConversationDeleting {
 
     /// `GET /models`: proves the server answers (and the key, when there is one).
     public func reach() throws -> CredentialReach {
-        let ids = try models().compactMap { $0["id"]?.stringValue }
+        let ids = try listModels().map(\.id)
         var reach = CredentialReach(user: nil, globalAssistant: true, pageAI: false, drives: nil)
-        reach.described = "chat completions with " + (ids.isEmpty ? "no model listed" : ids.prefix(8).joined(separator: ", ")
-            + (ids.count > 8 ? " and \(ids.count - 8) more" : ""))
+        reach.described = keeper.reachDescription(models: ids)
         return reach
     }
 
-    /// The models the server lists (`{object:"list", data:[{id, …}]}`).
-    public func models() throws -> [JSON] {
-        let answer = try client.get("/models")
-        return answer["data"]?.arrayValue ?? answer.arrayValue ?? []
+    /// The models the server lists (`{object:"list", data:[{id, owned_by, created}, …]}`).
+    public func listModels() throws -> [ModelInfo] {
+        let answer: JSON
+        do {
+            answer = try client.get("/models")
+        } catch let error as ToolError where error.status == .authenticationNeeded && keeper is ServerKeptConversations {
+            throw ToolError(.authenticationNeeded, error.message
+                + " (PageSpace's /api/v1 takes only an MCP key, mcp_...: settings > MCP keys, or ps-auth login --device --drive ID)")
+        }
+        return (answer["data"]?.arrayValue ?? answer.arrayValue ?? []).compactMap(ModelInfo.init(openAI:))
     }
 
-    public func logout() throws -> String? {
-        "an OpenAI-compatible server has no session to end: only the local copy of the key is removed"
-    }
+    public func logout() throws -> String? { keeper.logoutNote }
 
     public func defaultConversationID(creating new: NewConversation?) throws -> String? {
-        if let current = try conversations.current() { return current }
-        return try new.flatMap(createConversation)
+        try keeper.defaultConversationID(creating: new)
     }
 
-    public func requireConversation(_ id: String) throws {
-        guard conversations.exists(id) else {
-            throw ToolError(.notFound, "there is no conversation \(TerminalSafeText.sanitize(id)) kept for this profile "
-                + "(ps-history --list shows them; --new-conversation starts one)")
-        }
+    public func requireConversation(_ id: String) throws { try keeper.requireConversation(id) }
+
+    public func createConversation(_ new: NewConversation) throws -> String? { try keeper.createConversation(new) }
+
+    /// `ps-send --page ID` without --conversation: a new conversation, as on PageSpace's own API.
+    public func newAgentConversationID(pageID: String, creating new: NewConversation) throws -> String {
+        _ = try keeper.agentModel(pageID: pageID)
+        guard let id = try keeper.createConversation(new) else { throw ClientKeptConversations.noAgents }
+        return id
     }
 
-    /// A conversation is kept from its first turn on; until then it is only an id.
-    public func createConversation(_ new: NewConversation) throws -> String? { RandomID.conversationID() }
+    public func deleteConversation(_ id: String) throws { try keeper.deleteConversation(id) }
 
-    public func deleteConversation(_ id: String) throws { try conversations.remove(id) }
-
-    public func listConversations(_ body: (JSON) throws -> Void) throws {
-        try conversations.list().forEach(body)
-    }
+    public func listConversations(_ body: (JSON) throws -> Void) throws { try keeper.listConversations(body) }
 
     public var listsAgentConversations: Bool { false }
 
     public func listAgentConversations(agentID: String, _ body: (JSON) throws -> Void) throws {
-        throw ToolError(.usage, "an OpenAI-compatible server has no Page AI agents")
+        throw ToolError(.usage, "an OpenAI-compatible server does not list an agent's conversations: ps-history --list lists them all")
     }
 
-    /// The whole conversation at once, from the local file.
+    /// The whole conversation at once.
     public func historyPage(_ source: HistorySource, query: HistoryQuery) throws -> HistoryPage {
-        guard case .global(let id) = source else { throw ToolError(.usage, "an OpenAI-compatible server has no Page AI agents") }
-        try requireConversation(id)
-        return HistoryPage(messages: try conversations.messages(id), hasMore: false, nextCursor: nil, isPaged: false)
+        HistoryPage(messages: try keeper.messages(source), hasMore: false, nextCursor: nil, isPaged: false)
     }
 
     public func sendRequest(_ target: SendTarget, message: JSON, options: SendOptions) throws -> HTTPRequest {
-        guard case .global(let id) = target else { throw ToolError(.usage, "an OpenAI-compatible server has no Page AI agents") }
-        guard let model = options.model else {
-            throw ToolError(.usage, "an OpenAI-compatible server needs --model (ps-auth status lists the server's models)")
+        let conversationID: String, model: String
+        switch target {
+        case .global(let id):
+            conversationID = id
+            model = try options.model ?? onlyModel()
+        case .agent(let page, let id):
+            guard let id else { throw ToolError(.usage, "name the conversation with --conversation") }
+            conversationID = id
+            model = try keeper.agentModel(pageID: page)
         }
-        let history = try conversations.messages(id)
-        var body = JSONObject()
+        var body = try keeper.sendFields(conversationID: conversationID, message: message, system: options.system)
         body["model"] = .string(model)
-        body["messages"] = .array(ChatMessages.make(system: options.system, history: history + [message]))
         body["stream"] = true
-        body["stream_options"] = ["include_usage": true]
         return client.request("POST", "/chat/completions", body: .object(body), headers: [("Accept", "text/event-stream")])
     }
 
-    public var keepsTurns: Bool { true }
+    /// No model named: the one the server lists, else a usage error naming them.
+    func onlyModel() throws -> String {
+        let ids = try listModels().map(\.id)
+        if ids.count == 1 { return ids[0] }
+        let listed = ids.isEmpty ? "the server lists none"
+            : "the server lists " + ids.prefix(8).map(TerminalSafeText.sanitize).joined(separator: ", ")
+                + (ids.count > 8 ? " and \(ids.count - 8) more" : "")
+        throw ToolError(.usage, "no model: give --model NAME or store one with ps-auth set-model NAME (\(listed))")
+    }
 
-    /// Keeps the turn: the user's message and the reply as it was rebuilt from the stream.
+    public var keepsTurns: Bool { keeper.keepsTurns }
+
     public func keepTurn(_ target: SendTarget, message: JSON, reply: JSON?) throws {
         guard case .global(let id) = target else { return }
-        try conversations.append([message] + (reply.map { [$0] } ?? []), to: id)
+        try keeper.keepTurn(conversationID: id, message: message, reply: reply)
     }
 
     /// Closing the connection is how an OpenAI-compatible server is told to stop.

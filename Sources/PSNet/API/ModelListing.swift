@@ -1,0 +1,37 @@
+import PSCore
+
+/// Listing the models a server offers (`ps-models`). An adapter adopts it when its API can say;
+/// `ps-models` asks for it with `Capabilities.require` and exits 2 elsewhere.
+public protocol ModelListing: APIAdapter {
+    /// The models, in the server's order.
+    func listModels() throws -> [ModelInfo]
+}
+
+/// One model as a server lists it (OpenAI's `{id, object:"model", created, owned_by}`).
+public struct ModelInfo: Sendable, Equatable {
+    public var id: String
+    public var ownedBy: String?
+    /// When the model was made, in seconds since 1970, when the server says.
+    public var created: Int64?
+
+    public init(id: String, ownedBy: String? = nil, created: Int64? = nil) {
+        self.id = id
+        self.ownedBy = ownedBy
+        self.created = created
+    }
+
+    /// Reads one entry of an OpenAI `data` array; nil when it has no string id.
+    public init?(openAI entry: JSON) {
+        guard let id = entry["id"]?.stringValue, !id.isEmpty else { return nil }
+        self.init(id: id, ownedBy: entry["owned_by"]?.stringValue, created: entry["created"]?.intValue)
+    }
+
+    /// The record `ps-models` writes: `{id, ownedBy?, created?}`.
+    public var record: JSON {
+        var object = JSONObject()
+        object["id"] = .string(id)
+        object["ownedBy"] = ownedBy.map(JSON.string)
+        object["created"] = created.map(JSON.integer)
+        return .object(object)
+    }
+}

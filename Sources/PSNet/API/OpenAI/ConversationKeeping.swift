@@ -1,0 +1,30 @@
+import PSCore
+
+/// Who keeps the conversations of an OpenAI-compatible server: the client
+/// (`ClientKeptConversations`, for servers that keep none) or the server
+/// (`ServerKeptConversations`, PageSpace's `/api/v1`). `OpenAIAdapter` holds one and
+/// leaves every conversation question to it; what is left (models, the stream) is the same.
+protocol ConversationKeeping: AnyObject {
+    /// What `ps-auth status` says the credential reaches, given the models listed.
+    func reachDescription(models: [String]) -> String
+    /// What `ps-auth logout` tells the user.
+    var logoutNote: String { get }
+
+    func defaultConversationID(creating new: NewConversation?) throws -> String?
+    func requireConversation(_ id: String) throws
+    func createConversation(_ new: NewConversation) throws -> String?
+    func deleteConversation(_ id: String) throws
+    func listConversations(_ body: (JSON) throws -> Void) throws
+    /// The messages of a conversation, UIMessages oldest first.
+    func messages(_ source: HistorySource) throws -> [JSON]
+
+    /// The model that `ps-send --page ID` means.
+    func agentModel(pageID: String) throws -> String
+    /// The fields of a send's body other than `model` and `stream`: the messages, and
+    /// whatever names the conversation.
+    func sendFields(conversationID: String, message: JSON, system: String?) throws -> JSONObject
+
+    /// Whether `keepTurn` keeps anything (then the reply is rebuilt from the stream).
+    var keepsTurns: Bool { get }
+    func keepTurn(conversationID: String, message: JSON, reply: JSON?) throws
+}
