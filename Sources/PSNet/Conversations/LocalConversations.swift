@@ -6,13 +6,14 @@ import Glibc
 /// Conversations kept by the client, for servers that keep none (an OpenAI-compatible server
 /// is sent the whole conversation with every message). One file per conversation,
 /// `$XDG_DATA_HOME/ps-tools/conversations/<profile>/<id>.ndjson` (else `~/.local/share/…`): one
-/// UIMessage a line, oldest first, mode 0600, written whole (atomically) after each turn. The
-/// file `current` (`CurrentConversation`) names the conversation a message goes to when none is named.
+/// UIMessage a line, oldest first, mode 0600, written whole (atomically) after each turn.
+/// `CurrentConversation` names the one a message goes to when none is named.
 public struct LocalConversations: Sendable {
     public let directory: String
 
     public init(profile: String, environment: [String: String]) {
         directory = Self.directory(profile: profile, environment: environment)
+        currentFile = CurrentConversation(profile: profile, environment: environment)
     }
 
     /// The profile's folder: `$XDG_DATA_HOME/ps-tools/conversations/<profile>` (else `~/.local/share/…`).
@@ -27,7 +28,7 @@ public struct LocalConversations: Sendable {
     }
 
     /// The conversation a message goes to when none is named.
-    public var currentFile: CurrentConversation { CurrentConversation(directory: directory) }
+    public let currentFile: CurrentConversation
 
     /// A conversation id as a file name: made here (cuid2 shape), or given by the user, who may
     /// only name ids made here.
@@ -73,11 +74,11 @@ public struct LocalConversations: Sendable {
         guard unlink(path(id)) == 0 else {
             throw ToolError(.failure, "cannot remove \(path(id)): \(String(cString: strerror(errno)))")
         }
-        try currentFile.forget(id)
+        currentFile.forget(id)
     }
 
     public func current() throws -> String? {
-        guard let id = try currentFile.read() else { return nil }
+        guard let id = currentFile.read() else { return nil }
         return exists(id) ? id : nil
     }
 

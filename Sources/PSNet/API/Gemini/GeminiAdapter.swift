@@ -5,15 +5,15 @@ import PSCore
 /// `Authorization: Bearer`. The server keeps the conversations (`/conversations`, each
 /// `GET /conversations/:id` whole), streams a reply as named SSE events (token, thought,
 /// tool-call, tool-result, done, error) and stops one on `POST /conversations/:id/cancel`.
-/// Like the app, the client remembers the conversation last used (`LastConversation`).
+/// Like the app, the client remembers the conversation last used (`CurrentConversation`).
 public final class GeminiAdapter: APIAdapter, ConversationDeleting, SettingsAPI {
     public let kind = APIKind.gemini
     public let client: APIClient
-    let lastUsed: LastConversation
+    let lastUsed: CurrentConversation
 
     public init(client: APIClient, environment: [String: String] = Environment.current) {
         self.client = client
-        lastUsed = LastConversation(profile: client.session.profileName, environment: environment)
+        lastUsed = CurrentConversation(profile: client.session.profileName, environment: environment)
     }
 
     public func login(email: String, password: String) throws -> LoginResult {
@@ -109,7 +109,7 @@ public final class GeminiAdapter: APIAdapter, ConversationDeleting, SettingsAPI 
         if options.location != nil { throw ToolError(.usage, "the Gemini mobile API has no drives or pages (--drive)") }
         let text = message["parts"]?.arrayValue?.compactMap { $0["text"]?.stringValue }.joined(separator: "\n") ?? ""
         do {
-            try lastUsed.remember(id)
+            try lastUsed.write(id)
         } catch let error as ToolError {
             Diagnostics.warning("the conversation is not remembered as the last one used: \(error.message)")
         }

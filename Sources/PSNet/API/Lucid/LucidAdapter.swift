@@ -8,12 +8,12 @@ import PSCore
 /// the stream a streaming server would have sent (`streamRecords(fromAnswer:)`).
 ///
 /// The conversation a message goes to when none is named is kept on the client, as the iOS
-/// app keeps its current conversation (`LucidCurrentConversation`); when none is kept (or it
+/// app keeps its current conversation (`CurrentConversation`); when none is kept (or it
 /// was deleted), the user's most recently updated conversation on the server; else a new one.
 public final class LucidAdapter: APIAdapter, ConversationRenaming, ConversationDeleting {
     public let kind = APIKind.lucid
     public let client: APIClient
-    let current: LucidCurrentConversation
+    let current: CurrentConversation
     let environment: [String: String]
 
     /// The largest page asked for (the guide's own pages are 50 and 100).
@@ -22,7 +22,7 @@ public final class LucidAdapter: APIAdapter, ConversationRenaming, ConversationD
     public init(client: APIClient, environment: [String: String] = Environment.current) {
         self.client = client
         self.environment = environment
-        current = LucidCurrentConversation(paths: client.session.paths, profile: client.session.profileName)
+        current = CurrentConversation(profile: client.session.profileName, environment: environment)
         client.errorWording = LucidErrorWording()
         client.probesGenerationOnNotFound = false
     }
@@ -68,7 +68,7 @@ public final class LucidAdapter: APIAdapter, ConversationRenaming, ConversationD
     }
 
     public func logout() throws -> String? {
-        current.forget()
+        current.clear()
         return "Lucid has no session to end: only this profile's user is forgotten here (logging in again finds the same user)"
     }
 
@@ -76,14 +76,14 @@ public final class LucidAdapter: APIAdapter, ConversationRenaming, ConversationD
 
     public func defaultConversationID(creating new: NewConversation?) throws -> String? {
         let user = try userID()
-        if let kept = current.read(userID: user) {
+        if let kept = current.read(owner: user) {
             if try conversation(kept, of: user) != nil { return kept }
-            current.forget()
+            current.clear()
         }
         let newest = try client.get(
             "/v1/conversations/user/\(URLText.encodeComponent(user))", query: [("limit", "1"), ("offset", "0")])
         if let id = newest["conversations"]?.arrayValue?.first?["id"]?.stringValue {
-            try current.write(id, userID: user)
+            try current.write(id, owner: user)
             return id
         }
         return try new.flatMap(createConversation)
@@ -118,7 +118,7 @@ public final class LucidAdapter: APIAdapter, ConversationRenaming, ConversationD
         guard let id = created["id"]?.stringValue else {
             throw ToolError(.serverError, "POST /v1/conversations: the server's answer names no conversation id")
         }
-        try current.write(id, userID: user)
+        try current.write(id, owner: user)
         return id
     }
 
@@ -141,7 +141,7 @@ public final class LucidAdapter: APIAdapter, ConversationRenaming, ConversationD
         let user = try userID()
         try requireConversation(id)
         _ = try client.json(client.request("DELETE", "/v1/conversations/\(URLText.encodeComponent(id))"))
-        if current.read(userID: user) == id { current.forget() }
+        if current.read(owner: user) == id { current.clear() }
     }
 
     public var listsAgentConversations: Bool { false }
@@ -187,7 +187,7 @@ public final class LucidAdapter: APIAdapter, ConversationRenaming, ConversationD
         body["user_id"] = .string(user)
         body["message"] = .string(text)
         body["model"] = options.model.map(JSON.string)
-        try current.write(id, userID: user)
+        try current.write(id, owner: user)
         return client.request("POST", "/v1/chat", body: .object(body))
     }
 

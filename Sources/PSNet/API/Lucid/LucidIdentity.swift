@@ -29,32 +29,3 @@ enum LucidIdentity {
         return String(cString: buffer)
     }
 }
-
-/// The conversation a message goes to when none is named, kept on the client as the iOS app
-/// keeps its `currentConversationId`: `$XDG_CONFIG_HOME/ps-tools/lucid/<profile>.json`,
-/// `{"user_id":…,"conversation_id":…}`, next to the profile's config. The conversation a
-/// message was last sent to (or that was last created) is the current one; it only counts for
-/// the user it was kept for.
-struct LucidCurrentConversation {
-    let path: String
-
-    init(paths: ConfigPaths, profile: String) {
-        let safe = String(profile.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
-        path = paths.directory + "/lucid/" + safe + ".json"
-    }
-
-    func read(userID: String) -> String? {
-        guard let bytes = try? SecureFile.read(path), let json = try? JSON.parse(bytes: bytes),
-              json["user_id"]?.stringValue == userID else { return nil }
-        return json["conversation_id"]?.stringValue
-    }
-
-    func write(_ conversationID: String, userID: String) throws {
-        var bytes: [UInt8] = []
-        JSON.object(JSONObject([("user_id", .string(userID)), ("conversation_id", .string(conversationID))])).write(to: &bytes)
-        bytes.append(0x0A)
-        try SecureFile.write(bytes, to: path, mode: 0o600)
-    }
-
-    func forget() { _ = try? SecureFile.remove(path) }
-}

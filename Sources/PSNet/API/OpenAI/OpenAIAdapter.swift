@@ -21,9 +21,9 @@ public final class OpenAIAdapter: APIAdapter, ConversationDeleting, ModelListing
     public init(client: APIClient, environment: [String: String] = Environment.current) {
         self.client = client
         client.probesGenerationOnNotFound = false
-        let folder = LocalConversations.directory(profile: client.session.profileName, environment: environment)
         if Self.isPageSpace(baseURL: client.session.server) {
-            keeper = ServerKeptConversations(client: client, current: CurrentConversation(directory: folder))
+            keeper = ServerKeptConversations(
+                client: client, current: CurrentConversation(profile: client.session.profileName, environment: environment))
         } else {
             keeper = ClientKeptConversations(LocalConversations(profile: client.session.profileName, environment: environment))
         }

@@ -36,7 +36,7 @@ final class ServerKeptConversations: ConversationKeeping {
     /// The remembered conversation while the server still has it, else the newest listed,
     /// else a new one.
     func defaultConversationID(creating new: NewConversation?) throws -> String? {
-        if let id = try current.read(), try conversation(id) != nil { return id }
+        if let id = current.read(), try conversation(id) != nil { return id }
         let newest = try client.get("/conversations", query: [("limit", "1"), ("offset", "0")])
         if let id = newest["data"]?.arrayValue?.first?["id"]?.stringValue { return id }
         return try new.flatMap(createConversation)
@@ -63,7 +63,7 @@ final class ServerKeptConversations: ConversationKeeping {
         } catch let error as ToolError where error.status == .notFound {
             throw Self.noSuchConversation(id)
         }
-        try current.forget(id)
+        current.forget(id)
     }
 
     /// Every conversation, most recently updated first, `limit`/`offset` pages of 100; each
