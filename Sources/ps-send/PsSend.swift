@@ -140,6 +140,11 @@ struct PsSend: ParsableCommand {
     @Flag(name: .long, help: "Ask again: delete the conversation's last reply and send its last message once more.")
     var regenerate = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Start a new conversation from these messages (ps-history output; - for stdin), where the client keeps conversations.",
+        valueName: "file"))
+    var history: String?
+
     @Flag(name: .long, help: "When the connection breaks mid-reply, stop (exit 9) instead of joining the reply again.")
     var noResume = false
 
@@ -168,6 +173,12 @@ struct PsSend: ParsableCommand {
         if regenerate && (page != nil || agent != nil) && conversation == nil {
             throw ValidationError("--regenerate --page (or --agent) needs the agent's --conversation")
         }
+        if history != nil && (conversation != nil || page != nil || agent != nil || regenerate || newConversation) {
+            throw ValidationError("--history starts a new conversation: it cannot go with --conversation, --page, --agent, --regenerate or --new-conversation")
+        }
+        if history == "-" && (words.isEmpty || words == ["-"]) {
+            throw ValidationError("with --history - the messages come on stdin: give the message as arguments")
+        }
         if fromSeq != nil && resume == nil { throw ValidationError("--from-seq goes with --resume") }
         if let fromSeq, fromSeq < 0 { throw ValidationError("--from-seq must be 0 or more") }
         if newConversation && (conversation != nil || page != nil || agent != nil) {
@@ -192,7 +203,10 @@ struct PsSend: ParsableCommand {
         // The profile's model stands in for --model, whatever the API.
         let model = self.model ?? connection.session.profileModel
         let target: SendTarget, message: JSON
-        if let text {
+        if let history, let text {
+            target = try seededTarget(adapter, from: history, text: text, model: model)
+            message = UserMessage.make(text: text)
+        } else if let text {
             target = try sendTarget(adapter, page: page, text: text, model: model)
             message = UserMessage.make(text: text)
         } else {
@@ -244,6 +258,17 @@ struct PsSend: ParsableCommand {
             abortTurn(adapter, streamID: stream.streamID, conversationID: target.conversationID, quiet: true)
             throw ExitRequest(.brokenPipe)  // quietly, like every command whose reader left
         }
+    }
+
+    /// `--history FILE`: a new conversation that starts with the messages in FILE.
+    private func seededTarget(_ adapter: APIAdapter, from path: String, text: String, model: String?) throws -> SendTarget {
+        let seeding = try Capabilities.require(adapter, ConversationSeeding.self, toDo: "start a conversation from --history")
+        let messages = try MessageRecords.read(path)
+        guard let id = try adapter.createConversation(NewConversation(title: NewConversation.title(fromMessage: text), model: model)) else {
+            throw ToolError(.usage, "the \(adapter.kind.rawValue) API cannot create conversations")
+        }
+        try seeding.seedConversation(id, with: messages)
+        return .global(conversationID: id)
     }
 
     /// `--regenerate`: the conversation's last user message, sent again (same id, so it is not
@@ -322,6 +347,7 @@ struct PsSend: ParsableCommand {
     /// text when there are both (a terminal on stdin is not piped input).
     private func messageText() throws -> String {
         let fromStdin = words.isEmpty || words == ["-"]
+        if history == "-" { return words.joined(separator: " ") }
         if fromStdin {
             return try StandardInputText.read(usage: "usage: ps-send MESSAGE..., or: echo MESSAGE | ps-send")
         } else if Terminal.isTerminal(0) {

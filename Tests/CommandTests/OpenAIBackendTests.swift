@@ -83,4 +83,40 @@ import TestSupport
         #expect(badModel.status == 6, "\(badModel.stderrText)")
         #expect(badModel.stderrText.contains("no-such-model"))
     }
+
+    @Test func anotherBackendsExportStartsAConversation() throws {
+        let pagespace = try LocalServer.start(extraArguments: ["--quiet"])
+        defer { pagespace.stop() }
+        let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let exporter = try NetworkSandbox(server: pagespace)
+        let sandbox = try Self.sandbox(server)
+        let dir = sandbox.directory
+        let export = try exporter.shell("ps-history --conversation \(LocalServer.globalConversationID) > '\(dir)/export.ndjson'")
+        #expect(export.status == 0, "\(export.stderrText)")
+        let exported = try Records.parse(try String(contentsOfFile: dir + "/export.ndjson", encoding: .utf8))
+        try #require(exported.count >= 2)
+
+        let sent = try sandbox.shell("ps-send --model ps-demo --history - 'Summarise this conversation' < '\(dir)/export.ndjson' | ps-sse | ps-parts --final")
+        #expect(sent.status == 0, "\(sent.stderrText)")
+        // The whole export went first, then the question.
+        let log = try server.requestLog().filter { $0["path"] as? String == "/v1/chat/completions" }
+        let messages = try #require((log.last?["body"] as? [String: Any])?["messages"] as? [[String: Any]])
+        #expect(messages.count == exported.count + 1)
+        #expect(messages.last?["content"] as? String == "Summarise this conversation")
+        #expect(messages.first?["content"] as? String == Records.text(of: exported[0]))
+        // It is kept: the next message continues it with everything.
+        #expect(try sandbox.run("ps-send", ["--model", "ps-demo", "And then?"]).status == 0)
+        let kept = try Records.parse(try sandbox.run("ps-history", []).stdoutText)
+        #expect(kept.count == exported.count + 4)
+
+        let bad = try sandbox.run("ps-send", ["--model", "ps-demo", "--history", "-", "hi"], stdin: "not json\n")
+        #expect(bad.status == 3)
+        #expect(bad.stderrText.contains("stdin line 1"))
+        let usage = try sandbox.run("ps-send", ["--model", "ps-demo", "--history", "-"], stdin: "")
+        #expect(usage.status == 2)
+        let refused = try exporter.run("ps-send", ["--history", dir + "/export.ndjson", "hi"])
+        #expect(refused.status == 2)
+        #expect(refused.stderrText.contains("cannot start a conversation from --history"))
+    }
 }

@@ -60,3 +60,10 @@ public protocol MessageUndoing: APIAdapter {
     /// Removes the message and those after it; `withChanges` also undoes what their tools changed.
     func undo(_ messageID: String, withChanges: Bool) throws -> JSON
 }
+
+/// Starting a conversation from messages given by the user (another backend's export, say),
+/// where the client keeps the conversation and sends it whole.
+public protocol ConversationSeeding: APIAdapter {
+    /// Makes `messages` (UIMessages, oldest first) the start of the new conversation `id`.
+    func seedConversation(_ id: String, with messages: [JSON]) throws
+}

@@ -56,6 +56,13 @@ final class ClientKeptConversations: ConversationKeeping {
 
     var keepsTurns: Bool { true }
 
+    func seedConversation(_ id: String, with messages: [JSON]) throws {
+        guard !conversations.exists(id) else {
+            throw ToolError(.usage, "conversation \(TerminalSafeText.sanitize(id)) already has messages; --history starts a new one")
+        }
+        try conversations.append(messages, to: id)
+    }
+
     /// Keeps the turn: the user's message and the reply as it was rebuilt from the stream.
     func keepTurn(conversationID: String, message: JSON, reply: JSON?) throws {
         try conversations.append([message] + (reply.map { [$0] } ?? []), to: conversationID)

@@ -26,5 +26,7 @@ protocol ConversationKeeping: AnyObject {
 
     /// Whether `keepTurn` keeps anything (then the reply is rebuilt from the stream).
     var keepsTurns: Bool { get }
+    /// Starts the new conversation `id` with `messages` (only where the client keeps it).
+    func seedConversation(_ id: String, with messages: [JSON]) throws
     func keepTurn(conversationID: String, message: JSON, reply: JSON?) throws
 }

@@ -13,7 +13,7 @@ import PSCore
 ///
 /// A key is sent when the profile has one; a plain server needs none. When a send names no
 /// model (neither --model nor the profile's), the one model the server lists is used.
-public final class OpenAIAdapter: APIAdapter, ConversationDeleting, ModelListing {
+public final class OpenAIAdapter: APIAdapter, ConversationDeleting, ConversationSeeding, ModelListing {
     public let kind = APIKind.openai
     public let client: APIClient
     let keeper: ConversationKeeping
@@ -85,6 +85,8 @@ public final class OpenAIAdapter: APIAdapter, ConversationDeleting, ModelListing
     }
 
     public func deleteConversation(_ id: String) throws { try keeper.deleteConversation(id) }
+
+    public func seedConversation(_ id: String, with messages: [JSON]) throws { try keeper.seedConversation(id, with: messages) }
 
     public func listConversations(_ body: (JSON) throws -> Void) throws { try keeper.listConversations(body) }
 

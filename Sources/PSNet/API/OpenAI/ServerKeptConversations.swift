@@ -12,6 +12,11 @@ import PSCore
 /// The server has no current conversation: the last one a message went to is remembered in
 /// `CurrentConversation` (the profile's `current` file), else the newest the server lists is used.
 final class ServerKeptConversations: ConversationKeeping {
+    func seedConversation(_ id: String, with messages: [JSON]) throws {
+        throw ToolError(.usage, "PageSpace keeps this API's conversations on the server and takes only the new message: "
+            + "--history cannot start one")
+    }
+
     let client: APIClient
     let current: CurrentConversation
     /// The last conversation fetched: asking whether one exists and then reading it is one request.
