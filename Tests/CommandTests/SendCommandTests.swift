@@ -128,13 +128,15 @@ import TestSupport
         // An MCP key cannot abort: said plainly, no request made.
         try server.clearRequestLog()
         try server.armFault(#"{"slow":true,"keepAliveMs":100,"pauseMs":2000,"times":1}"#)
+        // Files of its own: the first run's would be found before this one truncates them.
+        let mcpOut = sandbox.directory + "/mcp.sse"
         let mcp = try sandbox.shell("""
-            ps-send --page page_agent_demo hello > \(out) 2> \(sandbox.directory)/err & pid=$!
-            while ! grep -q '^data: ' \(out) 2>/dev/null; do sleep 0.05; done
+            ps-send --page page_agent_demo hello > \(mcpOut) 2> \(sandbox.directory)/mcp-err & pid=$!
+            while ! grep -q '^data: ' \(mcpOut) 2>/dev/null; do sleep 0.05; done
             kill -INT $pid; wait $pid; echo "status=$?"
             """, env: ["PAGESPACE_TOKEN": LocalServer.mcpKey])
         #expect(mcp.stdoutText.contains("status=130"))
-        let mcpErrors = try String(contentsOfFile: sandbox.directory + "/err", encoding: .utf8)
+        let mcpErrors = try String(contentsOfFile: sandbox.directory + "/mcp-err", encoding: .utf8)
         #expect(mcpErrors.contains("an MCP key cannot stop a turn"), "\(mcpErrors)")
         #expect(try server.requestLog().allSatisfy { ($0["path"] as? String) != "/api/ai/abort" })
     }
