@@ -107,6 +107,11 @@ import TestSupport
         #expect(neither.status == 2)
         #expect(neither.stderrText.contains("blob.bin"))
         #expect(neither.stderrText.contains("nor UTF-8 text"))
+        // More images than the server takes in one message (5).
+        let image = try Self.write(Self.png, "dot.png", in: sandbox)
+        let six = try sandbox.run("ps-send", Array(repeating: ["--attach", image], count: 6).flatMap { $0 } + ["look"])
+        #expect(six.status == 2)
+        #expect(six.stderrText.contains("6 images") && six.stderrText.contains("at most 5"), "\(six.stderrText)")
         #expect(try server.requestLog().isEmpty)
     }
 
