@@ -33,7 +33,7 @@ public enum Attachment: Sendable, Equatable {
         let ext = name.lastIndex(of: ".").map { name[name.index(after: $0)...].lowercased() } ?? ""
         if let claimed = ImageMediaType.claimed(byFileName: name) {
             throw ToolError(.usage, "--attach \(shown): named .\(ext) but its content is not a \(claimed.name) image "
-                + "(nor JPEG, PNG, GIF or WebP)")
+                + "(nor any other image PageSpace takes: JPEG, PNG, GIF, WebP)")
         }
         if otherImageExtensions.contains(ext) {
             throw ToolError(.usage, "--attach \(shown): .\(ext) images are not taken; PageSpace takes JPEG, PNG, GIF and WebP")
