@@ -57,6 +57,18 @@ struct PsSend: ParsableCommand {
             --regenerate asks again: the conversation's last reply is deleted and its last \
             message sent once more (ps-message edits and deletes messages).
 
+            --attach FILE (repeatable) is read and checked before anything is sent, as the \
+            server checks images: a file whose content is a JPEG, PNG, GIF or WebP image (known \
+            by its first bytes, not its name) becomes a file part {type:"file", mediaType, \
+            filename, url:"data:TYPE;base64,..."} after the text, at most 5 of them, each at \
+            most 4 MiB as a data URL (about 3 MiB of image); a UTF-8 text file (no NUL byte) \
+            is added to the message after a blank line, as its file name and a colon on one \
+            line, then its content in a fenced block (``` or a longer fence than any run of \
+            backticks in it). A file named as an image that is not one, an image of another \
+            type, a file that is neither, one over 4 MiB, or one that cannot be read is exit \
+            2 naming it. Only the current PageSpace API takes images; the others (the legacy \
+            API kept only a message's text) refuse them with exit 2, before sending.
+
             An API that answers whole (Lucid: one JSON document, no stream) is written as the \
             same UI message stream (start, one text block, finish, [DONE]; see ps-ndjson(5)), \
             so the pipeline is unchanged; --print-ids then names the server's id of the \
@@ -75,6 +87,7 @@ struct PsSend: ParsableCommand {
               ps-send --conversation conv_1 --provider openai --model gpt-4o "Hello"
               ps-send --print-ids "Remember this" 2>ids.txt | ps-sse >/dev/null
               git diff | ps-send "Review this change" | ps-sse | ps-parts | ps-render
+              ps-send --attach chart.png --attach notes.md "What does the chart show?" | ps-sse | ps-parts
               ps-send --list-streams
               ps-send --resume msg_123 | ps-sse | ps-parts | ps-render
               ps-send --api lucid --extract-facts-every 10 "I moved to Lyon" | ps-sse | ps-parts | ps-render
@@ -156,6 +169,11 @@ struct PsSend: ParsableCommand {
         valueName: "n"))
     var extractFactsEvery: Int?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Attach this file (repeatable): a JPEG, PNG, GIF or WebP image is sent as a file part; a UTF-8 text file goes into the message.",
+        valueName: "file"))
+    var attach: [String] = []
+
     @Argument(help: ArgumentHelp("The message (default: read from stdin).", valueName: "message"))
     var words: [String] = []
 
@@ -166,6 +184,9 @@ struct PsSend: ParsableCommand {
                 || system != nil || drive != nil {
                 throw ValidationError("--resume and --list-streams send nothing: give no message and no send options")
             }
+        }
+        if !attach.isEmpty && (resume != nil || listStreams || regenerate) {
+            throw ValidationError("--attach goes with a new message, not with --resume, --list-streams or --regenerate")
         }
         if regenerate && (!words.isEmpty || newConversation) {
             throw ValidationError("--regenerate sends the conversation's last message again: give no message")
@@ -193,9 +214,15 @@ struct PsSend: ParsableCommand {
         Interrupt.install()
         if let resume { return try follow(resume) }
         if listStreams { return try listActiveStreams() }
-        let text = regenerate ? nil : try messageText()
+        // Every file is checked before anything is sent.
+        let files = try AttachedFiles(paths: attach)
+        let text = regenerate ? nil : files.text(withMessage: try messageText())
         let connection = try self.connection.connect()
         let adapter = connection.adapter
+        if !files.images.isEmpty && !adapter.takesFileParts {
+            throw ToolError(.usage, "the \(adapter.kind.rawValue) API cannot take images: --attach \(TerminalSafeText.sanitize(files.images[0].filename)) "
+                + "would be lost; attach only text files")
+        }
         let cadence = try extractFactsEvery.map {
             FactCadence(every: $0, facts: try Capabilities.require(adapter, FactsAPI.self, toDo: "extract facts"))
         }
@@ -208,7 +235,7 @@ struct PsSend: ParsableCommand {
             message = UserMessage.make(text: text)
         } else if let text {
             target = try sendTarget(adapter, page: page, text: text, model: model)
-            message = UserMessage.make(text: text)
+            message = UserMessage.make(text: text, files: files.fileParts)
         } else {
             (target, message) = try regenerationTarget(adapter, page: page)
         }

@@ -56,6 +56,9 @@ public protocol APIAdapter: AnyObject {
     var answersWhole: Bool { get }
     /// For an API that answers whole: the answer as UI message stream SSE bytes.
     func streamRecords(fromAnswer answer: JSON, target: SendTarget) throws -> WholeAnswer
+    /// Whether a sent message's file parts (images) reach the model; where they would be
+    /// dropped, `ps-send --attach IMAGE` is refused before sending.
+    var takesFileParts: Bool { get }
 }
 
 extension APIAdapter {
@@ -69,6 +72,7 @@ extension APIAdapter {
     public var keepsTurns: Bool { false }
     public var historyPaging: HistoryPaging { .newestFirstCursor }
     public var answersWhole: Bool { false }
+    public var takesFileParts: Bool { false }
     public func streamRecords(fromAnswer answer: JSON, target: SendTarget) throws -> WholeAnswer {
         throw ToolError(.failure, "the \(kind.rawValue) API streams its answers")
     }
@@ -224,10 +228,11 @@ public struct SendOptions: Sendable {
     }
 }
 
-/// A user message as UIMessage, with a client-made id.
+/// A user message as UIMessage, with a client-made id: its text part first, then its file
+/// parts (`{type:"file", mediaType, filename, url}`, see `ImageAttachment`).
 public enum UserMessage {
-    public static func make(text: String, id: String = RandomID.messageID()) -> JSON {
-        ["id": .string(id), "role": "user", "parts": [["type": "text", "text": .string(text)]]]
+    public static func make(text: String, files: [JSON] = [], id: String = RandomID.messageID()) -> JSON {
+        ["id": .string(id), "role": "user", "parts": .array([["type": "text", "text": .string(text)]] + files)]
     }
 }
 

@@ -18,7 +18,7 @@ struct ServerMiddleware: RouterMiddleware {
         } else {
             var body: JSON?
             if request.method != .get && request.method != .head {
-                let buffer = try await request.collectBody(upTo: 4 << 20)
+                let buffer = try await request.collectBody(upTo: Request.maxBodyBytes)
                 body = try? JSON.parse(bytes: Array(buffer.readableBytesView))
             }
             state.requests.record(request, body: body)

@@ -78,6 +78,9 @@ enum ReplyStreamer {
             throw Refusal.badRequest("the last message has neither parts nor content")
         }
         parts = parts.filter { $0.objectValue != nil }
+        // Images are checked before anything is stored, and kept as sent (the history returns
+        // them); the legacy API predates image support and checked nothing.
+        if state.dialect.isCurrent, let problem = FilePartCheck.problem(in: parts) { throw Refusal.badRequest(problem) }
         let id = last["id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? state.ids.nextMessageID()
         return StoredMessage(id: id, role: "user", parts: parts, createdAt: Timestamp.now())
     }

@@ -41,9 +41,13 @@ struct Refusal: Error {
 }
 
 extension Request {
+    /// The largest body read: room for a message with 5 images of 4 MiB of data URL each
+    /// (Next.js route handlers set no body limit of their own).
+    static let maxBodyBytes = 32 << 20
+
     /// The body as JSON; a missing or malformed body is a 400 with a message saying so.
     mutating func jsonBody() async throws -> JSON {
-        let buffer = try await collectBody(upTo: 4 << 20)
+        let buffer = try await collectBody(upTo: Self.maxBodyBytes)
         guard buffer.readableBytes > 0 else { throw Refusal.badRequest("Request body is required") }
         do {
             return try JSON.parse(bytes: Array(buffer.readableBytesView))
@@ -55,7 +59,7 @@ extension Request {
     /// The body as JSON, or nil when it is missing or is not JSON (for routes whose refusal
     /// of such a body has its own wording).
     mutating func jsonBodyIfValid() async throws -> JSON? {
-        let buffer = try await collectBody(upTo: 4 << 20)
+        let buffer = try await collectBody(upTo: Self.maxBodyBytes)
         return try? JSON.parse(bytes: Array(buffer.readableBytesView))
     }
 

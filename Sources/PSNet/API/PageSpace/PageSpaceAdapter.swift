@@ -4,6 +4,8 @@ import PSCore
 /// `X-Browser-Session-Id` on sends, `POST /api/ai/abort`.
 public final class PageSpaceAdapter: APIAdapter {
     public let kind = APIKind.pagespace
+    /// Image file parts are checked and passed to vision models (validate-image-parts.ts).
+    public let takesFileParts = true
     public let client: APIClient
 
     public init(client: APIClient) {

@@ -5,6 +5,9 @@ import PSCore
 /// `/api/auth/me` (the user comes from the login answer) and no abort.
 public final class PageSpaceLegacyAdapter: APIAdapter, ConversationRenaming, ConversationDeleting {
     public let kind = APIKind.pagespaceLegacy
+    /// Images would be lost: this API stored only a message's text and fed the model from the
+    /// database (apps/web/src/app/api/ai_conversations/[id]/messages/route.ts before vision
+    /// support came in 2026), so `takesFileParts` keeps its default, false.
     public let client: APIClient
 
     public init(client: APIClient) {
