@@ -56,4 +56,12 @@ public enum Base64 {
         }
         return out
     }
+
+    /// base64url (RFC 4648 §5: `-` and `_` for `+` and `/`, padding optional), as in a JWT.
+    public static func decodeURL(_ text: Substring) -> [UInt8]? {
+        let mapped = String(text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
+        var padded = mapped
+        while padded.utf8.count % 4 != 0 { padded += "=" }
+        return decode(Substring(padded))
+    }
 }
