@@ -73,6 +73,8 @@ struct WorkspaceRoutes {
         }
         router.patch("/api/pages/:pageId/agent-config", use: patch)
         router.put("/api/pages/:pageId/agent-config", use: patch)
+        // The current server's settings routes are AISettingsRoutes; this is the legacy picture.
+        guard state.dialect == .legacy else { return }
         router.get("/api/ai/settings") { request, _ in
             _ = try auth.require(request, scope: .sessionOnly)
             return Reply.json([
