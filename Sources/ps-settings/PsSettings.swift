@@ -16,12 +16,19 @@ struct PsSettings: ParsableCommand {
             A VALUE that parses as JSON is sent as that JSON (true, 3, null, {"a":1}); anything \
             else as a string. A value the server refuses is exit 2, in the server's words.
 
-            Only APIs that keep settings have them (the Gemini mobile API: GET and PUT \
-            /settings; its approvalMode is default, autoEdit or yolo); others exit 2.
+            Only APIs that keep settings have them; others exit 2. The Gemini mobile API: GET \
+            and PUT /settings; its approvalMode is default, autoEdit or yolo. The current \
+            PageSpace API: GET /api/ai/settings (currentProvider, currentModel, \
+            userSubscriptionTier, providers and whether each isAvailable), with a browser \
+            session token only (an MCP key is exit 4); --set provider=NAME --set model=ID \
+            changes the selection (PATCH; a model alone keeps the provider; Ollama and LM Studio \
+            need no model). An unknown provider or model, or a provider this deployment cannot \
+            run, is exit 2 in the server's words; a model that needs a paid plan exit 5.
 
             EXAMPLES:
               ps-settings
               ps-settings --set approvalMode=yolo --set model=gemini-2.5-flash
+              ps-settings --set provider=google --set model=gemini-2.5-flash
               ps-settings | jq -r .model
 
             \(ConnectionOptions.environmentHelp)
