@@ -42,7 +42,9 @@ struct LocalServer {
             AgentConversationRoutes(state: state).register(on: router)
             AISettingsRoutes(state: state).register(on: router)
             SearchRoutes(state: state).register(on: router)
-        case .legacy: LegacyConversationRoutes(state: state).register(on: router)
+        case .legacy:
+            LegacyConversationRoutes(state: state).register(on: router)
+            LegacyAISettingsRoutes(state: state).register(on: router)
         case .openai, .lucid, .gemini: break
         }
         return router

@@ -66,7 +66,7 @@ import TestSupport
         #expect(paid.stderrText.contains("Subscription required"), "\(paid.stderrText)")
         let key = try sandbox.run("ps-settings", ["--set", "apiKey=sk-secret"])
         #expect(key.status == 2)
-        #expect(key.stderrText.contains("only provider and model"))
+        #expect(key.stderrText.contains("only provider and model"), "\(key.stderrText)")
         #expect(!key.stderrText.contains("sk-secret"))
         for result in [unknown, unconfigured, badModel, paid, key] {
             #expect(result.stdoutText.isEmpty)
@@ -75,6 +75,45 @@ import TestSupport
         let after = try Self.object(try sandbox.run("ps-settings", []).stdoutText)
         #expect(after["currentProvider"] as? String == "pagespace")
         #expect(after["currentModel"] as? String == "glm-4.5-air")
+    }
+
+    @Test func theLegacyAPIChangesTheSelectionAndSavesAKeyReadFromStdin() throws {
+        let server = try LocalServer.start(dialect: "pagespace-legacy")
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        #expect(try sandbox.login(server).status == 0)
+        let shown = try Self.object(try sandbox.run("ps-settings", []).stdoutText)
+        #expect(shown["currentProvider"] as? String == "pagespace")
+        #expect(((shown["providers"] as? [String: [String: Any]])?["openai"]?["hasApiKey"]) as? Bool == false)
+
+        let secret = "sk-test-\(UUID().uuidString)"
+        let saved = try sandbox.run("ps-settings", ["--api-key-stdin", "openai"], stdin: secret + "\n")
+        #expect(saved.status == 0, "\(saved.stderrText)")
+        #expect(try Self.object(saved.stdoutText)["message"] as? String == "OpenAI API key saved successfully")
+        let post = try #require(try server.requestLog().last { $0["method"] as? String == "POST" && $0["path"] as? String == "/api/ai/settings" })
+        // The body held a key (the server refuses an empty one); its log keeps it redacted.
+        #expect((post["body"] as? [String: Any])?["apiKey"] as? String == "<redacted>")
+        #expect((post["body"] as? [String: Any])?["provider"] as? String == "openai")
+        #expect(!server.stderrText.contains(secret))
+        #expect(!saved.stdoutText.contains(secret) && !saved.stderrText.contains(secret))
+        let changed = try sandbox.run("ps-settings", ["--set", "provider=openai", "--set", "model=gpt-4o"])
+        #expect(changed.status == 0, "\(changed.stderrText)")
+        let later = try Self.object(changed.stdoutText)
+        #expect(later["currentProvider"] as? String == "openai" && later["currentModel"] as? String == "gpt-4o")
+        #expect(((later["providers"] as? [String: [String: Any]])?["openai"]?["hasApiKey"]) as? Bool == true)
+
+        let badProvider = try sandbox.run("ps-settings", ["--api-key-stdin", "nonesuch"], stdin: secret + "\n")
+        #expect(badProvider.status == 2)
+        #expect(badProvider.stderrText.contains("Invalid provider. Must be \"openrouter\""), "\(badProvider.stderrText)")
+        let empty = try sandbox.run("ps-settings", ["--api-key-stdin", "openai"], stdin: "\n")
+        #expect(empty.status == 2)
+
+        // The current API retired per-user keys: no such capability there.
+        let current = try LocalServer.start()
+        defer { current.stop() }
+        let retired = try NetworkSandbox(server: current).run("ps-settings", ["--api-key-stdin", "openai"], stdin: secret + "\n")
+        #expect(retired.status == 2)
+        #expect(retired.stderrText.contains("cannot save provider API keys"), "\(retired.stderrText)")
     }
 
     // MARK: what an MCP key reaches

@@ -31,7 +31,8 @@ struct AISettingsRoutes {
         router.patch("/api/ai/settings") { request, _ in
             _ = try auth.require(request, scope: .sessionOnly)
             var request = request
-            guard let body = try await request.jsonBodyIfValid() else {
+            // request.json() failing, or destructuring null: the route's catch-all 500.
+            guard let body = try await request.jsonBodyIfValid(), body != .null else {
                 throw Refusal(status: .internalServerError, error: "Failed to update settings")
             }
             return try Self.change(body, in: settings)

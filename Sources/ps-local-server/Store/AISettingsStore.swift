@@ -9,8 +9,15 @@ final class AISettingsStore: Sendable {
     }
 
     private let selection = Mutex(Selection())
+    /// The providers the user saved an API key for (legacy API only; the keys themselves are
+    /// never kept or shown).
+    private let keyed = Mutex<Set<String>>(["pagespace"])
 
     var current: Selection { selection.withLock { $0 } }
+
+    func hasKey(_ provider: String) -> Bool { keyed.withLock { $0.contains(provider) } }
+
+    func saveKey(for provider: String) { keyed.withLock { _ = $0.insert(provider) } }
 
     func select(provider: String, model: String?) {
         selection.withLock { $0 = Selection(provider: provider, model: model) }

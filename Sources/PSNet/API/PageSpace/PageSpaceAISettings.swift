@@ -16,30 +16,7 @@ extension PageSpaceAdapter: SettingsAPI, ModelListing, SearchAPI {
     /// the pair (400 unknown provider or model, 503 provider not configured here): a usage
     /// error in its words; 403 when the model needs a paid plan.
     public func changeSettings(_ change: JSONObject) throws -> JSON {
-        var provider: String?, model: String?
-        for (key, value) in change {
-            guard let text = value.stringValue else {
-                throw ToolError(.usage, "\(TerminalSafeText.sanitize(key)) takes a name, not \(TerminalSafeText.sanitize(value.serialized()))")
-            }
-            switch key {
-            case "provider", "currentProvider": provider = text
-            case "model", "currentModel": model = text
-            default:
-                throw ToolError(.usage, "the pagespace API can change only provider and model, not "
-                    + TerminalSafeText.sanitize(key) + " (the server keeps API keys itself now)")
-            }
-        }
-        if provider == nil { provider = try showSettings()["currentProvider"]?.stringValue }
-        var body = JSONObject()
-        body["provider"] = provider.map(JSON.string)
-        body["model"] = model.map(JSON.string)
-        let request = client.request("PATCH", "/api/ai/settings", body: .object(body))
-        let response = try client.response(request)
-        if response.status == 400 || response.status == 503 {
-            let words = ErrorBody(response.body).summary.map(TerminalSafeText.sanitize) ?? "status \(response.status)"
-            throw ToolError(.usage, "the server refused the change: \(words)")
-        }
-        _ = try sessionOnly("read or change the AI settings") { try client.json(request, response: response) }
+        try sessionOnly("read or change the AI settings") { _ = try AISettingsRoute.patch(client, change) }
         return try showSettings()
     }
 
@@ -85,5 +62,61 @@ extension PageSpaceAdapter: SettingsAPI, ModelListing, SearchAPI {
             throw ToolError(.authenticationNeeded, "\(kind) cannot \(what): the server takes only a browser session "
                 + "token here (the ps_sess_... session cookie): ps-auth login --with-token")
         }
+    }
+}
+
+/// `GET|PATCH /api/ai/settings`, the same selection change in both API generations; the legacy
+/// one also saves a provider's API key (`POST {provider, apiKey}` → 201 `{success, provider,
+/// message}`, the key never echoed; apps/web/src/app/api/ai/settings/route.ts as of late 2025).
+enum AISettingsRoute {
+    static func patch(_ client: APIClient, _ change: JSONObject) throws {
+        var provider: String?, model: String?
+        for (key, value) in change {
+            guard let text = value.stringValue else {
+                throw ToolError(.usage, "\(TerminalSafeText.sanitize(key)) takes a name, not \(TerminalSafeText.sanitize(value.serialized()))")
+            }
+            switch key {
+            case "provider", "currentProvider": provider = text
+            case "model", "currentModel": model = text
+            default:
+                throw ToolError(.usage, "PageSpace's settings change only provider and model here, not "
+                    + TerminalSafeText.sanitize(key) + " (an API key goes with --api-key-stdin, where the server takes one)")
+            }
+        }
+        if provider == nil { provider = try client.get("/api/ai/settings")["currentProvider"]?.stringValue }
+        var body = JSONObject()
+        body["provider"] = provider.map(JSON.string)
+        body["model"] = model.map(JSON.string)
+        _ = try refusedAsUsage(client, client.request("PATCH", "/api/ai/settings", body: .object(body)))
+    }
+
+    static func saveKey(_ client: APIClient, provider: String, key: String) throws -> JSON {
+        var body = JSONObject()
+        body["provider"] = .string(provider)
+        body["apiKey"] = .string(key)
+        return try refusedAsUsage(client, client.request("POST", "/api/ai/settings", body: .object(body)))
+    }
+
+    /// The answer; a 400 or 503 (a value the server refuses) is a usage error in its words.
+    private static func refusedAsUsage(_ client: APIClient, _ request: HTTPRequest) throws -> JSON {
+        let response = try client.response(request)
+        if response.status == 400 || response.status == 503 {
+            let words = ErrorBody(response.body).summary.map(TerminalSafeText.sanitize) ?? "status \(response.status)"
+            throw ToolError(.usage, "the server refused the change: \(words)")
+        }
+        return try client.json(request, response: response)
+    }
+}
+
+extension PageSpaceLegacyAdapter: SettingsAPI, ProviderKeySaving {
+    public func showSettings() throws -> JSON { try client.get("/api/ai/settings") }
+
+    public func changeSettings(_ change: JSONObject) throws -> JSON {
+        try AISettingsRoute.patch(client, change)
+        return try showSettings()
+    }
+
+    public func saveProviderKey(provider: String, key: String) throws -> JSON {
+        try AISettingsRoute.saveKey(client, provider: provider, key: key)
     }
 }
