@@ -26,6 +26,7 @@ let package = Package(
         .executable(name: "ps-agents", targets: ["ps-agents"]),
         .executable(name: "ps-keys", targets: ["ps-keys"]),
         .executable(name: "ps-models", targets: ["ps-models"]),
+        .executable(name: "ps-search", targets: ["ps-search"]),
         .executable(name: "ps-local-server", targets: ["ps-local-server"]),
     ],
     dependencies: [
@@ -65,6 +66,7 @@ let package = Package(
         .executableTarget(name: "ps-agents", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-keys", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-models", dependencies: commandDependencies + ["PSNet"]),
+        .executableTarget(name: "ps-search", dependencies: commandDependencies + ["PSNet"]),
 
         // The local PageSpace server for tests and the demo.
         .executableTarget(

@@ -165,7 +165,7 @@ _ps-settings() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--insecure --json -h --help)
     local -a repeating_options=(--set)
-    local -a non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout)
+    local -a non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --api-key-stdin)
     __ps-settings_offer_flags_options 0
 
     # Offer option value completions
@@ -196,6 +196,9 @@ _ps-settings() {
         return
         ;;
     '--set')
+        return
+        ;;
+    '--api-key-stdin')
         return
         ;;
     esac

@@ -40,7 +40,11 @@ struct LocalServer {
             KeyRoutes(state: state).register(on: router)
             AgentCompletionRoutes(state: state).register(on: router)
             AgentConversationRoutes(state: state).register(on: router)
-        case .legacy: LegacyConversationRoutes(state: state).register(on: router)
+            AISettingsRoutes(state: state).register(on: router)
+            SearchRoutes(state: state).register(on: router)
+        case .legacy:
+            LegacyConversationRoutes(state: state).register(on: router)
+            LegacyAISettingsRoutes(state: state).register(on: router)
         case .openai, .lucid, .gemini: break
         }
         return router

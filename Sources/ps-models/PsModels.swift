@@ -15,8 +15,11 @@ struct PsModels: ParsableCommand {
             it is written; on a terminal, a readable table instead. An \
             OpenAI-compatible server answers GET /models; on PageSpace's own OpenAI-compatible \
             API (a server ending in /api/v1, an MCP key) the models are its AI agents, \
-            ps-agent://<pageId>, one per AI_CHAT page the key may use. An API that cannot list \
-            models exits 2 and says so.
+            ps-agent://<pageId>, one per AI_CHAT page the key may use. On the current PageSpace \
+            API itself, the models of its public catalog (GET /api/ai/models, no credential \
+            needed), ownedBy their provider: the pair ps-settings --set provider=... --set \
+            model=... takes (Ollama's and LM Studio's are found at run time and not listed). An \
+            API that cannot list models exits 2 and says so.
 
             The id is what ps-send --model and ps-auth set-model take.
 

@@ -16,12 +16,24 @@ struct PsSettings: ParsableCommand {
             A VALUE that parses as JSON is sent as that JSON (true, 3, null, {"a":1}); anything \
             else as a string. A value the server refuses is exit 2, in the server's words.
 
-            Only APIs that keep settings have them (the Gemini mobile API: GET and PUT \
-            /settings; its approvalMode is default, autoEdit or yolo); others exit 2.
+            Only APIs that keep settings have them; others exit 2. The Gemini mobile API: GET \
+            and PUT /settings; its approvalMode is default, autoEdit or yolo. The current \
+            PageSpace API: GET /api/ai/settings (currentProvider, currentModel, \
+            userSubscriptionTier, providers and whether each isAvailable), with a browser \
+            session token only (an MCP key is exit 4); --set provider=NAME --set model=ID \
+            changes the selection (PATCH; a model alone keeps the provider; Ollama and LM Studio \
+            need no model). An unknown provider or model, or a provider this deployment cannot \
+            run, is exit 2 in the server's words; a model that needs a paid plan exit 5. The \
+            legacy PageSpace API has the same GET and PATCH, and keeps the user's own provider \
+            API keys: --api-key-stdin PROVIDER reads the key from the first line of stdin and \
+            saves it (POST /api/ai/settings), printing the server's answer, which never holds \
+            the key; the current API no longer takes keys (exit 2).
 
             EXAMPLES:
               ps-settings
               ps-settings --set approvalMode=yolo --set model=gemini-2.5-flash
+              ps-settings --set provider=google --set model=gemini-2.5-flash
+              ps-settings --api-key-stdin openai < ~/.secrets/openai-key
               ps-settings | jq -r .model
 
             \(ConnectionOptions.environmentHelp)
@@ -39,10 +51,16 @@ struct PsSettings: ParsableCommand {
         valueName: "key=value"))
     var changes: [String] = []
 
+    @Option(name: .customLong("api-key-stdin"), help: ArgumentHelp(
+        "Save an API key for this provider, read from the first line of standard input (never an argument).",
+        valueName: "provider"))
+    var apiKeyProvider: String?
+
     @Flag(name: .long, help: "Print one NDJSON record even on a terminal.")
     var json = false
 
     func validate() throws {
+        if apiKeyProvider != nil && !changes.isEmpty { throw ValidationError("--api-key-stdin goes alone, without --set") }
         for change in changes {
             guard let equals = change.firstIndex(of: "="), equals != change.startIndex else {
                 throw ValidationError("--set takes KEY=VALUE, not \(change)")
@@ -64,6 +82,15 @@ struct PsSettings: ParsableCommand {
     func run() throws {
         Interrupt.install()
         let adapter = try connection.connect().adapter
+        if let provider = apiKeyProvider {
+            let saving = try Capabilities.require(adapter, ProviderKeySaving.self, toDo: "save provider API keys")
+            let key = Terminal.isTerminal(0)
+                ? try SecretInput.fromTerminal(prompt: "API key for \(TerminalSafeText.sanitize(provider)): ")
+                : try SecretInput.fromStandardInput()
+            guard !key.isEmpty else { throw ToolError(.usage, "no API key on stdin") }
+            try RecordWriter().write(try saving.saveProviderKey(provider: provider, key: key))
+            return
+        }
         let settings = try Capabilities.require(adapter, SettingsAPI.self, toDo: "keep settings")
         let shown = changes.isEmpty ? try settings.showSettings() : try settings.changeSettings(Self.change(from: changes))
         let out = RecordWriter()

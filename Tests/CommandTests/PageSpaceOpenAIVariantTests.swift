@@ -178,9 +178,12 @@ import TestSupport
         #expect(Records.ids(records) == ["ps-demo", "ps-demo-mini"])
         #expect(records.allSatisfy { $0["ownedBy"] as? String == "ps-local-server" && $0["created"] is Int })
 
-        let pagespace = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
-        defer { pagespace.stop() }
-        let refused = try NetworkSandbox(server: pagespace, token: LocalServer.mcpKey).run("ps-models", [])
+        // The legacy PageSpace API has no model list (the current one's is SearchAndSettingsTests').
+        let legacy = try LocalServer.start(dialect: "pagespace-legacy", extraArguments: ["--quiet"])
+        defer { legacy.stop() }
+        let refused = try NetworkSandbox(extra: [
+            "PAGESPACE_TOKEN": "any", "PAGESPACE_API_URL": legacy.baseURL, "PAGESPACE_API_KIND": "pagespace-legacy",
+        ]).run("ps-models", [])
         #expect(refused.status == 2)
         #expect(refused.stderrText.contains("cannot list models"), "\(refused.stderrText)")
     }

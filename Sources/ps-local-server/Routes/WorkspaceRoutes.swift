@@ -73,20 +73,6 @@ struct WorkspaceRoutes {
         }
         router.patch("/api/pages/:pageId/agent-config", use: patch)
         router.put("/api/pages/:pageId/agent-config", use: patch)
-        router.get("/api/ai/settings") { request, _ in
-            _ = try auth.require(request, scope: .sessionOnly)
-            return Reply.json([
-                "currentProvider": "pagespace", "currentModel": "glm-4.5-air", "userSubscriptionTier": "free",
-                "providers": [
-                    "pagespace": ["isConfigured": true, "hasApiKey": true],
-                    "openrouter": ["isConfigured": false, "hasApiKey": false],
-                    "google": ["isConfigured": false, "hasApiKey": false],
-                    "openai": ["isConfigured": false, "hasApiKey": false],
-                    "anthropic": ["isConfigured": false, "hasApiKey": false],
-                ],
-                "isAnyProviderConfigured": true,
-            ])
-        }
     }
 
     static let creatableTypes = ["FOLDER", "DOCUMENT", "CHANNEL", "AI_CHAT", "CANVAS", "SHEET", "TASK_LIST", "CODE"]

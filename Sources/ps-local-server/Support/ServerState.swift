@@ -22,6 +22,7 @@ final class ServerState: Sendable {
     let grants = OAuthGrants()
     let ids: Identifiers
     let gemini = GeminiConversations()
+    let aiSettings = AISettingsStore()
 
     init(dialect: Dialect, paceMs: Int, quiet: Bool, historyMessages: Int, messagesPerTimestamp: Int = 1,
          keepAliveMs: Int = 15_000) {

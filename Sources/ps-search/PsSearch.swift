@@ -1,0 +1,107 @@
+import ArgumentParser
+import PSCore
+import PSNet
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@main
+struct PsSearch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ps-search",
+        abstract: "Search the server, or an export of message records.",
+        usage: "ps-search [<options>] <query>\n       ps-history ... | ps-search <query>\n       ps-search --in export.ndjson <query>",
+        discussion: """
+            On the server (the current PageSpace API: GET /api/search), writes one record per \
+            result, best first, as the server describes it: \
+            {"id":"page_1","title":"Project Notes","type":"page","pageType":"DOCUMENT",\
+            "driveId":"drive_1","driveName":"Demo Drive","description":"document in Demo Drive",\
+            "matchLocation":"title","relevanceScore":3879}; type is drive, page or user. The server \
+            searches the drives the user owns, their pages (every word of QUERY in the title, or \
+            any word in a document's text) and public user profiles; it takes a browser session \
+            token only (an MCP key is refused: exit 4), answers a QUERY shorter than 2 characters \
+            with nothing, and returns at most 50 results (20 unless --limit says).
+
+            With --in FILE, or when standard input is a pipe or a file, searches message records \
+            (ps-history's output, ps-parts --final's) offline instead, with no server: a message \
+            matches when the text of its text parts contains QUERY, ignoring case. One record per \
+            matching message, in input order: {"conversationId":"c1","messageId":"m1","role":"user","snippet":"…launch…"} (conversationId when the record \
+            or its metadata has one, createdAt when it has one). A line that is not a JSON object \
+            is exit 3, after the matches before it. Give </dev/null to search the server from a \
+            script whose standard input is a pipe.
+
+            No match is exit 0 with nothing written. On a terminal, a table instead of records.
+
+            EXAMPLES:
+              ps-search "project notes"
+              ps-search --limit 5 notes | jq -r .id
+              ps-history --all | ps-search invoice
+              ps-search --in archive.ndjson "launch date"
+
+            \(ConnectionOptions.environmentHelp)
+
+            \(ExitStatus.helpText([.success, .failure, .usage, .malformedInput, .authenticationNeeded, .forbidden,
+                                   .rateLimited, .serverError, .networkError, .interrupted, .brokenPipe]))
+            """)
+
+    static func main() { runAsTool() }
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Argument(help: "The text to look for.")
+    var query: String
+
+    @Option(name: .customLong("in"), help: ArgumentHelp(
+        "Search this file of message records offline instead of the server ('-': standard input).",
+        valueName: "file"), completion: .file())
+    var file: String?
+
+    @Option(name: .long, help: ArgumentHelp("At most this many server results, 1 to 50 (the server's default: 20).",
+                                            valueName: "n"))
+    var limit: Int?
+
+    @Flag(name: .long, help: "Write NDJSON records even on a terminal.")
+    var json = false
+
+    func validate() throws {
+        if query.allSatisfy(\.isWhitespace) { throw ValidationError("the query is empty") }
+        if let limit, !(1...50).contains(limit) { throw ValidationError("--limit takes 1 to 50, not \(limit)") }
+        if limit != nil && searchesExport { throw ValidationError("--limit applies to a server search, not to an export") }
+    }
+
+    /// `--in`, or standard input that is a pipe or a file rather than a terminal or /dev/null.
+    var searchesExport: Bool {
+        if file != nil { return true }
+        var status = stat()
+        guard fstat(0, &status) == 0 else { return false }
+        let type = status.st_mode & S_IFMT
+        return type == S_IFIFO || type == S_IFREG
+    }
+
+    func run() throws {
+        Interrupt.install()
+        let table = !json && Terminal.isTerminal(1)
+        if searchesExport {
+            try ExportSearch(query: query, table: table).run(path: file)
+            return
+        }
+        let adapter = try connection.connect().adapter
+        let searching = try Capabilities.require(adapter, SearchAPI.self, toDo: "search (ps-search --in FILE searches an export)")
+        if query.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).count < 2 {
+            Diagnostics.warning("the server searches only for 2 characters or more")
+        }
+        let results = try searching.search(query, limit: limit)
+        let writer = RecordWriter()
+        guard table else {
+            for result in results { try writer.write(result) }
+            return
+        }
+        guard !results.isEmpty else { return }
+        var rows = TextTable(headers: ["TYPE", "ID", "TITLE", "WHERE"])
+        for result in results {
+            rows.add([result.displayText("type"), result.displayText("id"), result.displayText("title"),
+                      result.displayText("description")])
+        }
+        try writer.writeText(rows.render(width: Terminal.width(fd: 1), empty: ""))
+    }
+}

@@ -1,0 +1,292 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// ps-settings, ps-models and ps-search on the current PageSpace API (GET|PATCH /api/ai/settings,
+/// the public GET /api/ai/models, GET /api/search), with a session token and with an MCP key,
+/// and ps-search over an export with no server at all.
+@Suite struct SearchAndSettingsTests {
+    static func mcpSandbox(_ server: LocalServer) throws -> NetworkSandbox {
+        try NetworkSandbox(extra: [
+            "PAGESPACE_TOKEN": LocalServer.mcpKey, "PAGESPACE_API_URL": server.baseURL, "PAGESPACE_API_KIND": "pagespace",
+        ])
+    }
+
+    static func object(_ text: String) throws -> [String: Any] {
+        try #require(try Records.parse(text).first)
+    }
+
+    // MARK: settings
+
+    @Test func aSessionShowsTheSettingsAndAChangeIsSeenLater() throws {
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox(server: server)
+        let shown = try sandbox.run("ps-settings", [])
+        #expect(shown.status == 0, "\(shown.stderrText)")
+        let settings = try Self.object(shown.stdoutText)
+        #expect(settings["currentProvider"] as? String == "pagespace")
+        #expect(settings["currentModel"] as? String == "glm-4.5-air")
+        #expect(settings["userSubscriptionTier"] as? String == "free")
+        let providers = try #require(settings["providers"] as? [String: [String: Any]])
+        #expect(providers["google"]?["isAvailable"] as? Bool == true)
+        #expect(providers["openai"]?["isAvailable"] as? Bool == false)
+
+        // A model alone keeps the provider; the answer is the settings after the change.
+        let model = try sandbox.run("ps-settings", ["--set", "model=glm-4.6"])
+        #expect(model.status == 0, "\(model.stderrText)")
+        #expect(try Self.object(model.stdoutText)["currentModel"] as? String == "glm-4.6")
+        let both = try sandbox.run("ps-settings", ["--set", "provider=google", "--set", "model=gemini-2.5-flash"])
+        #expect(both.status == 0, "\(both.stderrText)")
+        let later = try Self.object(try sandbox.run("ps-settings", []).stdoutText)
+        #expect(later["currentProvider"] as? String == "google")
+        #expect(later["currentModel"] as? String == "gemini-2.5-flash")
+
+        let patches = try server.requestLog().filter { $0["method"] as? String == "PATCH" && $0["path"] as? String == "/api/ai/settings" }
+        #expect(patches.count == 2)
+        let first = try #require(patches.first?["body"] as? [String: Any])
+        #expect(first["provider"] as? String == "pagespace" && first["model"] as? String == "glm-4.6")
+    }
+
+    @Test func aRefusedChangeIsTheServersWordsAndChangesNothing() throws {
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox(server: server)
+        let unknown = try sandbox.run("ps-settings", ["--set", "provider=nonesuch", "--set", "model=x"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderrText.contains("Invalid provider. Must be one of: pagespace"), "\(unknown.stderrText)")
+        let unconfigured = try sandbox.run("ps-settings", ["--set", "provider=openai", "--set", "model=gpt-4o"])
+        #expect(unconfigured.status == 2)
+        #expect(unconfigured.stderrText.contains("Provider \"openai\" is not configured on this deployment."))
+        let badModel = try sandbox.run("ps-settings", ["--set", "model=gpt-4o"])
+        #expect(badModel.status == 2)
+        #expect(badModel.stderrText.contains("Model \"gpt-4o\" is not a valid model for provider \"pagespace\"."))
+        let paid = try sandbox.run("ps-settings", ["--set", "provider=google", "--set", "model=gemini-2.5-pro"])
+        #expect(paid.status == 5)
+        #expect(paid.stderrText.contains("Subscription required"), "\(paid.stderrText)")
+        let key = try sandbox.run("ps-settings", ["--set", "apiKey=sk-secret"])
+        #expect(key.status == 2)
+        #expect(key.stderrText.contains("only provider and model"), "\(key.stderrText)")
+        #expect(!key.stderrText.contains("sk-secret"))
+        for result in [unknown, unconfigured, badModel, paid, key] {
+            #expect(result.stdoutText.isEmpty)
+            #expect(result.stderrText.split(separator: "\n").count == 1, "\(result.stderrText)")
+        }
+        let after = try Self.object(try sandbox.run("ps-settings", []).stdoutText)
+        #expect(after["currentProvider"] as? String == "pagespace")
+        #expect(after["currentModel"] as? String == "glm-4.5-air")
+    }
+
+    @Test func theLegacyAPIChangesTheSelectionAndSavesAKeyReadFromStdin() throws {
+        let server = try LocalServer.start(dialect: "pagespace-legacy")
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        #expect(try sandbox.login(server).status == 0)
+        let shown = try Self.object(try sandbox.run("ps-settings", []).stdoutText)
+        #expect(shown["currentProvider"] as? String == "pagespace")
+        #expect(((shown["providers"] as? [String: [String: Any]])?["openai"]?["hasApiKey"]) as? Bool == false)
+
+        let secret = "sk-test-\(UUID().uuidString)"
+        let saved = try sandbox.run("ps-settings", ["--api-key-stdin", "openai"], stdin: secret + "\n")
+        #expect(saved.status == 0, "\(saved.stderrText)")
+        #expect(try Self.object(saved.stdoutText)["message"] as? String == "OpenAI API key saved successfully")
+        let post = try #require(try server.requestLog().last { $0["method"] as? String == "POST" && $0["path"] as? String == "/api/ai/settings" })
+        // The body held a key (the server refuses an empty one); its log keeps it redacted.
+        #expect((post["body"] as? [String: Any])?["apiKey"] as? String == "<redacted>")
+        #expect((post["body"] as? [String: Any])?["provider"] as? String == "openai")
+        #expect(!server.stderrText.contains(secret))
+        #expect(!saved.stdoutText.contains(secret) && !saved.stderrText.contains(secret))
+        let changed = try sandbox.run("ps-settings", ["--set", "provider=openai", "--set", "model=gpt-4o"])
+        #expect(changed.status == 0, "\(changed.stderrText)")
+        let later = try Self.object(changed.stdoutText)
+        #expect(later["currentProvider"] as? String == "openai" && later["currentModel"] as? String == "gpt-4o")
+        #expect(((later["providers"] as? [String: [String: Any]])?["openai"]?["hasApiKey"]) as? Bool == true)
+
+        let badProvider = try sandbox.run("ps-settings", ["--api-key-stdin", "nonesuch"], stdin: secret + "\n")
+        #expect(badProvider.status == 2)
+        #expect(badProvider.stderrText.contains("Invalid provider. Must be \"openrouter\""), "\(badProvider.stderrText)")
+        let empty = try sandbox.run("ps-settings", ["--api-key-stdin", "openai"], stdin: "\n")
+        #expect(empty.status == 2)
+
+        // The current API retired per-user keys: no such capability there.
+        let current = try LocalServer.start()
+        defer { current.stop() }
+        let retired = try NetworkSandbox(server: current).run("ps-settings", ["--api-key-stdin", "openai"], stdin: secret + "\n")
+        #expect(retired.status == 2)
+        #expect(retired.stderrText.contains("cannot save provider API keys"), "\(retired.stderrText)")
+    }
+
+    // MARK: what an MCP key reaches
+
+    @Test func anMCPKeyListsModelsButNeitherReadsSettingsNorSearches() throws {
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        let sandbox = try Self.mcpSandbox(server)
+        let settings = try sandbox.run("ps-settings", [])
+        #expect(settings.status == 4)
+        #expect(settings.stderrText.contains("an MCP key cannot read or change the AI settings"), "\(settings.stderrText)")
+        #expect(settings.stderrText.contains("ps-auth login --with-token"))
+        let change = try sandbox.run("ps-settings", ["--set", "provider=google", "--set", "model=gemini-2.5-flash"])
+        #expect(change.status == 4)
+        let search = try sandbox.run("ps-search", ["notes"])
+        #expect(search.status == 4)
+        #expect(search.stderrText.contains("an MCP key cannot search"), "\(search.stderrText)")
+        #expect(search.stdoutText.isEmpty)
+        for result in [settings, change, search] { #expect(!result.stderrText.contains(LocalServer.mcpKey)) }
+        let models = try sandbox.run("ps-models", [])
+        #expect(models.status == 0, "\(models.stderrText)")
+        #expect(Records.ids(try Records.parse(models.stdoutText)).contains("glm-4.5-air"))
+
+        // The routes themselves: search's verifyAuth answers a bare JSON "Unauthorized", settings
+        // names the refused kind, the catalog needs nothing, the retired key route is 410.
+        let mcp = ["Authorization": "Bearer \(LocalServer.mcpKey)"]
+        let searchReply = try server.request("GET", "/api/search?q=notes", headers: mcp)
+        #expect(searchReply.status == 401)
+        #expect((try searchReply.json() as? [String: Any])?["error"] as? String == "Unauthorized")
+        let anonymous = try server.request("GET", "/api/search?q=notes")
+        #expect(anonymous.status == 401)
+        #expect((try anonymous.json() as? [String: Any])?["error"] as? String == "Unauthorized")
+        let settingsReply = try server.request("GET", "/api/ai/settings", headers: mcp)
+        #expect(settingsReply.status == 401)
+        #expect(settingsReply.text.contains("MCP tokens are not permitted for this endpoint"))
+        let catalog = try server.request("GET", "/api/ai/models")
+        #expect(catalog.status == 200)
+        #expect(catalog.headers["cache-control"] == "public, max-age=300, s-maxage=300")
+        let retired = try server.request("POST", "/api/ai/settings", headers: ["Content-Type": "application/json"], body: "{}")
+        #expect(retired.status == 410)
+        #expect(retired.text.contains("Per-user API key configuration has been retired"))
+    }
+
+    // MARK: models
+
+    @Test func modelsAreTheCatalogsInItsOrderOwnedByTheirProvider() throws {
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox(server: server)
+        let listed = try sandbox.run("ps-models", [])
+        #expect(listed.status == 0, "\(listed.stderrText)")
+        let records = try Records.parse(listed.stdoutText)
+        let catalog = try #require(try server.request("GET", "/api/ai/models").json() as? [String: Any])
+        let providers = try #require(catalog["providers"] as? [[String: Any]])
+        let expected = providers.flatMap { provider in
+            ((provider["models"] as? [[String: Any]]) ?? []).map { [$0["id"] as? String, provider["provider"] as? String] }
+        }
+        #expect(!expected.isEmpty)
+        #expect(records.map { [$0["id"] as? String, $0["ownedBy"] as? String] } == expected)
+        #expect(records.first?["id"] as? String == "glm-4.5-air" && records.first?["ownedBy"] as? String == "pagespace")
+        #expect(records.allSatisfy { Set($0.keys).isSubset(of: ["id", "ownedBy", "created"]) })
+    }
+
+    // MARK: search on the server
+
+    @Test func searchWritesTheServersResultsBestFirstAndNothingForNoMatch() throws {
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox(server: server)
+        let notes = try sandbox.run("ps-search", ["project notes"])
+        #expect(notes.status == 0, "\(notes.stderrText)")
+        let hits = try Records.parse(notes.stdoutText)
+        #expect(Records.ids(hits) == ["page_doc_demo"])
+        #expect(hits.first?["type"] as? String == "page" && hits.first?["pageType"] as? String == "DOCUMENT")
+        #expect(hits.first?["driveName"] as? String == "Demo Drive")
+        #expect(hits.first?["matchLocation"] as? String == "title")
+        // calculateRelevanceScore: title 1000 + the whole title 5000 + starts with 2000 +
+        // contains 1000 + two exact words 1000 + all words 800 - 13 characters.
+        #expect(hits.first?["relevanceScore"] as? Int == 10787)
+
+        // "demo" names the drive and nothing else; "a" is in every title but the drive's
+        // slug too: all come back, best first, and --limit cuts them.
+        let everything = try Records.parse(try sandbox.run("ps-search", ["ar"]).stdoutText)
+        let scores = everything.compactMap { $0["relevanceScore"] as? Int }
+        #expect(scores.count == everything.count && scores == scores.sorted(by: >))
+        #expect(Set(Records.ids(everything)) == ["page_agent_demo", "page_folder_demo"])
+        let one = try sandbox.run("ps-search", ["--limit", "1", "ar"])
+        #expect(Records.ids(try Records.parse(one.stdoutText)) == [Records.ids(everything)[0]])
+        let drive = try Records.parse(try sandbox.run("ps-search", ["demo"]).stdoutText)
+        #expect(drive.first?["type"] as? String == "drive" && drive.first?["description"] as? String == "/demo-drive")
+        let sent = try server.requestLog().filter { ($0["path"] as? String)?.hasPrefix("/api/search") == true }
+        #expect(sent.contains { $0["query"] as? String == "q=ar&limit=1" }, "\(sent)")
+
+        let none = try sandbox.run("ps-search", ["zzzzqqq"])
+        #expect(none.status == 0)
+        #expect(none.stdoutText.isEmpty && none.stderrText.isEmpty)
+        let short = try sandbox.run("ps-search", ["a"])
+        #expect(short.status == 0 && short.stdoutText.isEmpty)
+        #expect(short.stderrText.contains("2 characters"))
+        let badLimit = try sandbox.run("ps-search", ["--limit", "0", "notes"])
+        #expect(badLimit.status == 2)
+    }
+
+    @Test func otherAPIsCannotSearchTheServer() throws {
+        let server = try LocalServer.start(dialect: "pagespace-legacy")
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox(extra: [
+            "PAGESPACE_TOKEN": "whatever", "PAGESPACE_API_URL": server.baseURL, "PAGESPACE_API_KIND": "pagespace-legacy",
+        ])
+        let search = try sandbox.run("ps-search", ["notes"])
+        #expect(search.status == 2)
+        #expect(search.stderrText.contains("cannot search"), "\(search.stderrText)")
+        #expect(search.stdoutText.isEmpty)
+    }
+
+    // MARK: search of an export
+
+    static let export = """
+        {"id":"m1","role":"user","conversationId":"c1","parts":[{"type":"text","text":"When is the LAUNCH?"}]}
+        {"id":"m2","role":"assistant","metadata":{"conversationId":"c1"},"createdAt":"2026-11-01T09:00:00Z","parts":[{"type":"reasoning","text":"launch"},{"type":"text","text":"The launch date is\\n\\nFriday, after the review of everything we built in the last three months together."}]}
+        {"id":"m3","role":"assistant","parts":[{"type":"tool-read_page","toolCallId":"t1","input":{"q":"launch"}},{"type":"text","text":"Nothing here."}]}
+
+        """
+
+    @Test func anExportIsSearchedWithoutAServer() throws {
+        let sandbox = try NetworkSandbox()
+        let file = sandbox.directory + "/export.ndjson"
+        try Self.export.write(toFile: file, atomically: true, encoding: .utf8)
+        let found = try sandbox.run("ps-search", ["--in", file, "Launch"])
+        #expect(found.status == 0, "\(found.stderrText)")
+        let hits = try Records.parse(found.stdoutText)
+        // Text parts only: m2's reasoning and m3's tool input do not count.
+        #expect(hits.map { $0["messageId"] as? String } == ["m1", "m2"])
+        #expect(hits.map { $0["conversationId"] as? String } == ["c1", "c1"])
+        #expect(hits[0]["snippet"] as? String == "When is the LAUNCH?")
+        #expect(hits[1]["createdAt"] as? String == "2026-11-01T09:00:00Z")
+        let snippet = try #require(hits[1]["snippet"] as? String)
+        #expect(snippet.hasPrefix("The launch date is Friday,") && snippet.hasSuffix("…"), "\(snippet)")
+
+        // Piped standard input is searched the same way; no match writes nothing.
+        let piped = try sandbox.run("ps-search", ["LAUNCH DATE"], stdin: Self.export)
+        #expect(piped.status == 0)
+        #expect(try Records.parse(piped.stdoutText).map { $0["messageId"] as? String } == ["m2"])
+        let none = try sandbox.run("ps-search", ["--in", file, "invoice"])
+        #expect(none.status == 0 && none.stdoutText.isEmpty && none.stderrText.isEmpty)
+
+        // A bad line: the match before it is kept, exit 3 names the line.
+        let broken = try sandbox.run("ps-search", ["launch"], stdin: Self.export + "not json\n")
+        #expect(broken.status == 3)
+        #expect(try Records.parse(broken.stdoutText).count == 2)
+        #expect(broken.stderrText.contains("stdin: line 4"), "\(broken.stderrText)")
+        let missing = try sandbox.run("ps-search", ["--in", sandbox.directory + "/nope.ndjson", "launch"])
+        #expect(missing.status != 0 && missing.status != 3)
+        #expect(missing.stderrText.contains("nope.ndjson"))
+    }
+
+    @Test func aSentMessageIsFoundInTheExportedHistory() throws {
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox(server: server)
+        let conversation = LocalServer.globalConversationID
+        let sent = try sandbox.run("ps-send", ["--conversation", conversation, "Remember: the Zanzibar launch is on Friday"])
+        #expect(sent.status == 0, "\(sent.stderrText)")
+        let result = try sandbox.shell("ps-history --conversation \(conversation) | ps-search 'zanzibar LAUNCH'")
+        #expect(result.status == 0, "\(result.stderrText)")
+        let hits = try Records.parse(result.stdoutText)
+        // The message, and the demo server's reply, which quotes it.
+        #expect(hits.map { $0["role"] as? String } == ["user", "assistant"], "\(result.stdoutText)")
+        #expect(hits.first?["snippet"] as? String == "Remember: the Zanzibar launch is on Friday")
+        #expect((hits.last?["snippet"] as? String)?.contains("> Remember: the Zanzibar launch is on Friday") == true)
+        #expect((hits.first?["messageId"] as? String)?.isEmpty == false)
+        // The server's search does not look into conversations: its own answer is nothing.
+        let online = try sandbox.run("ps-search", ["zanzibar"])
+        #expect(online.status == 0 && online.stdoutText.isEmpty)
+    }
+}

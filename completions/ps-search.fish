@@ -1,0 +1,92 @@
+function __ps-search_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __ps-search_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __ps-search_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __ps-search_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __ps-search_parse_tokens -S
+    set -l unparsed_tokens (__ps-search_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'ps-search'
+        __ps-search_parse_subcommand 1 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'in=' 'limit=' 'json' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'help'
+            __ps-search_parse_subcommand -r 1 
+        end
+    end
+end
+
+function __ps-search_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __ps-search_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __ps-search_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __ps-search_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__ps-search_tokens -p)
+    if test -z "$(__ps-search_tokens -t)"
+        set -l index (count (__ps-search_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'ps-search' -f
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" profile' -l 'profile' -d 'The profile to use (default: PS_PROFILE, then the configured default, then \'default\').' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" server' -l 'server' -d 'The server\'s base URL; overrides PAGESPACE_API_URL and the profile\'s server.' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" api' -l 'api' -d 'The API the server speaks: pagespace, pagespace-legacy, openai, lucid, gemini (default: the profile\'s, else detected).' -rfka 'pagespace pagespace-legacy openai lucid gemini'
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" cacert' -l 'cacert' -d 'Verify the server\'s TLS certificate with this CA bundle.' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" insecure' -l 'insecure' -d 'Do not verify the server\'s TLS certificate (only for a local test server).'
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" retries' -l 'retries' -d 'How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. Sends are never retried.' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" max-retry-wait' -l 'max-retry-wait' -d 'The longest Retry-After to wait for, in seconds; a longer one fails at once. Also PS_MAX_RETRY_WAIT.' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" connect-timeout' -l 'connect-timeout' -d 'Seconds to wait for a connection (default 15).' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" idle-timeout' -l 'idle-timeout' -d 'Seconds without a byte from the server before giving up (default 300; keep-alive comments count).' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" in' -l 'in' -d 'Search this file of message records offline instead of the server (\'-\': standard input).' -rF
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" limit' -l 'limit' -d 'At most this many server results, 1 to 50 (the server\'s default: 20).' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" json' -l 'json' -d 'Write NDJSON records even on a terminal.'
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" h help' -s 'h' -l 'help' -d 'Show help information.'
