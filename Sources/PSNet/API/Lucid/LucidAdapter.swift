@@ -16,7 +16,7 @@ public final class LucidAdapter: APIAdapter, ConversationRenaming, ConversationD
     let current: CurrentConversation
     let environment: [String: String]
 
-    /// The largest page asked for (the guide's own pages are 50 and 100).
+    /// The largest page asked for (Lucid's own app asks for 50 and 100).
     static let pageSize = 100
 
     public init(client: APIClient, environment: [String: String] = Environment.current) {
