@@ -42,16 +42,7 @@ struct PsAgents: ParsableCommand {
         subcommands: [ListAgents.self, Drives.self, Show.self, SetConfig.self, Create.self, Ask.self],
         defaultSubcommand: ListAgents.self)
 
-    static func main() {
-        // list is the default subcommand, so a mistyped one would be taken for list's argument.
-        let names = configuration.subcommands.map { $0._commandName } + ["help"]
-        if let first = CommandLine.arguments.dropFirst().first, !first.hasPrefix("-"), !names.contains(first) {
-            Diagnostics.error("unknown subcommand '\(first)' (one of: \(names.dropLast().joined(separator: ", ")))")
-            Diagnostics.writeLine("See 'ps-agents --help'.")
-            exit(withError: ExitCode(ExitStatus.usage.rawValue))
-        }
-        runAsTool()
-    }
+    static func main() { runAsTool() }
 }
 
 /// Where a system prompt comes from: a file (or stdin with -), or a short text.

@@ -41,15 +41,5 @@ struct PsAuth: ParsableCommand {
         subcommands: [Login.self, Status.self, Token.self, Logout.self, SetModel.self],
         defaultSubcommand: Status.self)
 
-    static func main() {
-        // Status is the default subcommand, so a mistyped one would otherwise be taken for an
-        // argument of status and answered with status's usage.
-        let names = (configuration.subcommands.map { $0._commandName }) + ["help"]
-        if let first = CommandLine.arguments.dropFirst().first, !first.hasPrefix("-"), !names.contains(first) {
-            Diagnostics.error("unknown subcommand '\(first)' (one of: \(names.dropLast().joined(separator: ", ")))")
-            Diagnostics.writeLine("See 'ps-auth --help'.")
-            exit(withError: ExitCode(ExitStatus.usage.rawValue))
-        }
-        runAsTool()
-    }
+    static func main() { runAsTool() }
 }

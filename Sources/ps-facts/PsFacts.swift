@@ -34,17 +34,7 @@ struct PsFacts: ParsableCommand {
         subcommands: [List.self, Extract.self, Off.self, On.self, Search.self],
         defaultSubcommand: List.self)
 
-    static func main() {
-        // List is the default subcommand, so a mistyped one would otherwise be taken for an
-        // argument of list and answered with list's usage.
-        let names = (configuration.subcommands.map { $0._commandName }) + ["help"]
-        if let first = CommandLine.arguments.dropFirst().first, !first.hasPrefix("-"), !names.contains(first) {
-            Diagnostics.error("unknown subcommand '\(first)' (one of: \(names.dropLast().joined(separator: ", ")))")
-            Diagnostics.writeLine("See 'ps-facts --help'.")
-            exit(withError: ExitCode(ExitStatus.usage.rawValue))
-        }
-        runAsTool()
-    }
+    static func main() { runAsTool() }
 
     /// The adapter, or exit 2 when its API keeps no facts.
     static func facts(_ connection: ConnectionOptions) throws -> FactsAPI {

@@ -33,16 +33,7 @@ struct PsKeys: ParsableCommand {
         subcommands: [ListKeys.self, Revoke.self, Grants.self, RevokeGrant.self],
         defaultSubcommand: ListKeys.self)
 
-    static func main() {
-        // list is the default subcommand, so a mistyped one would be taken for list's argument.
-        let names = configuration.subcommands.map { $0._commandName } + ["help"]
-        if let first = CommandLine.arguments.dropFirst().first, !first.hasPrefix("-"), !names.contains(first) {
-            Diagnostics.error("unknown subcommand '\(first)' (one of: \(names.dropLast().joined(separator: ", ")))")
-            Diagnostics.writeLine("See 'ps-keys --help'.")
-            exit(withError: ExitCode(ExitStatus.usage.rawValue))
-        }
-        runAsTool()
-    }
+    static func main() { runAsTool() }
 }
 
 struct ListKeys: ParsableCommand {

@@ -32,16 +32,7 @@ struct PsSummary: ParsableCommand {
         subcommands: [Generate.self, ListSummaries.self],
         defaultSubcommand: ListSummaries.self)
 
-    static func main() {
-        // List is the default subcommand: a mistyped one would be taken for its argument.
-        let names = (configuration.subcommands.map { $0._commandName }) + ["help"]
-        if let first = CommandLine.arguments.dropFirst().first, !first.hasPrefix("-"), !names.contains(first) {
-            Diagnostics.error("unknown subcommand '\(first)' (one of: \(names.dropLast().joined(separator: ", ")))")
-            Diagnostics.writeLine("See 'ps-summary --help'.")
-            exit(withError: ExitCode(ExitStatus.usage.rawValue))
-        }
-        runAsTool()
-    }
+    static func main() { runAsTool() }
 
     /// The adapter, or exit 2 when its API writes no summaries; and the conversation.
     static func connect(_ connection: ConnectionOptions, conversation: String?) throws -> (SummariesAPI, String) {

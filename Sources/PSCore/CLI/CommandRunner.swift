@@ -9,6 +9,7 @@ extension ParsableCommand {
     /// ExitRequest (a closed output pipe, an incomplete stream already reported) exits quietly.
     public static func runAsTool(_ arguments: [String]? = nil) -> Never {
         FileDescriptorOutput.ignoreBrokenPipeSignal()
+        refuseUnknownSubcommand(arguments ?? Array(CommandLine.arguments.dropFirst()))
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
@@ -30,5 +31,16 @@ extension ParsableCommand {
             Diagnostics.error(fullMessage(for: error))
             Glibc.exit(code == .failure ? ExitStatus.failure.rawValue : code.rawValue)
         }
+    }
+
+    /// With a default subcommand, a mistyped subcommand would be taken for an argument of the
+    /// default one and answered with its usage: name it instead (exit 2).
+    private static func refuseUnknownSubcommand(_ arguments: [String]) {
+        guard configuration.defaultSubcommand != nil else { return }
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard let first = arguments.first, !first.hasPrefix("-"), !names.contains(first) else { return }
+        Diagnostics.error("unknown subcommand '\(first)' (one of: \(names.dropLast().joined(separator: ", ")))")
+        Diagnostics.writeLine("See '\(_commandName) --help'.")
+        Glibc.exit(ExitStatus.usage.rawValue)
     }
 }
