@@ -37,6 +37,18 @@ struct PsHistory: ParsableCommand {
             server failure) loses nothing and repeats nothing when run again. Append the \
             output to your archive (>>).
 
+            --follow keeps going after the export, like tail -f: it follows the conversation \
+            live through the server's realtime service (current PageSpace API, session token) \
+            and writes each message the moment it is whole (a reply being generated is held \
+            until it is finished). A message changed later is written again with \
+            "updated":true; a deleted one as {"id":ID,"deleted":true,"conversationId":…}. \
+            When the connection drops, ps-history reconnects (1 s, doubling to 5 s) and \
+            catches up through the history, so messages written meanwhile arrive once, in \
+            order; a lost event (a jump in the conversation's rev) is caught up the same way. \
+            With --state the file follows what was written. Ctrl-C ends it (exit 130). The \
+            realtime service is found at the server's /socket.io/; --realtime-url names \
+            another (PageSpace runs it on port 3001).
+
             A page whose messages all share one timestamp is reported on stderr: a server \
             that pages by timestamp alone may skip others with it.
 
@@ -57,6 +69,7 @@ struct PsHistory: ParsableCommand {
               ps-history --rename conv_1 --title "Trip planning"
               ps-history --delete conv_1
               ps-history --conversation conv_1 --state ~/.local/state/ps-history.json >> archive.ndjson
+              ps-history --conversation conv_1 --follow | ps-render
 
             \(ConnectionOptions.environmentHelp)
 
@@ -116,6 +129,13 @@ struct PsHistory: ParsableCommand {
                                             valueName: "file"))
     var state: String?
 
+    @Flag(name: .long, help: "After the export, follow the conversation live (until Ctrl-C).")
+    var follow = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "With --follow: the realtime service's Socket.IO URL (default: the server's /socket.io/).", valueName: "url"))
+    var realtimeURL: String?
+
     private var onePage: Bool { limit != nil || cursor != nil || direction != nil }
 
     private var editing: Bool { rename != nil || delete != nil }
@@ -136,6 +156,9 @@ struct PsHistory: ParsableCommand {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         if !(1...200).contains(pageSize) { throw ValidationError("--page-size must be between 1 and 200") }
         if maxPageBytes < 1024 { throw ValidationError("--max-page-bytes must be at least 1024") }
+        if follow && (list || editing || onePage) { throw ValidationError("--follow follows one conversation's export; drop --list, --rename, --delete, --limit, --cursor and --direction") }
+        if follow && page != nil && conversation == nil { throw ValidationError("--follow follows one conversation: name it with --conversation") }
+        if realtimeURL != nil && !follow { throw ValidationError("--realtime-url goes with --follow") }
         if let direction, HistoryDirection(rawValue: direction) == nil {
             throw ValidationError("--direction is before or after, not \(direction)")
         }
@@ -177,6 +200,10 @@ struct PsHistory: ParsableCommand {
             return
         }
         let source = try historySource(adapter)
+        if follow {
+            try followLive(source, adapter: adapter, writer: writer)
+            return
+        }
         if onePage {
             let query = HistoryQuery(limit: limit, cursor: cursor, direction: direction.flatMap(HistoryDirection.init))
             if let next = try exporter.exportPage(source, query: query) { Diagnostics.writeLine("next-cursor=\(next)") }
@@ -206,6 +233,22 @@ struct PsHistory: ParsableCommand {
             exporter.onProgress = { progress.update(total + $0) }
             total += try exporter.exportAll(.agent(pageID: agentID, conversationID: id), pageSize: pageSize, state: &exportState)
         }
+    }
+
+    /// The export, then the conversation live until Ctrl-C.
+    private func followLive(_ source: HistorySource, adapter: APIAdapter, writer: RecordWriter) throws {
+        let following = try Capabilities.require(adapter, ConversationFollowing.self, toDo: "follow a conversation live")
+        let conversationID: String
+        switch source {
+        case .global(let id), .agent(_, let id?): conversationID = id
+        case .agent(_, nil): throw ToolError(.usage, "--follow follows one conversation: name it with --conversation")
+        }
+        let follower = ConversationFollower(
+            adapter: following, source: source, conversationID: conversationID, writer: writer,
+            endpoint: realtimeURL, pageSize: pageSize)
+        follower.onNotice = { Diagnostics.error($0) }
+        if Terminal.isTerminal(2) { Diagnostics.error("following \(conversationID) live; Ctrl-C to stop") }
+        try follower.run(state: try state.map(ExportState.load))
     }
 
     private func historySource(_ adapter: APIAdapter) throws -> HistorySource {

@@ -24,9 +24,9 @@ struct PsLocalServer: ParsableCommand {
               legacy    POST /api/auth/login returns {user, token, csrfToken,
                         deviceToken}; send the token as a Bearer token, and
                         X-CSRF-Token on POST, PATCH and DELETE
-              global    conversation conv_global_demo (--history-messages)
+              global    conversation demoglobalconversation (--history-messages)
               drive     drive_demo; AI_CHAT page page_agent_demo with the
-                        conversation conv_agent_demo; page page_doc_demo
+                        conversation demoagentconversation; page page_doc_demo
               keys      MCP key id key_demo; OAuth grant grant_demo; one
                         step-up token ps_stepup_demo (good once)
 
@@ -82,6 +82,15 @@ struct PsLocalServer: ParsableCommand {
             A status fault on a messages path arrives in the stream as an \
             error event (429: RATE_LIMITED).
 
+            REALTIME (pagespace dialect): GET /api/auth/socket-token (session \
+            only) gives a ps_sock_ token valid 5 minutes; Socket.IO (Engine.IO 4, \
+            HTTP long-polling) at /socket.io/ takes it (or the session token) as \
+            auth.token; join_conversation ID joins conv:ID, whose \
+            conversation:message_created, message_updated (a reply: an empty \
+            'streaming' placeholder, then the whole message), message_deleted and \
+            undo_applied carry {conversationId, rev, scope, message} (over 32 KB: \
+            messageRef and truncated:true). Pings every --ping-interval-ms.
+
             REPLIES: a message containing "tool" gets a read_page tool call \
             then text; "table" a markdown table; "code" a fenced code block; \
             "think" or "reason" reasoning first; anything else a few \
@@ -116,11 +125,17 @@ struct PsLocalServer: ParsableCommand {
             DELETE /_test/faults clears them.
 
             TEST DATA (no credentials):
-              POST /_test/messages {"conversationId":"conv_global_demo",
+              POST /_test/messages {"conversationId":"demoglobalconversation",
                   "count":3,"sameTimestamp":false}
                   appends alternating user/assistant messages after the
                   newest one (45 s apart, or all at its timestamp)
+                  ("text": every message's text instead)
               DELETE /_test/messages/ID removes one message
+              GET /_test/realtime lists the Socket.IO sessions and their rooms;
+                  POST /_test/realtime/outage cuts every session and leaves
+                  /socket.io/ unanswered until DELETE /_test/realtime/outage;
+                  POST /_test/realtime/lose {"events":1} loses the next
+                  conversation event on its way
               POST /_test/lucid/messages {"conversation_id":"…","count":3000,
                   "per_timestamp":50}   (lucid dialect) appends alternating
                   user/assistant messages, 50 sharing each created_at
@@ -139,7 +154,7 @@ struct PsLocalServer: ParsableCommand {
               coproc ps-local-server --port 0 --quiet
               read -r url <&"${COPROC[0]}"
               curl -H 'Authorization: Bearer ps_sess_demo-session-token' \\
-                  "$url/api/ai/global/conv_global_demo/messages?limit=2"
+                  "$url/api/ai/global/demoglobalconversation/messages?limit=2"
 
             \(ExitStatus.helpText([.success, .failure, .usage]))
             """)
@@ -167,6 +182,12 @@ struct PsLocalServer: ParsableCommand {
     @Option(name: .customLong("keepalive-ms"), help: "Milliseconds between the gemini dialect's keep-alive comments.")
     var keepAliveMs = 15_000
 
+    @Option(name: .customLong("ping-interval-ms"), help: "The realtime service's Engine.IO ping interval in milliseconds (engine.io's default).")
+    var pingIntervalMs = 25_000
+
+    @Option(name: .customLong("ping-timeout-ms"), help: "How long the realtime service waits for a pong before it closes a session.")
+    var pingTimeoutMs = 20_000
+
     @Flag(name: .customLong("print-gemini-token"), help: "Print the gemini dialect's demo Firebase ID token and exit.")
     var printGeminiToken = false
 
@@ -185,6 +206,9 @@ struct PsLocalServer: ParsableCommand {
         guard (1...1_000).contains(messagesPerTimestamp) else {
             throw ValidationError("--messages-per-timestamp must be between 1 and 1000")
         }
+        guard (50...3_600_000).contains(pingIntervalMs), (50...3_600_000).contains(pingTimeoutMs) else {
+            throw ValidationError("--ping-interval-ms and --ping-timeout-ms must be between 50 and 3600000")
+        }
         guard (0...5_000_000).contains(historyMessages) else {
             throw ValidationError("--history-messages must be between 0 and 5000000")
         }
@@ -196,7 +220,8 @@ struct PsLocalServer: ParsableCommand {
             return
         }
         let state = ServerState(dialect: dialect, paceMs: paceMs, quiet: quiet, historyMessages: historyMessages,
-            messagesPerTimestamp: messagesPerTimestamp, keepAliveMs: keepAliveMs)
+            messagesPerTimestamp: messagesPerTimestamp, keepAliveMs: keepAliveMs,
+            realtimeTiming: .init(pingInterval: .milliseconds(pingIntervalMs), pingTimeout: .milliseconds(pingTimeoutMs)))
         let server = LocalServer(state: state, host: host, port: port)
         if watchStdin { StdinWatch.start() }
         let outcome = BlockingResult()

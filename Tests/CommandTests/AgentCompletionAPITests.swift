@@ -89,7 +89,7 @@ import TestSupport
     @Test func aToolReplyStreamsAsPageSpaceAdaptsItAndIsKept() throws {
         let server = try LocalServer.start(extraArguments: ["--pace-ms", "1"])
         defer { server.stop() }
-        let body = #"{"model":"\#(Self.agentModel)","conversation_id":"conv_agent_demo","messages":[{"id":"client-1","role":"user","content":"Please think, then use a tool"}]}"#
+        let body = #"{"model":"\#(Self.agentModel)","conversation_id":"demoagentconversation","messages":[{"id":"client-1","role":"user","content":"Please think, then use a tool"}]}"#
         let reply = try server.request("POST", "/api/v1/chat/completions", headers: Self.mcp, body: body)
         #expect(reply.status == 200)
         #expect(reply.curlStatus == 0)
@@ -127,7 +127,7 @@ import TestSupport
         #expect(!reply.text.contains("usage"))
 
         // Kept in the conversation, seen by /api/v1/conversations and by Page AI's history.
-        let messages = try #require(try Self.detail(server, "conv_agent_demo")["messages"] as? [[String: Any]])
+        let messages = try #require(try Self.detail(server, "demoagentconversation")["messages"] as? [[String: Any]])
         let tail = Array(messages.suffix(3))
         #expect(tail.map { $0["role"] as? String } == ["user", "assistant", "tool"])
         #expect(tail[0]["id"] as? String == "client-1")
@@ -140,7 +140,7 @@ import TestSupport
         #expect(tail[2]["id"] as? String == "\(tail[1]["id"] as? String ?? ""):\(call.id ?? "")")
 
         let pageAI = try server.request(
-            "GET", "/api/ai/chat/messages?pageId=page_agent_demo&conversationId=conv_agent_demo", headers: Self.mcp)
+            "GET", "/api/ai/chat/messages?pageId=page_agent_demo&conversationId=demoagentconversation", headers: Self.mcp)
         let history = try #require(try pageAI.json() as? [[String: Any]])
         #expect(history.suffix(2).map { $0["id"] as? String } == ["client-1", tail[1]["id"] as? String])
         let parts = (history.last?["parts"] as? [[String: Any]])?.map { $0["type"] as? String }
@@ -151,7 +151,7 @@ import TestSupport
         let server = try LocalServer.start()
         defer { server.stop() }
         let before = try server.request("GET", "/api/v1/conversations?limit=100", headers: Self.mcp).text
-        let agentBefore = try Self.detail(server, "conv_agent_demo")["messages"] as? [[String: Any]]
+        let agentBefore = try Self.detail(server, "demoagentconversation")["messages"] as? [[String: Any]]
         let reply = try Self.completion(server, "hello there", system: "Always answer with a table.")
         #expect(reply.status == 200)
         let stream = try CompletionStreamReading(reply)
@@ -160,7 +160,7 @@ import TestSupport
         #expect(stream.toolCalls.isEmpty)
         #expect(stream.choiceless.isEmpty)
         #expect(try server.request("GET", "/api/v1/conversations?limit=100", headers: Self.mcp).text == before)
-        #expect((try Self.detail(server, "conv_agent_demo")["messages"] as? [[String: Any]])?.count == agentBefore?.count)
+        #expect((try Self.detail(server, "demoagentconversation")["messages"] as? [[String: Any]])?.count == agentBefore?.count)
 
         // disable_server_tools: no tools at all, the text alone.
         let noTools = try CompletionStreamReading(try Self.completion(server, "use a tool", extra: #","disable_server_tools":true"#))
@@ -216,9 +216,9 @@ import TestSupport
         _ = try CompletionStreamReading(reply)
         func list(_ query: String) throws -> HTTPReply { try server.request("GET", "/api/v1/conversations" + query, headers: Self.mcp) }
         let all = try #require(try list("").jsonObject()["data"] as? [[String: Any]])
-        #expect(all.map { $0["id"] as? String } == [id, "conv_agent_demo", "conv_global_demo"])
+        #expect(all.map { $0["id"] as? String } == [id, "demoagentconversation", "demoglobalconversation"])
         let second = try list("?limit=1&offset=1").jsonObject()["data"] as? [[String: Any]]
-        #expect(second?.map { $0["id"] as? String } == ["conv_agent_demo"])
+        #expect(second?.map { $0["id"] as? String } == ["demoagentconversation"])
         #expect((try list("?offset=9").jsonObject()["data"] as? [Any])?.isEmpty == true)
         #expect((try list("?drive_id=drive_demo").jsonObject()["data"] as? [[String: Any]])?.map { $0["id"] as? String } == [id])
         for (query, message) in [
@@ -246,7 +246,7 @@ import TestSupport
         let server = try LocalServer.start()
         defer { server.stop() }
         try server.armFault(#"{"drop":true,"afterEvents":3,"times":1}"#)
-        let cut = try Self.completion(server, "hello there", extra: #","conversation_id":"conv_agent_demo""#)
+        let cut = try Self.completion(server, "hello there", extra: #","conversation_id":"demoagentconversation""#)
         #expect(cut.status == 200)
         #expect(cut.curlStatus == 18, "curl: \(cut.curlError)")
         #expect(cut.eventData.count == 3)

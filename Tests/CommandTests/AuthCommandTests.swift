@@ -16,13 +16,13 @@ import TestSupport
         #expect(status.stdoutText.contains("drives: ") && status.stdoutText.contains("drive_demo"))
         #expect(status.stdoutText.contains("works: yes"))
 
-        let agent = try sandbox.run("ps-send", ["--page", "page_agent_demo", "--conversation", "conv_agent_demo", "hello agent"])
+        let agent = try sandbox.run("ps-send", ["--page", "page_agent_demo", "--conversation", "demoagentconversation", "hello agent"])
         #expect(agent.status == 0, "\(agent.stderrText)")
-        let history = try sandbox.run("ps-history", ["--page", "page_agent_demo", "--conversation", "conv_agent_demo"])
+        let history = try sandbox.run("ps-history", ["--page", "page_agent_demo", "--conversation", "demoagentconversation"])
         #expect(history.status == 0)
         #expect(try Records.parse(history.stdoutText).contains { Records.text(of: $0) == "hello agent" })
         let list = try sandbox.run("ps-history", ["--list", "--agent", "page_agent_demo"])
-        #expect(Records.ids(try Records.parse(list.stdoutText)).contains("conv_agent_demo"), "\(list.stderrText)")
+        #expect(Records.ids(try Records.parse(list.stdoutText)).contains("demoagentconversation"), "\(list.stderrText)")
 
         // The Global assistant: exit 4, and the way out named.
         let global = try sandbox.run("ps-send", ["hello global"])

@@ -316,7 +316,7 @@ import TestSupport
         let server = try LocalServer.start()
         defer { server.stop() }
         let mcp = ["Authorization": "Bearer \(LocalServer.mcpKey)"]
-        let body = #"{"messages":[{"id":"page-msg-1","role":"user","parts":[{"type":"text","text":"hello agent"}]}],"chatId":"page_agent_demo","conversationId":"conv_agent_demo"}"#
+        let body = #"{"messages":[{"id":"page-msg-1","role":"user","parts":[{"type":"text","text":"hello agent"}]}],"chatId":"page_agent_demo","conversationId":"demoagentconversation"}"#
         let missing = try server.request("POST", "/api/ai/chat", headers: mcp, body: body)
         #expect(missing.status == 400)
         let withSession = mcp.merging(["X-Browser-Session-Id": "tab_1"]) { $1 }
@@ -327,17 +327,17 @@ import TestSupport
         #expect(try server.request("POST", "/api/ai/chat", headers: withSession, body: unknownPage).status == 404)
 
         let history = try server.request(
-            "GET", "/api/ai/chat/messages?pageId=page_agent_demo&conversationId=conv_agent_demo", headers: mcp)
+            "GET", "/api/ai/chat/messages?pageId=page_agent_demo&conversationId=demoagentconversation", headers: mcp)
         let messages = try #require(try history.json() as? [[String: Any]])
         #expect(messages.count == 6)
         #expect(messages[4]["id"] as? String == "page-msg-1")
 
         let list = try server.request("GET", "/api/ai/page-agents/page_agent_demo/conversations", headers: mcp).jsonObject()
         let conversations = try #require(list["conversations"] as? [[String: Any]])
-        #expect(conversations.first?["id"] as? String == "conv_agent_demo")
+        #expect(conversations.first?["id"] as? String == "demoagentconversation")
         #expect(conversations.first?["messageCount"] as? Int == 6)
         let paged = try server.request(
-            "GET", "/api/ai/page-agents/page_agent_demo/conversations/conv_agent_demo/messages?limit=2", headers: mcp)
+            "GET", "/api/ai/page-agents/page_agent_demo/conversations/demoagentconversation/messages?limit=2", headers: mcp)
         #expect((try paged.jsonObject()["messages"] as? [Any])?.count == 2)
         let agents = try server.request("GET", "/api/drives/drive_demo/agents", headers: mcp).jsonObject()
         #expect(((agents["agents"] as? [[String: Any]])?.first)?["id"] as? String == "page_agent_demo")

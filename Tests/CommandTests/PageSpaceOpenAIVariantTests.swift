@@ -202,7 +202,7 @@ import TestSupport
             #expect(reply.status == 200, "\(reply.text)")
             return reply.text
         }
-        let kept = try send(#","conversation_id":"conv_agent_demo""#)
+        let kept = try send(#","conversation_id":"demoagentconversation""#)
         #expect(!kept.contains("read_page"))
         let stateless = try send("")
         #expect(stateless.contains("read_page"))

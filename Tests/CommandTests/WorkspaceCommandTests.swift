@@ -232,7 +232,7 @@ import TestSupport
         let renamed = try sandbox.run("ps-history", ["--rename", LocalServer.globalConversationID, "--title", "Trip planning"])
         #expect(renamed.status == 0, "\(renamed.stderrText)")
         #expect(try Records.parse(renamed.stdoutText).first?["title"] as? String == "Trip planning")
-        let body = try #require(try Self.requests(server, "PATCH", "/api/ai/global/conv_global_demo").last?["body"] as? [String: Any])
+        let body = try #require(try Self.requests(server, "PATCH", "/api/ai/global/demoglobalconversation").last?["body"] as? [String: Any])
         #expect(body["title"] as? String == "Trip planning")
         let listed = try Records.parse(try sandbox.run("ps-history", ["--list"]).stdoutText)
         #expect(listed.first?["title"] as? String == "Trip planning")
@@ -244,7 +244,7 @@ import TestSupport
         #expect(try Records.parse(try sandbox.run("ps-history", ["--list"]).stdoutText).isEmpty)
         let again = try sandbox.run("ps-history", ["--delete", LocalServer.globalConversationID])
         #expect(again.status == 6)
-        #expect(again.stderrText.contains("there is no global conversation conv_global_demo"))
+        #expect(again.stderrText.contains("there is no global conversation demoglobalconversation"))
         let renameGone = try sandbox.run("ps-history", ["--rename", "nosuchconversation", "--title", "x"])
         #expect(renameGone.status == 6)
     }

@@ -15,7 +15,7 @@ public final class LocalServer: @unchecked Sendable {
     public static let mcpKey = "mcp_demo-mcp-key"
     public static let email = "demo@example.com"
     public static let password = "demo-password"
-    public static let globalConversationID = "conv_global_demo"
+    public static let globalConversationID = "demoglobalconversation"
     /// The two API generations the server speaks, for tests that run in both.
     public static let dialects = ["pagespace", "pagespace-legacy"]
 

@@ -173,12 +173,15 @@ public struct HistoryPage: Sendable {
     public var hasMore: Bool
     public var nextCursor: String?
     public var isPaged: Bool
+    /// The conversation's revision counter when the page was read (the current server says).
+    public var rev: Int64?
 
-    public init(messages: [JSON], hasMore: Bool, nextCursor: String?, isPaged: Bool) {
+    public init(messages: [JSON], hasMore: Bool, nextCursor: String?, isPaged: Bool, rev: Int64? = nil) {
         self.messages = messages
         self.hasMore = hasMore
         self.nextCursor = nextCursor
         self.isPaged = isPaged
+        self.rev = rev
     }
 
     /// Reads `{messages, pagination:{hasMore,nextCursor}}` or a bare array.
@@ -192,7 +195,7 @@ public struct HistoryPage: Sendable {
         let pagination = json["pagination"]
         return HistoryPage(
             messages: messages, hasMore: pagination?["hasMore"]?.boolValue ?? false,
-            nextCursor: pagination?["nextCursor"]?.stringValue, isPaged: true)
+            nextCursor: pagination?["nextCursor"]?.stringValue, isPaged: true, rev: json["rev"]?.intValue)
     }
 }
 

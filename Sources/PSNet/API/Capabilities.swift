@@ -67,3 +67,11 @@ public protocol ConversationSeeding: APIAdapter {
     /// Makes `messages` (UIMessages, oldest first) the start of the new conversation `id`.
     func seedConversation(_ id: String, with messages: [JSON]) throws
 }
+
+/// Following a conversation live through the server's realtime service (Socket.IO).
+public protocol ConversationFollowing: APIAdapter {
+    /// The realtime service's Engine.IO endpoint when none is configured.
+    var realtimeEndpoint: String { get }
+    /// A short-lived token for the realtime handshake.
+    func realtimeToken() throws -> String
+}

@@ -13,8 +13,11 @@ import PSCore
 /// offset (Lucid), is where the next run starts looking. A version 1 file (only
 /// `lastMessageId`) is still read. Written atomically (temp + rename).
 public struct ExportState {
-    public let path: String
+    /// The file; nil for a state kept in memory only (a follower without --state).
+    public let path: String?
     private var conversations: JSONObject
+
+    public static func inMemory() -> ExportState { ExportState(path: nil, conversations: JSONObject()) }
 
     public static func load(_ path: String) throws -> ExportState {
         guard let bytes = try SecureFile.read(path) else { return ExportState(path: path, conversations: JSONObject()) }
@@ -41,6 +44,7 @@ public struct ExportState {
         if let anchor = mark.anchorMessageID { entry["anchorMessageId"] = .string(anchor) }
         if let offset = mark.nextOffset { entry["nextOffset"] = .integer(Int64(offset)) }
         conversations[key] = .object(entry)
+        guard let path else { return }
         var bytes: [UInt8] = []
         let file: JSON = ["version": 2, "conversations": .object(conversations)]
         file.write(to: &bytes)

@@ -26,6 +26,9 @@ public struct HistoryExporter {
     /// When set, every record carries it as `conversationId` (an agent's conversations
     /// exported one after another).
     public var conversationID: String?
+    /// Decides each new message's record before it is kept: the record to write, or nil to
+    /// leave it out (a follower that wrote it already). The watermark moves past it either way.
+    public var filter: ((JSON) -> JSON?)?
 
     public init(adapter: APIAdapter, writer: RecordWriter) {
         self.adapter = adapter
@@ -44,6 +47,7 @@ public struct HistoryExporter {
         let previous = state?.watermark(for: key)
         let spool = try HistorySpool()
         var summaries: [PageSummary] = []
+        var writtenCounts: [Int] = []
         var fetched = 0
         var query = Self.firstQuery(after: previous, pageSize: pageSize)
         var overlap: Set<String> = []
@@ -64,8 +68,13 @@ public struct HistoryExporter {
                     reachedPrevious = true
                 }
             }
-            try spool.append(page: fresh.map(record))
+            let records = fresh.compactMap { message -> JSON? in
+                guard let filter else { return record(message) }
+                return filter(record(message))
+            }
+            try spool.append(page: records)
             summaries.append(PageSummary(fresh))
+            writtenCounts.append(records.count)
             fetched += fresh.count
             onProgress?(fetched)
             guard page.isPaged, page.hasMore, !reachedPrevious, !messages.isEmpty else { break }
@@ -90,7 +99,7 @@ public struct HistoryExporter {
         for index in stride(from: spool.pageCount - 1, through: 0, by: -1) {
             let bytes = try spool.page(index)
             if !bytes.isEmpty { try bytes.withUnsafeBytes { try writer.writeRaw($0) } }
-            written += summaries[index].count
+            written += writtenCounts[index]
             guard let folded = summaries[index].fold(into: mark) else { continue }
             mark = folded
             if state != nil { try state!.record(folded, for: key) }

@@ -17,7 +17,12 @@ struct MessageEditRoutes {
             let content = try await Self.content(&request)
             let (conversation, message) = try globalMessage(context)
             try notStreaming(message.id, verb: "edited")
-            state.store.append(Self.edited(message, content), to: conversation.id)
+            // editGlobalMessage announces plain text parts with role 'assistant', whoever wrote it.
+            let announced: JSON = [
+                "id": .string(message.id), "role": "assistant", "parts": [["type": "text", "text": .string(content)]],
+                "status": "complete", "source": .null, "createdAt": .string(Timestamp.iso8601(Timestamp.now())),
+            ]
+            state.store.append(Self.edited(message, content), to: conversation.id, announceAs: announced)
             return Reply.json(["success": true, "message": "Message updated successfully"])
         }
         router.delete("/api/ai/global/:id/messages/:messageId") { request, context in
@@ -63,8 +68,8 @@ struct MessageEditRoutes {
             guard let mode = body?["mode"]?.stringValue, mode == "messages_only" || mode == "messages_and_changes" else {
                 throw Refusal.badRequest(#"Invalid mode. Must be "messages_only" or "messages_and_changes""#)
             }
-            let (_, _, affected) = try undoTarget(context)
-            for id in affected { _ = state.store.removeMessage(id) }
+            let (conversation, _, affected) = try undoTarget(context)
+            state.store.undo(affected, in: conversation.id, mode: mode)
             let message = mode == "messages_only"
                 ? "Deleted \(affected.count) messages" : "Deleted \(affected.count) messages and undid 0 changes"
             return Reply.json([

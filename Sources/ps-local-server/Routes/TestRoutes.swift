@@ -34,11 +34,14 @@ struct TestRoutes {
                 throw Refusal.badRequest("give conversationId and count (0-100000)")
             }
             let sameTimestamp = spec["sameTimestamp"]?.boolValue ?? false
-            let ids = state.store.update(conversationID) { conversation in
-                appendTestMessages(count, to: &conversation, sameTimestamp: sameTimestamp)
+            let text = spec["text"]?.stringValue
+            guard let newest = state.store.update(conversationID, { $0.messages.last?.createdAt }) else {
+                throw Refusal.notFound("Conversation not found")
             }
-            guard let ids else { throw Refusal.notFound("Conversation not found") }
-            return Reply.json(["ids": .array(ids.map(JSON.string))])
+            let messages = testMessages(count, after: newest ?? Timestamp.now(), sameTimestamp: sameTimestamp, text: text)
+            // One write each, announced as the server announces every write.
+            for message in messages { state.store.append(message, to: conversationID) }
+            return Reply.json(["ids": .array(messages.map { .string($0.id) })])
         }
         router.delete("/_test/messages/:id") { _, context in
             guard state.store.removeMessage(context.parameters.get("id") ?? "") else {
@@ -53,16 +56,14 @@ struct TestRoutes {
     }
 
     /// New history after the newest message: what other devices wrote between two exports.
-    private func appendTestMessages(_ count: Int, to conversation: inout Conversation, sameTimestamp: Bool) -> [String] {
-        let start = conversation.messages.last?.createdAt ?? Timestamp.now()
-        return (0..<count).map { index in
+    /// `text`, when given, is every message's text (a long one makes a large message).
+    private func testMessages(_ count: Int, after start: Int64, sameTimestamp: Bool, text: String?) -> [StoredMessage] {
+        (0..<count).map { index in
             let id = state.ids.nextMessageID()
             let createdAt = sameTimestamp ? start : start + Int64(index + 1) * HistorySeeder.spacing
             let role = index % 2 == 0 ? "user" : "assistant"
-            let text = "\(role == "user" ? "Question" : "Answer") \(id)"
-            conversation.append(StoredMessage(
-                id: id, role: role, parts: [["type": "text", "text": .string(text)]], createdAt: createdAt))
-            return id
+            let words = text ?? "\(role == "user" ? "Question" : "Answer") \(id)"
+            return StoredMessage(id: id, role: role, parts: [["type": "text", "text": .string(words)]], createdAt: createdAt)
         }
     }
 }

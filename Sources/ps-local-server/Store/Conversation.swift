@@ -41,6 +41,8 @@ struct Conversation: Sendable {
     private var positions: [String: Int] = [:]
     /// Bumped on every change; the current server reports it with each history page.
     private(set) var rev = 0
+    /// Replies being generated: their 'streaming' placeholder rows, which history leaves out.
+    private var pendingReplies: Set<String> = []
 
     init(id: String, title: String, kind: Kind, createdAt: Int64) {
         self.id = id
@@ -52,10 +54,25 @@ struct Conversation: Sendable {
 
     func position(of messageID: String) -> Int? { positions[messageID] }
 
+    /// True when a write of this message id updates a row rather than creating one.
+    func holds(_ messageID: String) -> Bool { positions[messageID] != nil || pendingReplies.contains(messageID) }
+
+    /// The placeholder row a reply gets when its generation starts.
+    mutating func beginReply(_ messageID: String) {
+        pendingReplies.insert(messageID)
+        rev += 1
+    }
+
+    /// A reply that ended with nothing to store leaves no row.
+    mutating func abandonReply(_ messageID: String) {
+        pendingReplies.remove(messageID)
+    }
+
     /// Adds a message in (createdAt, id) order (at the end, unless its clock says otherwise);
     /// one whose id is already stored replaces the stored one in place (a client resending
     /// the same user message must not duplicate it).
     mutating func append(_ message: StoredMessage) {
+        pendingReplies.remove(message.id)
         if let existing = positions[message.id] {
             let kept = messages[existing].createdAt
             messages[existing] = StoredMessage(
@@ -77,6 +94,16 @@ struct Conversation: Sendable {
         guard let index = positions.removeValue(forKey: messageID) else { return }
         messages.remove(at: index)
         for position in index..<messages.count { positions[messages[position].id] = position }
+        rev += 1
+    }
+
+    /// Removes messages in one write (one rev), as an undo does.
+    mutating func remove(_ messageIDs: [String]) {
+        let doomed = Set(messageIDs.filter { positions[$0] != nil })
+        guard !doomed.isEmpty else { return }
+        messages.removeAll { doomed.contains($0.id) }
+        positions = [:]
+        for (position, message) in messages.enumerated() { positions[message.id] = position }
         rev += 1
     }
 
@@ -102,6 +129,19 @@ struct Conversation: Sendable {
     }
 
     var lastMessageAt: Int64? { messages.last?.createdAt }
+
+    /// Where the conversation lives, as its events say (ConversationEventScope).
+    var eventScope: JSON {
+        switch kind {
+        case .agent(let pageID): return ["kind": "page", "pageId": .string(pageID)]
+        case .client where agentPageID != nil: return ["kind": "page", "pageId": .string(agentPageID!)]
+        case .global, .client: return ["kind": "global", "ownerId": .string(SeedData.userID)]
+        }
+    }
+
+    var eventContext: ConversationEvents.Context {
+        ConversationEvents.Context(conversationID: id, rev: rev, scope: eventScope, lastMessageAt: lastMessageAt)
+    }
 
     /// The conversation object both dialects return (`GET /api/ai_conversations/global`,
     /// the list of `GET /api/ai/global`).

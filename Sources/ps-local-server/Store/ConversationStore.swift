@@ -3,8 +3,15 @@ import Synchronization
 
 /// Every conversation the server holds, in memory only. One lock; each operation is short
 /// (paging copies at most `limit` messages), so streams and exports do not wait on each other.
+///
+/// Like the current server's message repository, the store is where every message write
+/// announces itself (`events`, the current dialect only), under the same lock, so events
+/// leave in the order of the writes and their revs.
 final class ConversationStore: Sendable {
     private let conversations = Mutex<[String: Conversation]>([:])
+    private let events: ConversationEvents?
+
+    init(events: ConversationEvents? = nil) { self.events = events }
 
     func insert(_ conversation: Conversation) {
         conversations.withLock { $0[conversation.id] = conversation }
@@ -14,14 +21,42 @@ final class ConversationStore: Sendable {
         conversations.withLock { $0[id] }
     }
 
-    /// Appends to an existing conversation; false when there is no such conversation.
+    /// Appends to an existing conversation; false when there is no such conversation. The
+    /// event says `status` and carries `announceAs` instead of the message when given (a
+    /// route whose event is not the stored message).
     @discardableResult
-    func append(_ message: StoredMessage, to id: String) -> Bool {
+    func append(_ message: StoredMessage, to id: String, status: String = "complete", announceAs: JSON? = nil) -> Bool {
         conversations.withLock { all in
             guard all[id] != nil else { return false }
+            let existed = all[id]!.holds(message.id)
             all[id]!.append(message)
+            if let events {
+                let event = announceAs ?? ConversationEvents.eventMessage(message, status: status)
+                if existed {
+                    events.messageUpdated(all[id]!.eventContext, message: event)
+                } else {
+                    events.messageCreated(all[id]!.eventContext, message: event)
+                }
+            }
             return true
         }
+    }
+
+    /// A reply starts: its placeholder row, announced as an empty 'streaming' message.
+    func beginReply(_ messageID: String, in id: String) {
+        conversations.withLock { all in
+            guard all[id] != nil else { return }
+            all[id]!.beginReply(messageID)
+            let placeholder: JSON = [
+                "id": .string(messageID), "role": "assistant", "parts": [["type": "text", "text": ""]],
+                "status": "streaming", "source": .null, "createdAt": .string(Timestamp.iso8601(Timestamp.now())),
+            ]
+            events?.messageCreated(all[id]!.eventContext, message: placeholder)
+        }
+    }
+
+    func abandonReply(_ messageID: String, in id: String) {
+        conversations.withLock { all in _ = all[id]?.abandonReply(messageID) }
     }
 
     /// A page of history; nil for an unknown conversation.
@@ -37,9 +72,19 @@ final class ConversationStore: Sendable {
         conversations.withLock { all in
             for (id, conversation) in all where conversation.position(of: messageID) != nil {
                 all[id]!.remove(messageID)
+                events?.messageDeleted(all[id]!.eventContext, messageID: messageID)
                 return true
             }
             return false
+        }
+    }
+
+    /// Removes a conversation's messages as one undo, announced once (`undo_applied`).
+    func undo(_ messageIDs: [String], in id: String, mode: String) {
+        conversations.withLock { all in
+            guard all[id] != nil else { return }
+            all[id]!.remove(messageIDs)
+            events?.undoApplied(all[id]!.eventContext, mode: mode, affected: messageIDs)
         }
     }
 

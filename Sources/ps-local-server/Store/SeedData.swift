@@ -9,11 +9,11 @@ enum SeedData {
     static let sessionToken = "ps_sess_demo-session-token"
     static let mcpKey = "mcp_demo-mcp-key"
 
-    static let globalConversationID = "conv_global_demo"
+    static let globalConversationID = "demoglobalconversation"
     static let driveID = "drive_demo"
     static let agentPageID = "page_agent_demo"
     static let documentPageID = "page_doc_demo"
-    static let agentConversationID = "conv_agent_demo"
+    static let agentConversationID = "demoagentconversation"
 
     static var user: JSON {
         [

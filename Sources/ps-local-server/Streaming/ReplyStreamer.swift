@@ -22,13 +22,16 @@ enum ReplyStreamer {
         let drop = state.faults.takeDrop()
 
         state.streams.add(generation)
+        state.store.beginReply(generation.messageID, in: conversationID)
         Task {
             await generation.run(chunks: chunks, pacing: pacing) { parts in
-                if !parts.isEmpty {
+                if parts.isEmpty {
+                    state.store.abandonReply(generation.messageID, in: conversationID)
+                } else {
                     // After the question, even within the same millisecond.
                     let createdAt = max(Timestamp.now(), userMessage.createdAt + 1)
                     let reply = StoredMessage(id: generation.messageID, role: "assistant", parts: parts, createdAt: createdAt)
-                    state.store.append(reply, to: conversationID)
+                    state.store.append(reply, to: conversationID, status: generation.isAborted ? "interrupted" : "complete")
                 }
                 state.streams.remove(generation, aborted: generation.isAborted)
             }

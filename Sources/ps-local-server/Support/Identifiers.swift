@@ -33,6 +33,10 @@ final class Identifiers: Sendable {
         return bytes.allSatisfy { (97...122).contains($0) || (48...57).contains($0) }
     }
 
+    static func randomBytes(_ count: Int) -> [UInt8] {
+        (0..<count).map { _ in UInt8.random(in: 0...255) }
+    }
+
     static func random(prefix: String, bytes: Int = 12) -> String {
         prefix + randomHex(bytes)
     }

@@ -10,7 +10,9 @@ final class ServerState: Sendable {
     /// How often a gemini stream sends its `: keepalive` comment.
     let keepAliveMs: Int
     let quiet: Bool
-    let store = ConversationStore()
+    let store: ConversationStore
+    /// The realtime service (Socket.IO) of the current dialect.
+    let realtime: RealtimeHub
     /// The lucid dialect's users, conversations, facts and summaries.
     let lucid = LucidStore()
     let authenticator: Authenticator
@@ -25,8 +27,10 @@ final class ServerState: Sendable {
     let aiSettings = AISettingsStore()
 
     init(dialect: Dialect, paceMs: Int, quiet: Bool, historyMessages: Int, messagesPerTimestamp: Int = 1,
-         keepAliveMs: Int = 15_000) {
+         keepAliveMs: Int = 15_000, realtimeTiming: RealtimeHub.Timing = .init()) {
         self.dialect = dialect
+        realtime = RealtimeHub(timing: realtimeTiming)
+        store = ConversationStore(events: dialect == .pagespace ? ConversationEvents(hub: realtime) : nil)
         self.paceMs = paceMs
         self.keepAliveMs = keepAliveMs
         self.quiet = quiet

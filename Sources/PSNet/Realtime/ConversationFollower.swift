@@ -1,0 +1,200 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PSCore
+
+/// Follows one conversation live: what is new in its history first, then each message as
+/// the realtime service announces it, written as message records the moment it is whole.
+///
+/// The service's broadcasts are best-effort: a socket that was away misses what happened
+/// meanwhile, and nothing replays it. So after every (re)connection the follower joins the
+/// conversation's room first and then catches up through the history (from where its
+/// watermark stands), so nothing falls between the two; what both deliver is written once.
+/// A jump in the events' `rev` means an event was lost on the way: the same catch-up heals it.
+/// After a reconnection the newest history page is also compared with what was written, so
+/// that edits and deletions made during the gap are reported too.
+public final class ConversationFollower {
+    private let adapter: ConversationFollowing
+    private let source: HistorySource
+    private let conversationID: String
+    private let writer: RecordWriter
+    private let endpoint: String
+    private let pageSize: Int
+    private var messages = FollowedMessages()
+    private var lastRev: Int64?
+    /// Told when the connection is made, lost and made again (for stderr).
+    public var onNotice: (String) -> Void = { _ in }
+    /// How many history pages a search for one message may read.
+    static let locatePages = 50
+
+    public init(adapter: ConversationFollowing, source: HistorySource, conversationID: String, writer: RecordWriter,
+                endpoint: String? = nil, pageSize: Int = 200) {
+        self.adapter = adapter
+        self.source = source
+        self.conversationID = conversationID
+        self.writer = writer
+        self.endpoint = endpoint ?? adapter.realtimeEndpoint
+        self.pageSize = pageSize
+    }
+
+    /// Runs until interrupted (ToolError .interrupted) or until something no reconnection can
+    /// mend: a refused credential, a conversation that cannot be followed. `state` is where
+    /// the export stands (a --state file, or one in memory); it is kept up to date.
+    public func run(state: ExportState?) throws {
+        var state = state ?? ExportState.inMemory()
+        var connectedOnce = false
+        var attempt = 0
+        while true {
+            let connection = RealtimeConnection(endpoint: endpoint, options: adapter.client.http.options)
+            do {
+                try connection.open(token: adapter.realtimeToken())
+                try connection.emit("join_conversation", .string(conversationID))
+                try catchUp(reconciling: connectedOnce, state: &state)
+                if connectedOnce { onNotice("reconnected; caught up") }
+                connectedOnce = true
+                attempt = 0
+                try listen(connection, state: &state)
+            } catch let lost as RealtimeConnectionLost {
+                guard connectedOnce else {
+                    throw ToolError(.networkError, "cannot follow the conversation: \(lost.reason) (\(endpoint))")
+                }
+                try backOff(&attempt, reason: lost.reason)
+            } catch let error as ToolError where connectedOnce && Self.isPassing(error) {
+                try backOff(&attempt, reason: error.message)
+            }
+        }
+    }
+
+    /// Failures that a later attempt may not meet: the server unreachable or overloaded.
+    private static func isPassing(_ error: ToolError) -> Bool {
+        error.status == .networkError || error.status == .serverError || error.status == .rateLimited
+    }
+
+    /// socket.io-client's reconnection delay: 1 s doubling to at most 5 s, ±50 %.
+    private func backOff(_ attempt: inout Int, reason: String) throws {
+        attempt += 1
+        let base = min(5.0, Double(1 << min(attempt - 1, 3)))
+        let delay = base * Double.random(in: 0.5...1.5)
+        // Said at the first attempt and then once a minute or so, not every few seconds.
+        if attempt == 1 || attempt % 12 == 0 {
+            onNotice("realtime connection lost (\(reason)); reconnecting (attempt \(attempt))")
+        }
+        var remaining = delay
+        while remaining > 0 {
+            if Interrupt.isRequested { throw ToolError(.interrupted, "interrupted") }
+            let step = min(remaining, 0.05)
+            usleep(useconds_t(step * 1_000_000))
+            remaining -= step
+        }
+    }
+
+    // MARK: Catching up
+
+    /// Writes what the history holds beyond the watermark (and moves it), and takes the rev
+    /// the events go on from; with `reconciling`, also writes what changed among the newest
+    /// messages while no event could say so.
+    private func catchUp(reconciling: Bool, state: inout ExportState) throws {
+        var exporter = HistoryExporter(adapter: adapter, writer: writer)
+        exporter.filter = { [unowned self] record in self.messages.stored(record) }
+        var optional: ExportState? = state
+        try exporter.exportAll(source, pageSize: pageSize, state: &optional)
+        state = optional!
+        // The newest page says which rev the events should go on from (so that the loss of
+        // the very next one shows), and, after a gap, what changed among the newest messages.
+        let page = try adapter.historyPage(source, query: HistoryQuery(limit: pageSize))
+        lastRev = page.rev
+        guard reconciling else { return }
+        let newest = page.messages.map(HistoryExporter.normalised)
+        for message in newest {
+            if let record = messages.reconcile(message) { try writer.write(record) }
+        }
+        for id in messages.missing(fromNewestPage: newest) { try writeDeletion(id) }
+    }
+
+    // MARK: Listening
+
+    private func listen(_ connection: RealtimeConnection, state: inout ExportState) throws {
+        while true {
+            var wroteLive = false
+            var lostSomething = false
+            for (name, payload) in try connection.poll() {
+                if name == "validation_error", payload["event"]?.stringValue == "join_conversation" {
+                    let words = TerminalSafeText.sanitize(payload["error"]?.stringValue ?? "refused")
+                    throw ToolError(.failure, "the realtime service will not follow \(conversationID): \(words)")
+                }
+                // The content plane only: directory events (conversation:updated, …) repeat
+                // a write's rev, and would hide the loss of its content event.
+                guard name.hasPrefix("conversation:message_") || name == "conversation:undo_applied",
+                      payload["conversationId"]?.stringValue == conversationID else { continue }
+                if let rev = payload["rev"]?.intValue, rev > 0 {
+                    if let last = lastRev, rev > last + 1 { lostSomething = true }
+                    lastRev = max(lastRev ?? rev, rev)
+                }
+                switch name {
+                case "conversation:message_created", "conversation:message_updated":
+                    if try message(payload, isUpdate: name == "conversation:message_updated") { wroteLive = true }
+                case "conversation:message_deleted":
+                    if let id = payload["messageId"]?.stringValue, messages.delete(id) { try writeDeletion(id) }
+                case "conversation:undo_applied":
+                    for id in payload["affectedMessageIds"]?.arrayValue?.compactMap(\.stringValue) ?? [] where messages.delete(id) {
+                        try writeDeletion(id)
+                    }
+                default:
+                    break
+                }
+            }
+            if lostSomething {
+                try catchUp(reconciling: true, state: &state)
+            } else if wroteLive && state.path != nil {
+                // Bring the --state file up to what was written: the history says where it stands.
+                try catchUp(reconciling: false, state: &state)
+            }
+        }
+    }
+
+    /// A created or updated message: written from the event, or fetched from the history when
+    /// the event carries only a reference (a message over 32 KB) or changes one already
+    /// written (the event may carry less than the stored message). True when written.
+    private func message(_ payload: JSON, isUpdate: Bool) throws -> Bool {
+        var record: JSON?
+        if payload["truncated"]?.boolValue == true, let ref = payload["messageRef"], let id = ref["id"]?.stringValue {
+            if ref["status"]?.stringValue == "streaming" { return messages.live(ref) != nil }
+            guard let found = try locate(id) else {
+                onNotice("message \(id) was announced but is not in the history (deleted since?)")
+                return false
+            }
+            record = messages.stored(found)
+        } else if let message = payload["message"], let id = message["id"]?.stringValue {
+            if isUpdate, messages.isWritten(id), let found = try locate(id) {
+                record = messages.stored(found)
+            } else {
+                record = messages.live(message)
+            }
+        }
+        guard let record else { return false }
+        try writer.write(record)
+        return true
+    }
+
+    /// A message as the history holds it, looked for from the newest page back.
+    private func locate(_ id: String) throws -> JSON? {
+        var query = HistoryQuery(limit: pageSize)
+        var cursorsSeen: Set<String> = []
+        for _ in 0..<Self.locatePages {
+            let page = try adapter.historyPage(source, query: query)
+            if let found = page.messages.first(where: { $0["id"]?.stringValue == id }) {
+                return HistoryExporter.normalised(found)
+            }
+            guard page.isPaged, page.hasMore,
+                  let cursor = HistoryExporter.nextCursor(page.messages, serverCursor: page.nextCursor).cursor,
+                  cursorsSeen.insert(cursor).inserted
+            else { return nil }
+            query = HistoryQuery(limit: pageSize, cursor: cursor, direction: .before)
+        }
+        return nil
+    }
+
+    private func writeDeletion(_ id: String) throws {
+        try writer.write(["id": .string(id), "deleted": true, "conversationId": .string(conversationID)])
+    }
+}
