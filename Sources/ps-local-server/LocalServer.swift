@@ -42,6 +42,8 @@ struct LocalServer {
             AgentConversationRoutes(state: state).register(on: router)
             AISettingsRoutes(state: state).register(on: router)
             SearchRoutes(state: state).register(on: router)
+            LocalModelRoutes(state: state).register(on: router)
+            SubscriptionRoutes(state: state).register(on: router)
         case .legacy:
             LegacyConversationRoutes(state: state).register(on: router)
             LegacyAISettingsRoutes(state: state).register(on: router)

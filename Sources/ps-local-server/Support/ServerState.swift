@@ -23,10 +23,13 @@ final class ServerState: Sendable {
     let ids: Identifiers
     let gemini = GeminiConversations()
     let aiSettings = AISettingsStore()
+    /// How the deployment's Ollama and LM Studio answer.
+    let localModels: LocalModelServers
 
     init(dialect: Dialect, paceMs: Int, quiet: Bool, historyMessages: Int, messagesPerTimestamp: Int = 1,
-         keepAliveMs: Int = 15_000) {
+         keepAliveMs: Int = 15_000, localModels: LocalModelServers = .reachable) {
         self.dialect = dialect
+        self.localModels = localModels
         self.paceMs = paceMs
         self.keepAliveMs = keepAliveMs
         self.quiet = quiet
