@@ -165,7 +165,7 @@ _ps-models() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--insecure -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout)
+    local -a non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --provider)
     __ps-models_offer_flags_options 0
 
     # Offer option value completions
@@ -193,6 +193,10 @@ _ps-models() {
         return
         ;;
     '--idle-timeout')
+        return
+        ;;
+    '--provider')
+        __ps-models_add_completions -W 'ollama'$'\n''lmstudio'
         return
         ;;
     esac

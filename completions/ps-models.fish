@@ -20,7 +20,7 @@ function __ps-models_parse_tokens -S
     set -l unparsed_tokens (__ps-models_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-models'
-        __ps-models_parse_subcommand 0 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'h/help'
+        __ps-models_parse_subcommand 0 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'provider=' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-models_parse_subcommand -r 1 
@@ -86,4 +86,5 @@ complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_op
 complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" max-retry-wait' -l 'max-retry-wait' -d 'The longest Retry-After to wait for, in seconds; a longer one fails at once. Also PS_MAX_RETRY_WAIT.' -rfka ''
 complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" connect-timeout' -l 'connect-timeout' -d 'Seconds to wait for a connection (default 15).' -rfka ''
 complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" idle-timeout' -l 'idle-timeout' -d 'Seconds without a byte from the server before giving up (default 300; keep-alive comments count).' -rfka ''
+complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" provider' -l 'provider' -d 'List the models of the deployment\'s own Ollama or LM Studio, as the server finds them.' -rfka 'ollama lmstudio'
 complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" h help' -s 'h' -l 'help' -d 'Show help information.'

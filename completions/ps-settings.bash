@@ -163,7 +163,7 @@ _ps-settings() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--insecure --json -h --help)
+    local -a non_repeating_flags=(--insecure --subscription --json -h --help)
     local -a repeating_options=(--set)
     local -a non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --api-key-stdin)
     __ps-settings_offer_flags_options 0

@@ -20,7 +20,7 @@ function __ps-settings_parse_tokens -S
     set -l unparsed_tokens (__ps-settings_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-settings'
-        __ps-settings_parse_subcommand 0 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'set=+' 'api-key-stdin=' 'json' 'h/help'
+        __ps-settings_parse_subcommand 0 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'set=+' 'api-key-stdin=' 'subscription' 'json' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-settings_parse_subcommand -r 1 
@@ -88,5 +88,6 @@ complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_o
 complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" idle-timeout' -l 'idle-timeout' -d 'Seconds without a byte from the server before giving up (default 300; keep-alive comments count).' -rfka ''
 complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings"' -l 'set' -d 'Change a setting: KEY=VALUE, the value as JSON when it parses, else a string (repeatable).' -rfka ''
 complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" api-key-stdin' -l 'api-key-stdin' -d 'Save an API key for this provider, read from the first line of standard input (never an argument).' -rfka ''
+complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" subscription' -l 'subscription' -d 'Show the user\'s plan, subscription and storage instead of the settings.'
 complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" json' -l 'json' -d 'Print one NDJSON record even on a terminal.'
 complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" h help' -s 'h' -l 'help' -d 'Show help information.'

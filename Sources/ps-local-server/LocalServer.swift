@@ -43,6 +43,8 @@ struct LocalServer {
             AISettingsRoutes(state: state).register(on: router)
             SearchRoutes(state: state).register(on: router)
             RealtimeRoutes(state: state).register(on: router)
+            LocalModelRoutes(state: state).register(on: router)
+            SubscriptionRoutes(state: state).register(on: router)
         case .legacy:
             LegacyConversationRoutes(state: state).register(on: router)
             LegacyAISettingsRoutes(state: state).register(on: router)

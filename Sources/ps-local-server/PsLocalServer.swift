@@ -191,6 +191,9 @@ struct PsLocalServer: ParsableCommand {
     @Flag(name: .customLong("print-gemini-token"), help: "Print the gemini dialect's demo Firebase ID token and exit.")
     var printGeminiToken = false
 
+    @Option(help: "How the deployment's Ollama and LM Studio answer (current dialect): reachable (a fixed list of models each), unreachable (the routes' fallback answers) or unconfigured (503; not offered in the AI settings).")
+    var localModels = LocalModelServers.reachable
+
     @Flag(help: "Do not log requests on stderr.")
     var quiet = false
 
@@ -220,7 +223,7 @@ struct PsLocalServer: ParsableCommand {
             return
         }
         let state = ServerState(dialect: dialect, paceMs: paceMs, quiet: quiet, historyMessages: historyMessages,
-            messagesPerTimestamp: messagesPerTimestamp, keepAliveMs: keepAliveMs,
+            messagesPerTimestamp: messagesPerTimestamp, keepAliveMs: keepAliveMs, localModels: localModels,
             realtimeTiming: .init(pingInterval: .milliseconds(pingIntervalMs), pingTimeout: .milliseconds(pingTimeoutMs)))
         let server = LocalServer(state: state, host: host, port: port)
         if watchStdin { StdinWatch.start() }

@@ -21,10 +21,24 @@ struct PsModels: ParsableCommand {
             model=... takes (Ollama's and LM Studio's are found at run time and not listed). An \
             API that cannot list models exits 2 and says so.
 
+            --provider ollama or --provider lmstudio lists instead the models of the Ollama or \
+            LM Studio server the PageSpace deployment runs with, as it finds them when asked \
+            (GET /api/ai/ollama/models, /api/ai/lmstudio/models; a browser session token only, \
+            an MCP key is exit 4): records such as \
+            {"id":"llama3.2:latest","ownedBy":"ollama","name":"Llama3.2"}, name being PageSpace's \
+            display name. When the deployment cannot reach its Ollama, the server offers a \
+            fallback list of common models instead: they are written marked "fallback":true, \
+            after a warning in the server's words on stderr (exit 0); for LM Studio it has no \
+            fallback, exit 9 in its words. A deployment without that server is exit 2, one \
+            whose server address it refuses to fetch exit 8. (To ask an Ollama server of your \
+            own directly, make it a profile of its own: an OpenAI-compatible server.)
+
             The id is what ps-send --model and ps-auth set-model take.
 
             EXAMPLES:
               ps-models
+              ps-models --provider ollama | jq -r .id
+              ps-settings --set provider=ollama --set model="$(ps-models --provider ollama | jq -r .id | head -n 1)"
               ps-models --profile ollama | jq -r .id
               ps-auth set-model "$(ps-models | jq -r .id | head -n 1)"
 
@@ -38,16 +52,41 @@ struct PsModels: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
+    @Option(help: ArgumentHelp(
+        "List the models of the deployment's own Ollama or LM Studio, as the server finds them.",
+        valueName: "ollama|lmstudio"))
+    var provider: LocalModelProvider?
+
     func run() throws {
         Interrupt.install()
         let adapter = try connection.connect().adapter
-        let listing = try Capabilities.require(adapter, ModelListing.self, toDo: "list models")
-        let models = try listing.listModels()
+        guard let provider else {
+            let listing = try Capabilities.require(adapter, ModelListing.self, toDo: "list models")
+            return try Self.write(try listing.listModels())
+        }
+        let listing = try Capabilities.require(adapter, LocalModelListing.self, toDo: "list \(provider.displayName)'s models")
+        let found = try listing.listLocalModels(provider)
+        guard let words = found.unreachable else { return try Self.write(found.models) }
+        guard !found.models.isEmpty else {
+            throw ToolError(.networkError, "the server cannot reach its \(provider.displayName): \(words)")
+        }
+        Diagnostics.warning("\(words) (these are the server's fallback models, not the ones \(provider.displayName) has)")
+        try Self.write(found.models, fallback: true)
+    }
+
+    /// A table on a terminal, else one record per model, each marked `fallback` when it is.
+    static func write(_ models: [ModelInfo], fallback: Bool = false) throws {
         let writer = RecordWriter()
         if Terminal.isTerminal(1) {
-            try writer.writeText(ModelTable(models).render(width: Terminal.width(fd: 1)))
-        } else {
-            for model in models { try writer.write(model.record) }
+            return try writer.writeText(ModelTable(models).render(width: Terminal.width(fd: 1)))
+        }
+        for model in models {
+            guard fallback, var record = model.record.objectValue else {
+                try writer.write(model.record)
+                continue
+            }
+            record["fallback"] = true
+            try writer.write(.object(record))
         }
     }
 }

@@ -67,7 +67,11 @@ struct PsSend: ParsableCommand {
             backticks in it). A file named as an image that is not one, an image of another \
             type, a file that is neither, one over 4 MiB, or one that cannot be read is exit \
             2 naming it. Only the current PageSpace API takes images; the others (the legacy \
-            API kept only a message's text) refuse them with exit 2, before sending.
+            API kept only a message's text) refuse them with exit 2, before sending. That \
+            server refuses images for a model without vision (400, "The selected model \
+            \"glm-4.6\" does not support image attachments. ..."): exit 2 in its words, \
+            nothing stored. It judges the Global assistant by --model (or the profile's model) \
+            only, so without one nothing is checked; Page AI by --model, else the agent's model.
 
             An API that answers whole (Lucid: one JSON document, no stream) is written as the \
             same UI message stream (start, one text block, finish, [DONE]; see ps-ndjson(5)), \

@@ -7,7 +7,7 @@ struct PsSettings: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-settings",
         abstract: "Show or change the user's settings on the server (the model, the approval mode, ...).",
-        usage: "ps-settings [<options>] [--set <key=value> ...]",
+        usage: "ps-settings [<options>] [--set <key=value> ...]\n       ps-settings [<options>] --subscription",
         discussion: """
             Without --set, prints the settings the server keeps for the user: one NDJSON \
             record (a JSON object) on stdout, or "key: value" lines when stdout is a terminal \
@@ -29,16 +29,26 @@ struct PsSettings: ParsableCommand {
             saves it (POST /api/ai/settings), printing the server's answer, which never holds \
             the key; the current API no longer takes keys (exit 2).
 
+            --subscription prints the user's plan instead (the current PageSpace API, GET \
+            /api/subscriptions/status, a browser session token only: an MCP key is exit 4): \
+            one record {subscriptionTier, stripeCustomerId, subscription, storage:{used, quota, \
+            tier}}, subscription being null without a paid one, else {status, \
+            currentPeriodStart, currentPeriodEnd, cancelAtPeriodEnd, scheduledPriceId, \
+            scheduledChangeDate}, sizes in bytes; on a terminal, "plan: free", "subscription: \
+            none" (or "active, renews DATE"), "storage: 12 MB of 500 MB used (free tier)" lines. \
+            Other APIs exit 2.
+
             EXAMPLES:
               ps-settings
               ps-settings --set approvalMode=yolo --set model=gemini-2.5-flash
               ps-settings --set provider=google --set model=gemini-2.5-flash
               ps-settings --api-key-stdin openai < ~/.secrets/openai-key
               ps-settings | jq -r .model
+              ps-settings --subscription | jq '.storage.quota - .storage.used'
 
             \(ConnectionOptions.environmentHelp)
 
-            \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .forbidden, .rateLimited,
+            \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .forbidden, .notFound, .rateLimited,
                                    .serverError, .networkError, .interrupted, .brokenPipe]))
             """)
 
@@ -56,11 +66,17 @@ struct PsSettings: ParsableCommand {
         valueName: "provider"))
     var apiKeyProvider: String?
 
+    @Flag(name: .long, help: "Show the user's plan, subscription and storage instead of the settings.")
+    var subscription = false
+
     @Flag(name: .long, help: "Print one NDJSON record even on a terminal.")
     var json = false
 
     func validate() throws {
         if apiKeyProvider != nil && !changes.isEmpty { throw ValidationError("--api-key-stdin goes alone, without --set") }
+        if subscription && (apiKeyProvider != nil || !changes.isEmpty) {
+            throw ValidationError("--subscription goes alone, without --set or --api-key-stdin")
+        }
         for change in changes {
             guard let equals = change.firstIndex(of: "="), equals != change.startIndex else {
                 throw ValidationError("--set takes KEY=VALUE, not \(change)")
@@ -82,6 +98,12 @@ struct PsSettings: ParsableCommand {
     func run() throws {
         Interrupt.install()
         let adapter = try connection.connect().adapter
+        if subscription {
+            let status = try Capabilities.require(adapter, SubscriptionAPI.self, toDo: "show the subscription").subscriptionStatus()
+            let out = RecordWriter()
+            guard !json, Terminal.isTerminal(1) else { return try out.write(status) }
+            return try out.writeText(SubscriptionSummary(status: status).lines.map { $0 + "\n" }.joined())
+        }
         if let provider = apiKeyProvider {
             let saving = try Capabilities.require(adapter, ProviderKeySaving.self, toDo: "save provider API keys")
             let key = Terminal.isTerminal(0)

@@ -151,6 +151,48 @@ import TestSupport
         #expect(try Self.sends(legacy).isEmpty)
     }
 
+    /// PageSpace refuses images for a model without vision: 400 in its words, exit 2 here,
+    /// nothing stored. The Global assistant judges the model the send names (none: no check),
+    /// Page AI that one or else the agent's own (the demo agent's glm-4.5-air has none).
+    @Test func aModelWithoutVisionIsRefusedInTheServersWords() throws {
+        let server = try LocalServer.start(extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox(server: server)
+        let image = try Self.write(Self.png, "dot.png", in: sandbox)
+        let global = try sandbox.run("ps-send", ["--model", "glm-4.6", "--attach", image, "look"])
+        #expect(global.status == 2)
+        #expect(global.stdoutText.isEmpty)
+        #expect(global.stderrText.split(separator: "\n").count == 1, "\(global.stderrText)")
+        #expect(global.stderrText.contains(
+            #"the server refused the images: The selected model "glm-4.6" does not support image attachments. Please choose a vision-capable model."#),
+            "\(global.stderrText)")
+        let agent = try sandbox.run("ps-send", ["--page", "page_agent_demo", "--attach", image, "look"])
+        #expect(agent.status == 2)
+        #expect(agent.stderrText.contains(#"The selected model "glm-4.5-air" does not support image attachments"#), "\(agent.stderrText)")
+        let history = try sandbox.run("ps-history", ["--conversation", LocalServer.globalConversationID])
+        #expect(history.status == 0 && !history.stdoutText.contains("data:image/png"))
+
+        // A model that sees images is let through, and so is a Global send naming none.
+        let seeing = try sandbox.run("ps-send", ["--page", "page_agent_demo", "--model", "gemini-2.5-flash", "--attach", image, "look"])
+        #expect(seeing.status == 0, "\(seeing.stderrText)")
+        #expect(try sandbox.run("ps-send", ["--attach", image, "look"]).status == 0)
+
+        // hasVisionCapability: its table (with or without a provider prefix), then guesses by name.
+        let path = "/api/ai/global/\(LocalServer.globalConversationID)/messages"
+        let headers = ["Authorization": "Bearer \(LocalServer.sessionToken)", "Content-Type": "application/json",
+                       "X-Browser-Session-Id": "ps-tools-vision-test"]
+        let file = #"{"type":"file","mediaType":"image/png","filename":"dot.png","url":"data:image/png;base64,\#(Data(Self.png).base64EncodedString())"}"#
+        for (model, sees) in [("o3", false), ("openai/o4-mini", false), ("glm-4.6", false), ("openai/gpt-4o", true),
+                              ("claude-sonnet-4-5", true), ("my-vision-model", true), ("llama3.2:latest", false)] {
+            let body = #"{"selectedModel":"\#(model)","messages":[{"id":"msg_vision","role":"user","parts":[{"type":"text","text":"hi"},\#(file)]}]}"#
+            let reply = try server.request("POST", path, headers: headers, body: body)
+            #expect(reply.status == (sees ? 200 : 400), "\(model): \(reply.status)")
+            if !sees {
+                #expect((try reply.jsonObject()["error"] as? String)?.hasPrefix("The selected model \"\(model)\" does not") == true)
+            }
+        }
+    }
+
     /// The twin answers a bad file part as PageSpace does: 400 `{error}` in its words, and
     /// stores nothing.
     @Test func theLocalServerChecksFilePartsAsPageSpaceDoes() throws {

@@ -32,6 +32,18 @@ import Testing
         #expect(error(400, #"{"error":"bad"}"#).status == .failure)
     }
 
+    /// PageSpace's refusal of images for a model without vision is the user's to fix: exit 2,
+    /// in the server's words; any other 400 stays a plain refusal.
+    @Test func aModelWithoutVisionIsAUsageError() {
+        let words = #"The selected model \"glm-4.6\" does not support image attachments. Please choose a vision-capable model."#
+        let refused = error(400, #"{"error":"\#(words)"}"#)
+        #expect(refused.status == .usage)
+        #expect(refused.message.hasPrefix(#"the server refused the images: The selected model "glm-4.6" does not support image attachments."#), "\(refused.message)")
+        #expect(refused.message.contains("(GET /api/ai/global/c1/messages)") && refused.message.contains("--model"))
+        #expect(error(400, #"{"error":"Image \"x.png\" is not a valid data URL"}"#).status == .failure)
+        #expect(error(500, #"{"error":"\#(words)"}"#).status == .serverError)
+    }
+
     @Test func messagesCarryTheServersReasonAndWhere() {
         let notFound = error(404, #"{"error":"Conversation not found"}"#)
         #expect(notFound.message == "not found: Conversation not found (GET /api/ai/global/c1/messages)")

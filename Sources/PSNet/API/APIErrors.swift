@@ -11,6 +11,9 @@ public enum APIErrors {
         let reason = body.summary.map { ": " + TerminalSafeText.sanitize($0) } ?? ""
         if let own = wording?.toolError(status: response.status, reason: reason, where: where_) { return own }
         switch response.status {
+        case 400 where body.error?.contains("does not support image attachments") == true:
+            return ToolError(.usage, "the server refused the images\(reason) (\(where_)); "
+                + "send them with --model naming a model that can see images")
         case 401:
             if body.error?.contains("MCP tokens are not permitted") == true {
                 return ToolError(.authenticationNeeded,

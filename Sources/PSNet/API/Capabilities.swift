@@ -25,6 +25,12 @@ public protocol SettingsAPI: APIAdapter {
     func changeSettings(_ change: JSONObject) throws -> JSON
 }
 
+/// The user's plan, subscription and storage on the server (`ps-settings --subscription`).
+public protocol SubscriptionAPI: APIAdapter {
+    /// The status as a JSON object, as the server gives it.
+    func subscriptionStatus() throws -> JSON
+}
+
 public enum Capabilities {
     /// The adapter as `T`, or a usage error (exit 2) saying that this API cannot `what`.
     public static func require<T>(_ adapter: APIAdapter, _ type: T.Type, toDo what: String) throws -> T {

@@ -13,11 +13,14 @@ public struct ModelInfo: Sendable, Equatable {
     public var ownedBy: String?
     /// When the model was made, in seconds since 1970, when the server says.
     public var created: Int64?
+    /// A name for people, when the server gives one besides the id.
+    public var name: String?
 
-    public init(id: String, ownedBy: String? = nil, created: Int64? = nil) {
+    public init(id: String, ownedBy: String? = nil, created: Int64? = nil, name: String? = nil) {
         self.id = id
         self.ownedBy = ownedBy
         self.created = created
+        self.name = name
     }
 
     /// Reads one entry of an OpenAI `data` array; nil when it has no string id.
@@ -26,12 +29,13 @@ public struct ModelInfo: Sendable, Equatable {
         self.init(id: id, ownedBy: entry["owned_by"]?.stringValue, created: entry["created"]?.intValue)
     }
 
-    /// The record `ps-models` writes: `{id, ownedBy?, created?}`.
+    /// The record `ps-models` writes: `{id, ownedBy?, created?, name?}`.
     public var record: JSON {
         var object = JSONObject()
         object["id"] = .string(id)
         object["ownedBy"] = ownedBy.map(JSON.string)
         object["created"] = created.map(JSON.integer)
+        object["name"] = name.map(JSON.string)
         return .object(object)
     }
 }

@@ -52,7 +52,9 @@ public final class HTTPClient {
                 try wait(delay, reason: "network error (\(message))", retry: retry)
                 continue
             }
-            guard request.isIdempotent, RetryPolicy.isRetryable(status: response.status) else { return response }
+            guard request.isIdempotent, !request.statusIsFinal, RetryPolicy.isRetryable(status: response.status) else {
+                return response
+            }
             let retryAfter = response.head.header("Retry-After").flatMap { RetryAfter.seconds($0) }
             guard let delay = options.retry.delay(beforeRetry: retry, retryAfter: retryAfter) else { return response }
             try wait(delay, reason: "server answered \(response.status)", retry: retry)

@@ -4,6 +4,9 @@ public struct HTTPRequest: Sendable {
     public var url: String
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]?
+    /// A status that is normally worth retrying (503, ...) means here an answer that will not
+    /// change (a route that answers 503 for a feature the deployment lacks): never retried.
+    public var statusIsFinal = false
 
     public init(method: String, url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil) {
         self.method = method

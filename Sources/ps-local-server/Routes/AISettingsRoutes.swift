@@ -11,6 +11,7 @@ struct AISettingsRoutes {
     func register(on router: Router<ServerContext>) {
         let auth = state.authenticator
         let settings = state.aiSettings
+        let available = ModelCatalog.availableProviders(state.localModels)
 
         // apps/web/src/app/api/ai/settings/route.ts (GET): session only.
         router.get("/api/ai/settings") { request, _ in
@@ -18,12 +19,12 @@ struct AISettingsRoutes {
             let current = settings.current
             var providers = JSONObject()
             for name in ModelCatalog.providerOrder {
-                providers[name] = ["isAvailable": .bool(ModelCatalog.availableProviders.contains(name))]
+                providers[name] = ["isAvailable": .bool(available.contains(name))]
             }
             return Reply.json([
                 "currentProvider": .string(current.provider), "currentModel": current.model.map(JSON.string) ?? .null,
                 "imageGenerationModel": .null, "userSubscriptionTier": "free", "isAdmin": false,
-                "providers": .object(providers), "isAnyProviderConfigured": .bool(!ModelCatalog.availableProviders.isEmpty),
+                "providers": .object(providers), "isAnyProviderConfigured": .bool(!available.isEmpty),
             ])
         }
         // apps/web/src/app/api/ai/settings/route.ts (PATCH): session only (a bearer token skips
@@ -35,7 +36,7 @@ struct AISettingsRoutes {
             guard let body = try await request.jsonBodyIfValid(), body != .null else {
                 throw Refusal(status: .internalServerError, error: "Failed to update settings")
             }
-            return try Self.change(body, in: settings)
+            return try Self.change(body, in: settings, available: available)
         }
         // apps/web/src/app/api/ai/settings/route.ts (POST, DELETE): retired, no authentication.
         router.post("/api/ai/settings") { _, _ in Reply.json(["error": .string(Self.gone)], status: .gone) }
@@ -52,13 +53,13 @@ struct AISettingsRoutes {
         }
     }
 
-    private static func change(_ body: JSON, in settings: AISettingsStore) throws -> Response {
+    private static func change(_ body: JSON, in settings: AISettingsStore, available: Set<String>) throws -> Response {
         let provider = body["provider"]?.stringValue ?? ""
         let model = body["model"]?.stringValue
         guard ModelCatalog.providerOrder.contains(provider) else {
             throw Refusal.badRequest("Invalid provider. Must be one of: " + ModelCatalog.providerOrder.joined(separator: ", "))
         }
-        guard ModelCatalog.availableProviders.contains(provider) else {
+        guard available.contains(provider) else {
             throw Refusal(status: .serviceUnavailable, error: "Provider \"\(provider)\" is not configured on this deployment.")
         }
         let dynamic = ModelCatalog.dynamicProviders.contains(provider)

@@ -59,13 +59,16 @@ struct GlobalRoutes {
             return try await history.page(of: context.parameters.get("id") ?? "", request: request, context: context)
         }
         // apps/web/src/app/api/ai/global/[id]/messages/route.ts (global-chat-turn.ts): the
-        // browser session header first; an unknown cuid-shaped id is created on first use.
+        // browser session header first; the images checked before the conversation is looked
+        // at; an unknown cuid-shaped id is created on first use.
         router.post("/api/ai/global/:id/messages") { request, context in
             try BrowserSessionID.require(request)
             _ = try auth.require(request, scope: .sessionOnly)
-            let id = try globalConversationCreatingNew(context).id
             var request = request
             let body = try await request.jsonBody()
+            try ImageGate.checkFileParts(body)
+            try ImageGate.checkVision(body, model: body["selectedModel"]?.stringValue)
+            let id = try globalConversationCreatingNew(context).id
             return try ReplyStreamer.respond(to: body, conversationID: id, state: state)
         }
         // apps/web/src/app/api/ai/abort/route.ts: messageId, then streamId, then conversationId;

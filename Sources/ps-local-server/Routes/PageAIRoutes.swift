@@ -12,7 +12,9 @@ struct PageAIRoutes {
         let history = HistoryResponder(state: state)
         let auth = state.authenticator
 
-        // apps/web/src/app/api/ai/chat/route.ts (handle-chat-turn.ts, page-chat-turn.ts)
+        // apps/web/src/app/api/ai/chat/route.ts (handle-chat-turn.ts, page-chat-turn.ts): on
+        // the current server the file parts are checked first, the model's vision once the
+        // page is found (the request's model, else the page's), both before the conversation.
         router.post("/api/ai/chat") { request, _ in
             if state.dialect.isCurrent { try BrowserSessionID.require(request) }
             _ = try auth.require(request, scope: .sessionOrMCP)
@@ -20,6 +22,12 @@ struct PageAIRoutes {
             let body = try await request.jsonBody()
             guard let pageID = body["chatId"]?.stringValue, !pageID.isEmpty else {
                 throw Refusal.badRequest("chatId is required")
+            }
+            if state.dialect.isCurrent {
+                try ImageGate.checkFileParts(body)
+                guard let page = state.agents.page(pageID), page.type == "AI_CHAT" else { throw Refusal.notFound("Page not found") }
+                let selected = body["selectedModel"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+                try ImageGate.checkVision(body, model: selected ?? page.config.aiModel)
             }
             let conversationID = try agentConversation(
                 pageID: pageID, requested: body["conversationId"]?.stringValue, title: body)

@@ -14,6 +14,8 @@ enum SeedData {
     static let agentPageID = "page_agent_demo"
     static let documentPageID = "page_doc_demo"
     static let agentConversationID = "demoagentconversation"
+    /// What the demo user's files take (users.storageUsedBytes): 12 MiB.
+    static let storageUsedBytes: Int64 = 12 << 20
 
     static var user: JSON {
         [

@@ -80,10 +80,9 @@ enum ReplyStreamer {
         } else {
             throw Refusal.badRequest("the last message has neither parts nor content")
         }
+        // Images were checked by the route (ImageGate) and are kept as sent (the history
+        // returns them); the legacy API predates image support and checks nothing.
         parts = parts.filter { $0.objectValue != nil }
-        // Images are checked before anything is stored, and kept as sent (the history returns
-        // them); the legacy API predates image support and checked nothing.
-        if state.dialect.isCurrent, let problem = FilePartCheck.problem(in: parts) { throw Refusal.badRequest(problem) }
         let id = last["id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? state.ids.nextMessageID()
         return StoredMessage(id: id, role: "user", parts: parts, createdAt: Timestamp.now())
     }

@@ -11,8 +11,10 @@ final class Authenticator: Sendable {
     /// apps/web/src/lib/auth/index.ts): session only (Global assistant, settings, abort,
     /// logout), session or MCP key (Page AI, agents), session or OAuth (who am I), or any
     /// of the three (reads such as GET /api/drives), or MCP key only (the OpenAI-compatible
-    /// `/api/v1/*`, `allow: ['mcp']`).
-    enum Scope: Sendable { case sessionOnly, sessionOrMCP, sessionOrOAuth, anyToken, mcpOnly }
+    /// `/api/v1/*`, `allow: ['mcp']`). `sessionRequest` is authenticateSessionRequest called
+    /// directly (Ollama's and LM Studio's models): session only too, but an OAuth token is
+    /// no format it knows ("Invalid token format").
+    enum Scope: Sendable { case sessionOnly, sessionRequest, sessionOrMCP, sessionOrOAuth, anyToken, mcpOnly }
 
     enum Credential: Sendable {
         case session
@@ -69,6 +71,7 @@ final class Authenticator: Sendable {
             return .mcpKey
         }
         if token.hasPrefix("ps_at_") {
+            guard scope != .sessionRequest else { throw Refusal(status: .unauthorized, error: "Invalid token format") }
             guard scope == .sessionOrOAuth || scope == .anyToken else {
                 throw Refusal(status: .unauthorized, error: "OAuth tokens are not permitted for this endpoint")
             }

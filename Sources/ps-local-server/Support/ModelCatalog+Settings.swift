@@ -7,8 +7,11 @@ extension ModelCatalog {
         "pagespace": "PageSpace", "openrouter": "OpenRouter", "google": "Google", "openai": "OpenAI",
         "anthropic": "Anthropic", "ollama": "Ollama (Local)", "lmstudio": "LM Studio (Local)",
     ]
-    /// The providers this deployment has keys for (isProviderAvailable).
-    static let availableProviders: Set<String> = ["pagespace", "google", "ollama"]
+    /// The providers this deployment has keys for (isProviderAvailable), and Ollama and LM
+    /// Studio when it has their addresses.
+    static func availableProviders(_ localModels: LocalModelServers) -> Set<String> {
+        localModels.isConfigured ? ["pagespace", "google", "ollama", "lmstudio"] : ["pagespace", "google"]
+    }
     static let defaultProvider = "pagespace"
     static let defaultModel = "glm-4.5-air"
     /// FREE_TIER_MODELS: any other catalog model needs a paid plan (requiresProSubscription).

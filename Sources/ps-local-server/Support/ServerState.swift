@@ -25,10 +25,14 @@ final class ServerState: Sendable {
     let ids: Identifiers
     let gemini = GeminiConversations()
     let aiSettings = AISettingsStore()
+    /// How the deployment's Ollama and LM Studio answer.
+    let localModels: LocalModelServers
 
     init(dialect: Dialect, paceMs: Int, quiet: Bool, historyMessages: Int, messagesPerTimestamp: Int = 1,
-         keepAliveMs: Int = 15_000, realtimeTiming: RealtimeHub.Timing = .init()) {
+         keepAliveMs: Int = 15_000, localModels: LocalModelServers = .reachable,
+         realtimeTiming: RealtimeHub.Timing = .init()) {
         self.dialect = dialect
+        self.localModels = localModels
         realtime = RealtimeHub(timing: realtimeTiming)
         store = ConversationStore(events: dialect == .pagespace ? ConversationEvents(hub: realtime) : nil)
         self.paceMs = paceMs

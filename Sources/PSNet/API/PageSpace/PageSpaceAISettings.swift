@@ -49,10 +49,10 @@ extension PageSpaceAdapter: SettingsAPI, ModelListing, SearchAPI {
         return results
     }
 
-    /// These routes take a browser session only: an MCP key or an OAuth token is refused with
-    /// a 401 that says so where the route names it (settings) and a bare "Unauthorized" where
-    /// it does not (search). Say what would work.
-    private func sessionOnly<T>(_ what: String, _ body: () throws -> T) throws -> T {
+    /// These routes (and the subscription's and local models') take a browser session only: an
+    /// MCP key or an OAuth token is refused with a 401 that says so where the route names it
+    /// (settings) and a bare "Unauthorized" where it does not (search). Say what would work.
+    func sessionOnly<T>(_ what: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as ToolError where error.status == .authenticationNeeded {
