@@ -165,7 +165,7 @@ _ps-local-server() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--print-gemini-token --quiet --watch-stdin -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--host --port --dialect --pace-ms --history-messages --messages-per-timestamp --keepalive-ms --local-models)
+    local -a non_repeating_options=(--host --port --dialect --pace-ms --history-messages --messages-per-timestamp --keepalive-ms --ping-interval-ms --ping-timeout-ms --local-models)
     __ps-local-server_offer_flags_options 0
 
     # Offer option value completions
@@ -190,6 +190,12 @@ _ps-local-server() {
         return
         ;;
     '--keepalive-ms')
+        return
+        ;;
+    '--ping-interval-ms')
+        return
+        ;;
+    '--ping-timeout-ms')
         return
         ;;
     '--local-models')

@@ -184,12 +184,12 @@ import TestSupport
         defer { server.stop() }
         let sandbox = try NetworkSandbox(server: server)
         // script(1) gives the command a pseudo-terminal as stdout.
-        let table = try sandbox.shell("COLUMNS=60 script -qec 'ps-history --list' /dev/null")
+        let table = try sandbox.shell("COLUMNS=72 script -qec 'ps-history --list' /dev/null")
         #expect(table.status == 0, "\(table.stderrText)")
         let lines = table.stdoutText.replacingOccurrences(of: "\r", with: "").split(separator: "\n")
         #expect(lines.first?.hasPrefix("ID") == true && lines.first?.contains("TITLE") == true, "\(table.stdoutText)")
         #expect(lines.contains { $0.hasPrefix(LocalServer.globalConversationID) && $0.contains("General Workspace Chat") })
-        #expect(lines.allSatisfy { $0.count <= 60 })
+        #expect(lines.allSatisfy { $0.count <= 72 })
         let piped = try sandbox.run("ps-history", ["--list"])
         #expect(Records.ids(try Records.parse(piped.stdoutText)).contains(LocalServer.globalConversationID))
     }

@@ -48,6 +48,17 @@ import TestSupport
         #expect(result.stdoutLines == [Self.finalToolMessage])
     }
 
+    @Test func deletionRecordsOfAFollowArePassedOver() throws {
+        let lines = [#"{"id":"u1","role":"user","parts":[{"type":"text","text":"Hi"}]}"#,
+                     #"{"id":"u1","deleted":true,"conversationId":"c1"}"#]
+        let result = try Run.command("ps-parts", ["--final"], stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stdoutLines.count == 1)
+        // Anything else without a role or type is still refused.
+        let odd = try Run.command("ps-parts", [], stdin: Data(#"{"id":"u1","deleted":"yes"}"#.utf8 + [0x0A]))
+        #expect(odd.status == 3)
+    }
+
     @Test func readsAFileArgument() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("ps-parts-\(getpid()).ndjson")
         try Self.input(Self.toolStream).write(to: url)

@@ -93,6 +93,8 @@ public final class MessageStream {
             for message in messages { try emit(.whole(MessageNormalizer.normalize(message))) }
         } else if case .object(let object) = record, case .string(let type)? = object["type"] {
             try routeChunk(object, type: type, line: line)
+        } else if case .object(let object) = record, object["deleted"] == true, case .string? = object["id"] {
+            return  // a deletion record (ps-history --follow): nothing to rebuild or show
         } else {
             throw MalformedChunk("not an event record, a chunk or a message")
         }

@@ -39,9 +39,9 @@ public enum SocketIOPacket {
         /// The JSON after the namespace and ack id, if any.
         public let data: JSON?
 
-        /// An event's name and first argument.
+        /// An event's name and first argument (a binary event's too, its attachments left out).
         public var event: (name: String, payload: JSON)? {
-            guard type == "2", let array = data?.arrayValue, let name = array.first?.stringValue else { return nil }
+            guard type == "2" || type == "5", let array = data?.arrayValue, let name = array.first?.stringValue else { return nil }
             return (name, array.count > 1 ? array[1] : .null)
         }
     }

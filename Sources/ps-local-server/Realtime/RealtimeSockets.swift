@@ -29,9 +29,9 @@ struct RealtimeSockets {
             session.disconnectSocket()
         case "2":
             guard packet.namespace == "/", session.socketID != nil, let userID = session.userID,
-                let array = packet.data?.arrayValue, let name = array.first?.stringValue
+                let (name, payload) = packet.event
             else { return }  // no socket on that namespace: socket.io drops the packet
-            event(name, payload: array.count > 1 ? array[1] : .null, userID: userID, session: session)
+            event(name, payload: payload, userID: userID, session: session)
         default: break
         }
     }
