@@ -227,6 +227,20 @@ import TestSupport
         #expect(again.stdoutText.isEmpty, "exported twice: \(again.stdoutText)")
     }
 
+    @Test func aReaderThatLeavesEndsAnIdleFollowQuietly() throws {
+        let server = try LocalServer.start(extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox(server: server)
+        // The reader takes the six exported messages and leaves a second later, while the
+        // follower waits on the network with nothing to write: it must notice by itself.
+        let run = try sandbox.shell("""
+            timeout 20 ps-history --follow | { head -n 6 > /dev/null; sleep 1; }
+            echo "status ${PIPESTATUS[0]}"
+            """)
+        #expect(run.stdoutText == "status 141\n", "\(run.stdoutText) \(run.stderrText)")
+        #expect(run.stderrText.isEmpty, "\(run.stderrText)")
+    }
+
     @Test func refusalsAreClear() throws {
         let server = try LocalServer.start(extraArguments: ["--quiet"])
         defer { server.stop() }

@@ -27,6 +27,20 @@ public enum Interrupt {
 
     public static var isRequested: Bool { flag != 0 }
 
+    /// Set by a command that may sit idle on the network for long (a follower): a transfer
+    /// then also stops when stdout's reader has gone, as `tail -f | head` ends without waiting
+    /// for the next line.
+    nonisolated(unsafe) public static var watchesOutput = false
+
+    /// True when stdout is a pipe whose reader has closed it.
+    public static var outputReaderGone: Bool {
+        var entry = pollfd(fd: 1, events: 0, revents: 0)
+        return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLERR) != 0
+    }
+
+    /// Whether a transfer should stop now.
+    static var stopsTransfers: Bool { isRequested || (watchesOutput && outputReaderGone) }
+
     /// Tests and the abort request after an interrupt use this to carry on.
     public static func clear() { flag = 0 }
 }

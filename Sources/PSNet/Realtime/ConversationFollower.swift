@@ -41,7 +41,16 @@ public final class ConversationFollower {
     /// mend: a refused credential, a conversation that cannot be followed. `state` is where
     /// the export stands (a --state file, or one in memory); it is kept up to date.
     public func run(state: ExportState?) throws {
-        var state = state ?? ExportState.inMemory()
+        Interrupt.watchesOutput = true
+        do {
+            try follow(state: state ?? ExportState.inMemory())
+        } catch let error as ToolError where error.status == .interrupted && !Interrupt.isRequested && Interrupt.outputReaderGone {
+            throw ExitRequest(.brokenPipe)  // the reader left (| head): end quietly, as on a write
+        }
+    }
+
+    private func follow(state: ExportState) throws {
+        var state = state
         var connectedOnce = false
         var attempt = 0
         while true {

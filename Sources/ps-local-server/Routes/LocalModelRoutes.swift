@@ -18,13 +18,9 @@ struct LocalModelRoutes {
             let baseURL = LocalModelServers.ollamaBaseURL
             guard servers == .reachable else {
                 // Still a 200: the route offers fallback models.
-                var answer = JSONObject()
-                answer["success"] = false
-                answer["error"] = .string("Could not connect to Ollama at \(baseURL). Using fallback models.")
-                answer["models"] = .object(JSONObject(Self.ollamaFallback.map { ($0, .string($1)) }))
-                answer["baseUrl"] = .string(baseURL)
-                answer["isFallback"] = true
-                return Reply.json(.object(answer))
+                return Self.unreachable(
+                    "Could not connect to Ollama at \(baseURL). Using fallback models.",
+                    models: Self.ollamaFallback, baseURL: baseURL, isFallback: true)
             }
             return Self.found(LocalModelServers.ollamaTags.map { ($0, Self.ollamaDisplayName($0)) }, baseURL: baseURL)
         }
@@ -35,18 +31,27 @@ struct LocalModelRoutes {
             guard servers.isConfigured else { throw Self.notConfigured("LM Studio") }
             let baseURL = LocalModelServers.lmStudioBaseURL
             guard servers == .reachable else {
-                var answer = JSONObject()
-                answer["success"] = false
-                answer["error"] = .string("Could not connect to LM Studio at \(baseURL). Please ensure LM Studio server is running.")
-                answer["models"] = .object(JSONObject())
-                answer["baseUrl"] = .string(baseURL)
-                return Reply.json(.object(answer))
+                return Self.unreachable(
+                    "Could not connect to LM Studio at \(baseURL). Please ensure LM Studio server is running.",
+                    models: [], baseURL: baseURL, isFallback: false)
             }
             return Self.found(LocalModelServers.lmStudioModelIDs.map { ($0, Self.lmStudioDisplayName($0)) }, baseURL: baseURL)
         }
     }
 
     /// `{success:true, models:{ID: name}, baseUrl, modelCount}`.
+    /// The 200 a route answers when its server cannot be reached: `success:false`, the
+    /// route's words, and the models it falls back on (Ollama's) or none (LM Studio's).
+    private static func unreachable(_ error: String, models: [(String, String)], baseURL: String, isFallback: Bool) -> Response {
+        var answer = JSONObject()
+        answer["success"] = false
+        answer["error"] = .string(error)
+        answer["models"] = .object(JSONObject(models.map { ($0, .string($1)) }))
+        answer["baseUrl"] = .string(baseURL)
+        if isFallback { answer["isFallback"] = true }
+        return Reply.json(.object(answer))
+    }
+
     private static func found(_ models: [(String, String)], baseURL: String) -> Response {
         var answer = JSONObject()
         answer["success"] = true
