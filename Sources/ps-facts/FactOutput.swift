@@ -18,6 +18,13 @@ struct FactOutput {
         rows.append([text("id"), active, text("category"), score.map { String(Int(($0 * 100).rounded())) + "%" } ?? "", content])
     }
 
+    /// One fact, as a record or a one-row table.
+    static func writeOne(_ fact: JSON) throws {
+        var output = FactOutput()
+        try output.add(fact, similarity: nil)
+        try output.finish(empty: "")
+    }
+
     func finish(empty: String) throws {
         guard asTable else { return }
         guard !rows.isEmpty else {

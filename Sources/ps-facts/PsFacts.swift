@@ -101,9 +101,7 @@ struct Off: ParsableCommand {
     var id: String
 
     func run() throws {
-        var output = FactOutput()
-        try output.add(try PsFacts.facts(connection).setFact(id, active: false), similarity: nil)
-        try output.finish(empty: "")
+        try FactOutput.writeOne(try PsFacts.facts(connection).setFact(id, active: false))
     }
 }
 
@@ -117,9 +115,7 @@ struct On: ParsableCommand {
     var id: String
 
     func run() throws {
-        var output = FactOutput()
-        try output.add(try PsFacts.facts(connection).setFact(id, active: true), similarity: nil)
-        try output.finish(empty: "")
+        try FactOutput.writeOne(try PsFacts.facts(connection).setFact(id, active: true))
     }
 }
 

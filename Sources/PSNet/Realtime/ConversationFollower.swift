@@ -50,7 +50,7 @@ public final class ConversationFollower {
     }
 
     private func follow(state: ExportState) throws {
-        var state = state
+        var state: ExportState? = state
         var connectedOnce = false
         var attempt = 0
         while true {
@@ -102,12 +102,10 @@ public final class ConversationFollower {
     /// Writes what the history holds beyond the watermark (and moves it), and takes the rev
     /// the events go on from; with `reconciling`, also writes what changed among the newest
     /// messages while no event could say so.
-    private func catchUp(reconciling: Bool, state: inout ExportState) throws {
+    private func catchUp(reconciling: Bool, state: inout ExportState?) throws {
         var exporter = HistoryExporter(adapter: adapter, writer: writer)
         exporter.filter = { [unowned self] record in self.messages.stored(record) }
-        var optional: ExportState? = state
-        try exporter.exportAll(source, pageSize: pageSize, state: &optional)
-        state = optional!
+        try exporter.exportAll(source, pageSize: pageSize, state: &state)
         // The newest page says which rev the events should go on from (so that the loss of
         // the very next one shows), and, after a gap, what changed among the newest messages.
         let page = try adapter.historyPage(source, query: HistoryQuery(limit: pageSize))
@@ -122,7 +120,7 @@ public final class ConversationFollower {
 
     // MARK: Listening
 
-    private func listen(_ connection: RealtimeConnection, state: inout ExportState) throws {
+    private func listen(_ connection: RealtimeConnection, state: inout ExportState?) throws {
         while true {
             var wroteLive = false
             var lostSomething = false
@@ -154,7 +152,7 @@ public final class ConversationFollower {
             }
             if lostSomething {
                 try catchUp(reconciling: true, state: &state)
-            } else if wroteLive && state.path != nil {
+            } else if wroteLive && state?.path != nil {
                 // Bring the --state file up to what was written: the history says where it stands.
                 try catchUp(reconciling: false, state: &state)
             }

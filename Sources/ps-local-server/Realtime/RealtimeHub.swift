@@ -58,7 +58,7 @@ final class RealtimeHub: Sendable {
     /// Ends a session and takes its socket out of every room.
     func close(_ sid: String, cut: Bool = false) {
         let session = state.withLock { state -> EngineSession? in
-            for room in Array(state.rooms.keys) { leave(room, sid: sid, in: &state) }
+            leaveAll(sid: sid, in: &state)
             return state.sessions.removeValue(forKey: sid)
         }
         session?.close(cut: cut)
@@ -75,9 +75,11 @@ final class RealtimeHub: Sendable {
     }
 
     func leaveAll(sid: String) {
-        state.withLock { state in
-            for room in Array(state.rooms.keys) { leave(room, sid: sid, in: &state) }
-        }
+        state.withLock { leaveAll(sid: sid, in: &$0) }
+    }
+
+    private func leaveAll(sid: String, in state: inout State) {
+        for room in Array(state.rooms.keys) { leave(room, sid: sid, in: &state) }
     }
 
     private func leave(_ room: String, sid: String, in state: inout State) {
