@@ -32,10 +32,13 @@ struct PsHistory: ParsableCommand {
             --state FILE makes the export incremental, for cron: the file remembers the newest \
             message exported from each conversation (its id and timestamp, so that a deleted \
             message or several sharing a timestamp are still handled), and is replaced \
-            atomically after each page's records are written. A re-run writes only newer \
-            messages, however many; a run that is interrupted (Ctrl-C, a network error, a \
-            server failure) loses nothing and repeats nothing when run again. Append the \
-            output to your archive (>>).
+            atomically as records are written (at most once a second, and at the end). A \
+            re-run writes only newer messages, however many; a run that is interrupted \
+            (Ctrl-C, a network error, a server failure) loses nothing and repeats nothing when \
+            run again. Two runs with one file take turns: the second waits for the first (a \
+            lock on FILE.lock, up to --lock-wait seconds, else exit 1 saying so), then goes on \
+            from where it ended. A file that is not a valid state is refused (exit 3, naming \
+            the field). Append the output to your archive (>>).
 
             --follow keeps going after the export, like tail -f: it follows the conversation \
             live through the server's realtime service (current PageSpace API, session token) \
@@ -129,6 +132,10 @@ struct PsHistory: ParsableCommand {
                                             valueName: "file"))
     var state: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "With --state: how long to wait for another run using the same file (default 120).", valueName: "seconds"))
+    var lockWait: Double = 120
+
     @Flag(name: .long, help: "After the export, follow the conversation live (until Ctrl-C).")
     var follow = false
 
@@ -154,6 +161,7 @@ struct PsHistory: ParsableCommand {
         if all && onePage { throw ValidationError("--all cannot go with --limit, --cursor or --direction") }
         if state != nil && onePage { throw ValidationError("--state exports everything new; drop --limit/--cursor/--direction") }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if lockWait < 0 { throw ValidationError("--lock-wait must be 0 or more seconds") }
         if !(1...200).contains(pageSize) { throw ValidationError("--page-size must be between 1 and 200") }
         if maxPageBytes < 1024 { throw ValidationError("--max-page-bytes must be at least 1024") }
         if follow && (list || editing || onePage) { throw ValidationError("--follow follows one conversation's export; drop --list, --rename, --delete, --limit, --cursor and --direction") }
@@ -211,7 +219,7 @@ struct PsHistory: ParsableCommand {
         }
         let progress = Progress()
         exporter.onProgress = progress.update
-        var exportState = try state.map(ExportState.load)
+        var exportState = try state.map { try ExportState.load($0, lockWait: lockWait) }
         defer { progress.finish() }
         try exporter.exportAll(source, pageSize: pageSize, state: &exportState)
     }
@@ -225,7 +233,7 @@ struct PsHistory: ParsableCommand {
             if let id = record["id"]?.stringValue { ids.append(id) }
         }
         let progress = Progress()
-        var exportState = try state.map(ExportState.load)
+        var exportState = try state.map { try ExportState.load($0, lockWait: lockWait) }
         defer { progress.finish() }
         var total = 0
         for id in ids.reversed() {
@@ -248,7 +256,7 @@ struct PsHistory: ParsableCommand {
             endpoint: realtimeURL, pageSize: pageSize)
         follower.onNotice = { Diagnostics.error($0) }
         if Terminal.isTerminal(2) { Diagnostics.error("following \(conversationID) live; Ctrl-C to stop") }
-        try follower.run(state: try state.map(ExportState.load))
+        try follower.run(state: try state.map { try ExportState.load($0, lockWait: lockWait) })
     }
 
     private func historySource(_ adapter: APIAdapter) throws -> HistorySource {

@@ -191,6 +191,41 @@ import TestSupport
         #expect(Records.ids(written) == Records.ids(try Records.parse(try sandbox.run("ps-history", []).stdoutText)))
     }
 
+    /// Two messages, the first one's event lost: the second's event shows the jump in rev, and
+    /// the lost one must come out before it (it used to come after: message 8 before 7).
+    @Test func aLostEventsMessageIsWrittenBeforeTheNextOne() throws {
+        let server = try LocalServer.start(extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox(server: server)
+        let follower = try Follower(sandbox)
+        _ = try follower.records(6)
+        try Self.waitUntilJoined(server)
+        #expect(try server.request("POST", "/_test/realtime/lose", body: #"{"events":1}"#).status == 200)
+        let added = try HistoryCommandTests.append(2, to: server)
+        let records = try follower.records(2)
+        #expect(Records.ids(records) == added)
+        #expect(follower.interrupt().stdoutText.isEmpty)
+    }
+
+    /// Ctrl-C sends the close packet: the server forgets the socket at once, not at the ping
+    /// timeout (here a minute).
+    @Test func endingSaysGoodbyeToTheServer() throws {
+        let server = try LocalServer.start(extraArguments: ["--quiet", "--ping-interval-ms", "30000", "--ping-timeout-ms", "30000"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox(server: server)
+        let follower = try Follower(sandbox)
+        _ = try follower.records(6)
+        try Self.waitUntilJoined(server)
+        #expect(follower.interrupt().status == 130)
+        let deadline = Date().addingTimeInterval(5)
+        var sessions = try server.request("GET", "/_test/realtime").text
+        while Date() < deadline, sessions.contains("\"sid\"") {
+            usleep(50_000)
+            sessions = try server.request("GET", "/_test/realtime").text
+        }
+        #expect(!sessions.contains("\"sid\""), "the server still has the socket: \(sessions)")
+    }
+
     @Test func pingsAreAnsweredSoTheSessionLives() throws {
         let server = try LocalServer.start(extraArguments: ["--quiet", "--ping-interval-ms", "100", "--ping-timeout-ms", "400"])
         defer { server.stop() }

@@ -1,4 +1,7 @@
 import PSCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where an incremental export of each conversation stopped, kept in a small JSON file:
 ///
@@ -11,20 +14,44 @@ import PSCore
 /// the next run starts from, so that messages written in the same tick as the last one are
 /// not skipped by a server that compares timestamps alone. `nextOffset`, for an API paged by
 /// offset (Lucid), is where the next run starts looking. A version 1 file (only
-/// `lastMessageId`) is still read. Written atomically (temp + rename).
+/// `lastMessageId`) is still read. Written atomically (temp + rename), under a lock.
 public struct ExportState {
     /// The file; nil for a state kept in memory only (a follower without --state).
     public let path: String?
     private var conversations: JSONObject
+    /// Held while this process uses the file (see StateFileLock).
+    private let lock: StateFileLock?
+    /// Saving is at most once a second while pages are written (`record`), and whenever the
+    /// writer asks (`save`: at the end, on an error, after a follower's batch): an fsync and a
+    /// rename per page made a first export of 100,000 messages 1.2 to 2.7 times slower.
+    /// The state never claims a message not yet written; a `kill -9` can only leave it behind
+    /// by the last second's pages.
+    private var unsaved = false
+    private var lastSave = MonotonicClock.now
+    static let saveInterval = 1.0
+    /// How many times the file was written (tests bound it).
+    public private(set) var saves = 0
 
-    public static func inMemory() -> ExportState { ExportState(path: nil, conversations: JSONObject()) }
+    public static func inMemory() -> ExportState {
+        ExportState(path: nil, conversations: JSONObject(), lock: nil)
+    }
 
-    public static func load(_ path: String) throws -> ExportState {
-        guard let bytes = try SecureFile.read(path) else { return ExportState(path: path, conversations: JSONObject()) }
-        guard let json = try? JSON.parse(bytes: bytes), let conversations = json["conversations"]?.objectValue else {
-            throw ToolError(.malformedInput, "\(path) is not a ps-history state file; move it away to start a full export")
+    /// Locks the file (waiting up to `lockWait` seconds for another run that holds it), clears
+    /// temporary files a killed run left behind, then reads and checks it. A file that is not a
+    /// state file, or a field that is wrong, is refused (exit 3) naming the field: a run never
+    /// says "nothing new" from a state it could not read.
+    public static func load(
+        _ path: String, lockWait: Double = 120, onWait: (String) -> Void = { Diagnostics.warning($0) }
+    ) throws -> ExportState {
+        let lock = try StateFileLock(statePath: path, wait: lockWait) { holder in
+            let who = holder.map { "another ps-history (pid \($0))" } ?? "another ps-history"
+            onWait("\(who) is using \(path); waiting for it (up to \(Int(lockWait)) s, --lock-wait)")
         }
-        return ExportState(path: path, conversations: conversations)
+        removeLeftovers(of: path)
+        guard let bytes = try SecureFile.read(path) else {
+            return ExportState(path: path, conversations: JSONObject(), lock: lock)
+        }
+        return ExportState(path: path, conversations: try StateFileCheck.conversations(in: bytes, path: path), lock: lock)
     }
 
     public func watermark(for key: String) -> HistoryWatermark? {
@@ -36,6 +63,8 @@ public struct ExportState {
             nextOffset: entry["nextOffset"]?.intValue.map { Int($0) })
     }
 
+    /// Notes what was written (call it only once the records are out); the file follows at
+    /// most a second later, or at `save`.
     public mutating func record(_ mark: HistoryWatermark, for key: String) throws {
         var entry = JSONObject()
         entry["lastMessageId"] = .string(mark.lastMessageID)
@@ -44,12 +73,38 @@ public struct ExportState {
         if let anchor = mark.anchorMessageID { entry["anchorMessageId"] = .string(anchor) }
         if let offset = mark.nextOffset { entry["nextOffset"] = .integer(Int64(offset)) }
         conversations[key] = .object(entry)
-        guard let path else { return }
+        unsaved = true
+        if MonotonicClock.now - lastSave >= Self.saveInterval { try save() }
+    }
+
+    /// Writes what `record` noted and the file does not hold yet.
+    public mutating func save() throws {
+        guard unsaved, let path else { return }
         var bytes: [UInt8] = []
         let file: JSON = ["version": 2, "conversations": .object(conversations)]
         file.write(to: &bytes)
         bytes.append(0x0A)
         try SecureFile.write(bytes, to: path, mode: 0o644)
+        unsaved = false
+        saves += 1
+        lastSave = MonotonicClock.now
+    }
+
+    /// `FILE.tmp-PID` files are written and renamed by SecureFile; one still there belongs to
+    /// a run that was killed (this run holds the lock, so no other is writing).
+    private static func removeLeftovers(of path: String) {
+        let folder = SecureFile.parent(of: path)
+        let prefix = String(path.split(separator: "/").last ?? "") + ".tmp-"
+        guard let dir = opendir(folder) else { return }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix(prefix), Int32(name.dropFirst(prefix.count)) != nil {
+                unlink(folder + "/" + name)
+            }
+        }
     }
 }
 

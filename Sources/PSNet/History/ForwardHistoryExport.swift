@@ -17,26 +17,32 @@ extension HistoryExporter {
         var offset = try startOffset(source, after: mark, pageSize: pageSize)
         var written = 0
         var buffer: [UInt8] = []
-        while true {
-            let page = try adapter.historyPage(source, query: HistoryQuery(limit: pageSize, offset: offset))
-            let messages = page.messages
-            let fresh = mark.map { mark in
-                messages.filter { mark.isNew(id: Self.id($0), createdAt: Self.createdAt($0)) }
-            } ?? messages
-            buffer.removeAll(keepingCapacity: true)
-            for message in fresh {
-                record(message).write(to: &buffer)
-                buffer.append(0x0A)
+        do {
+            while true {
+                let page = try adapter.historyPage(source, query: HistoryQuery(limit: pageSize, offset: offset))
+                let messages = page.messages
+                let fresh = mark.map { mark in
+                    messages.filter { mark.isNew(id: Self.id($0), createdAt: Self.createdAt($0)) }
+                } ?? messages
+                buffer.removeAll(keepingCapacity: true)
+                for message in fresh {
+                    record(message).write(to: &buffer)
+                    buffer.append(0x0A)
+                }
+                if !buffer.isEmpty { try buffer.withUnsafeBytes { try writer.writeRaw($0) } }
+                written += fresh.count
+                offset += messages.count
+                if let folded = PageSummary(fresh).fold(into: mark) { mark = folded }
+                mark?.nextOffset = offset
+                if state != nil, let mark { try state!.record(mark, for: key) }
+                onProgress?(written)
+                guard page.hasMore, !messages.isEmpty else { break }
             }
-            if !buffer.isEmpty { try buffer.withUnsafeBytes { try writer.writeRaw($0) } }
-            written += fresh.count
-            offset += messages.count
-            if let folded = PageSummary(fresh).fold(into: mark) { mark = folded }
-            mark?.nextOffset = offset
-            if state != nil, let mark { try state!.record(mark, for: key) }
-            onProgress?(written)
-            guard page.hasMore, !messages.isEmpty else { break }
+        } catch {
+            if state != nil { try? state!.save() }  // what was written stays claimed
+            throw error
         }
+        if state != nil { try state!.save() }
         return written
     }
 

@@ -36,8 +36,9 @@ public struct HistoryExporter {
     }
 
     /// Everything newer than what `state` says was exported (all of it without a state). The
-    /// state is saved after each page's records are written, so an interrupted run is
-    /// resumed without a gap or a repeat. Returns the number of messages written.
+    /// state follows the records written (saved at most once a second, at the end, and on a
+    /// failure), so an interrupted run is resumed without a gap or a repeat. Returns the
+    /// number of messages written.
     @discardableResult
     public func exportAll(_ source: HistorySource, pageSize: Int, state: inout ExportState?) throws -> Int {
         if adapter.historyPaging == .oldestFirstOffset {
@@ -93,17 +94,24 @@ public struct HistoryExporter {
             query = HistoryQuery(limit: pageSize, cursor: cursor, direction: .before)
         }
 
-        // Oldest page first; the state follows each page written.
+        // Oldest page first; the state follows the pages written, and is saved at the end or
+        // when the writing fails (what was written stays claimed, nothing more).
         var mark = previous
         var written = 0
-        for index in stride(from: spool.pageCount - 1, through: 0, by: -1) {
-            let bytes = try spool.page(index)
-            if !bytes.isEmpty { try bytes.withUnsafeBytes { try writer.writeRaw($0) } }
-            written += writtenCounts[index]
-            guard let folded = summaries[index].fold(into: mark) else { continue }
-            mark = folded
-            if state != nil { try state!.record(folded, for: key) }
+        do {
+            for index in stride(from: spool.pageCount - 1, through: 0, by: -1) {
+                let bytes = try spool.page(index)
+                if !bytes.isEmpty { try bytes.withUnsafeBytes { try writer.writeRaw($0) } }
+                written += writtenCounts[index]
+                guard let folded = summaries[index].fold(into: mark) else { continue }
+                mark = folded
+                if state != nil { try state!.record(folded, for: key) }
+            }
+        } catch {
+            if state != nil { try? state!.save() }
+            throw error
         }
+        if state != nil { try state!.save() }
         return written
     }
 

@@ -22,6 +22,8 @@ public final class ConversationFollower {
     private let pageSize: Int
     private var messages = FollowedMessages()
     private var lastRev: Int64?
+    /// The connection in use, told goodbye when the follower ends.
+    private var current: RealtimeConnection?
     /// Told when the connection is made, lost and made again (for stderr).
     public var onNotice: (String) -> Void = { _ in }
     /// How many history pages a search for one message may read.
@@ -45,8 +47,23 @@ public final class ConversationFollower {
         do {
             try follow(state: state ?? ExportState.inMemory())
         } catch let error as ToolError where error.status == .interrupted && !Interrupt.isRequested && Interrupt.outputReaderGone {
+            sayGoodbye()
             throw ExitRequest(.brokenPipe)  // the reader left (| head): end quietly, as on a write
+        } catch {
+            sayGoodbye()
+            throw error
         }
+    }
+
+    /// Sends the close packet, so that the server drops the socket from its rooms now rather
+    /// than at the ping timeout. Ctrl-C or a reader gone would abort the request at once, so
+    /// they are set aside: the command is ending anyway, with the error already in hand.
+    private func sayGoodbye() {
+        guard let connection = current else { return }
+        current = nil
+        Interrupt.watchesOutput = false
+        Interrupt.clear()
+        connection.close()
     }
 
     private func follow(state: ExportState) throws {
@@ -55,6 +72,7 @@ public final class ConversationFollower {
         var attempt = 0
         while true {
             let connection = RealtimeConnection(endpoint: endpoint, options: adapter.client.http.options)
+            current = connection
             do {
                 try connection.open(token: adapter.realtimeToken())
                 try connection.emit("join_conversation", .string(conversationID))
@@ -64,11 +82,13 @@ public final class ConversationFollower {
                 attempt = 0
                 try listen(connection, state: &state)
             } catch let lost as RealtimeConnectionLost {
+                current = nil  // nobody to say goodbye to
                 guard connectedOnce else {
                     throw ToolError(.networkError, "cannot follow the conversation: \(lost.reason) (\(endpoint))")
                 }
                 try backOff(&attempt, reason: lost.reason)
             } catch let error as ToolError where connectedOnce && Self.isPassing(error) {
+                current = nil
                 try backOff(&attempt, reason: error.message)
             }
         }
@@ -123,7 +143,6 @@ public final class ConversationFollower {
     private func listen(_ connection: RealtimeConnection, state: inout ExportState?) throws {
         while true {
             var wroteLive = false
-            var lostSomething = false
             for (name, payload) in try connection.poll() {
                 if name == "validation_error", payload["event"]?.stringValue == "join_conversation" {
                     let words = TerminalSafeText.sanitize(payload["error"]?.stringValue ?? "refused")
@@ -134,8 +153,11 @@ public final class ConversationFollower {
                 guard name.hasPrefix("conversation:message_") || name == "conversation:undo_applied",
                       payload["conversationId"]?.stringValue == conversationID else { continue }
                 if let rev = payload["rev"]?.intValue, rev > 0 {
-                    if let last = lastRev, rev > last + 1 { lostSomething = true }
+                    let lostSomething = lastRev.map { rev > $0 + 1 } ?? false
                     lastRev = max(lastRev ?? rev, rev)
+                    // What was lost is older than this event: written first, from the history
+                    // (which then also holds this event's message: written once, in order).
+                    if lostSomething { try catchUp(reconciling: true, state: &state) }
                 }
                 switch name {
                 case "conversation:message_created", "conversation:message_updated":
@@ -150,9 +172,7 @@ public final class ConversationFollower {
                     break
                 }
             }
-            if lostSomething {
-                try catchUp(reconciling: true, state: &state)
-            } else if wroteLive && state?.path != nil {
+            if wroteLive && state?.path != nil {
                 // Bring the --state file up to what was written: the history says where it stands.
                 try catchUp(reconciling: false, state: &state)
             }
