@@ -30,7 +30,10 @@ struct Login: ParsableCommand {
             echo (for --api gemini, a Firebase ID token). With --email, logs in with a password (pagespace-legacy API), read from the \
             terminal without echo or, with --password-stdin, from the first line of stdin. The \
             server is asked whether the credential works before anything is stored; the token, \
-            and the CSRF and device tokens the server gives, go to credentials.json (mode 0600).
+            and the CSRF and device tokens the server gives, go to credentials.json (mode 0600), \
+            bound to the server's origin (scheme, host, port): no command sends them to another \
+            server. A profile holds one login: logging in to another server under the same \
+            profile replaces it (use --profile NAME to keep both).
 
             WHICH CREDENTIAL REACHES WHAT (current API):
               mcp_...     an MCP key (settings > MCP keys, or --device --drive):

@@ -35,6 +35,13 @@ struct Logout: ParsableCommand {
         if Environment.value("PAGESPACE_TOKEN").map({ !$0.isEmpty }) == true {
             Diagnostics.warning("PAGESPACE_TOKEN is set and still overrides stored credentials; unset it")
         }
+        // The profile's credential for another server is neither sent there nor forgotten.
+        if let elsewhere = session.credentialsHeldBackFor {
+            Diagnostics.writeLine(
+                "Not logged in to \(session.server) (profile \(session.profileName) is for \(elsewhere); "
+                    + "`ps-auth logout --profile \(session.profileName)` without --server logs out of it).")
+            return
+        }
         // An API without a credential (Lucid) keeps only the user: forgetting it is the logout.
         guard session.credentials != nil || session.profile?.user != nil else {
             Diagnostics.writeLine("Not logged in (profile \(session.profileName)).")

@@ -12,8 +12,11 @@ struct Status: ParsableCommand {
             reaches (Global assistant, Page AI agents), drives and works. The server is asked \
             through routes the credential may use: a session token through GET /api/auth/me \
             and /api/drives, an MCP key (which /api/auth/me refuses) through /api/drives; \
-            --offline skips that. Exits 4 when there is no credential (and the API needs one) or \
-            the server refuses it.
+            --offline skips that. A stored credential is used only for the server (scheme, \
+            host, port) it was given at login: with --server or PAGESPACE_API_URL naming \
+            another, the credential line says whose it is, and it is not sent. Exits 4 when \
+            there is no credential for the server (and the API needs one) or the server \
+            refuses it.
 
             EXAMPLES:
               ps-auth status
@@ -36,12 +39,14 @@ struct Status: ParsableCommand {
         try out.writeText("profile: \(session.profileName)\n")
         try out.writeText("server: \(session.server) (from \(session.serverSource))\n")
         if let model = session.profileModel { try out.writeText("model: \(TerminalSafeText.sanitize(model))\n") }
+        // A stored credential for another server is named, never used here.
+        let heldBack = session.credentialsHeldBackFor.map { "; the profile's is for \($0), not sent here" } ?? ""
         if let source = session.credentialsSource {
             try out.writeText("credential: from \(source)\n")
         } else if session.api?.credentialOptional == true {
-            try out.writeText("credential: none (the \(session.api!.rawValue) API needs none)\n")
+            try out.writeText("credential: none (the \(session.api!.rawValue) API needs none\(heldBack))\n")
         } else {
-            try out.writeText("credential: none\n")
+            try out.writeText("credential: none\(heldBack.isEmpty ? "" : " (" + heldBack.dropFirst(2) + ")")\n")
             _ = try session.requireCredentials()
             return
         }

@@ -24,9 +24,12 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Starts `path` with `arguments`. The child's stdout and stderr are pipes read through
     /// `stdoutFD`/`stderrFD`; its stdin is /dev/null or a pipe written through `stdinFD`.
+    /// Its environment is always `Run.environment(environment)`: scratch HOME and XDG folders,
+    /// nothing else of the developer's (giving it an environment Run built changes nothing).
     public static func spawn(
-        _ path: String, _ arguments: [String], environment: [String: String], stdin: Input = .null
+        _ path: String, _ arguments: [String], environment extra: [String: String] = [:], stdin: Input = .null
     ) throws -> ChildProcess {
+        let environment = Run.environment(extra)
         ignoreBrokenPipe
         let inPipe = try stdin == .pipe ? makePipe() : nil
         let outPipe = try makePipe(), errPipe = try makePipe()

@@ -31,20 +31,21 @@ public struct ProcessResult: Sendable {
 
 /// Runs real processes with real pipes.
 public enum Run {
-    /// The environment tests give commands: PATH starts with the build folder, no colour
-    /// surprises, and config kept in a scratch folder unless the caller says otherwise.
-    public static func environment(_ extra: [String: String] = [:]) -> [String: String] {
-        var env = ProcessInfo.processInfo.environment
-        env["PATH"] = Executables.directory.path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
-        env.removeValue(forKey: "NO_COLOR")
-        env.removeValue(forKey: "CLICOLOR_FORCE")
-        env.removeValue(forKey: "PAGESPACE_TOKEN")
-        env.removeValue(forKey: "PAGESPACE_API_URL")
-        env.removeValue(forKey: "COLUMNS")
-        // What tells ps-render whether the terminal shows OSC 8 hyperlinks (its --links auto).
-        for key in ["TERM", "TERM_PROGRAM", "TMUX", "VTE_VERSION", "KITTY_WINDOW_ID", "WT_SESSION"] {
-            env.removeValue(forKey: key)
-        }
+    /// The environment every process a test starts gets, and the only place it is built: an
+    /// EMPTY environment plus PATH (the build folder first), the locale and TMPDIR taken from
+    /// `inherited`, then HOME and every XDG base folder in a scratch folder of this test
+    /// process (`Scratch`), then `extra`. Nothing else of the developer's environment (tokens,
+    /// servers, colours, terminal, their own HOME and XDG folders) reaches a command. A caller
+    /// that gives HOME (a sandbox) gets every XDG folder under that HOME unless it names them.
+    public static func environment(
+        _ extra: [String: String] = [:], inherited: [String: String] = ProcessInfo.processInfo.environment
+    ) -> [String: String] {
+        var env: [String: String] = [:]
+        env["PATH"] = Executables.directory.path + ":" + (inherited["PATH"] ?? "/usr/bin:/bin")
+        for key in ["LANG", "LC_ALL", "LC_CTYPE", "TMPDIR"] { env[key] = inherited[key] }
+        let home = extra["HOME"] ?? Scratch.home
+        env["HOME"] = home
+        for (key, folder) in Scratch.xdgFolders { env[key] = home + "/" + folder }
         for (key, value) in extra { env[key] = value }
         return env
     }
@@ -73,4 +74,20 @@ public enum Run {
             executable.path, arguments, environment: environment, stdin: stdin == nil ? .null : .pipe)
         return child.collect(input: stdin, timeout: timeout)
     }
+}
+
+/// HOME and the XDG base folders of the processes this test process starts: made once, in
+/// the temporary folder, unique to this process, never the user's own.
+public enum Scratch {
+    /// Each XDG base folder, relative to the HOME a process is given.
+    public static let xdgFolders = [
+        ("XDG_CONFIG_HOME", ".config"), ("XDG_DATA_HOME", ".local/share"), ("XDG_STATE_HOME", ".local/state"),
+        ("XDG_CACHE_HOME", ".cache"), ("XDG_RUNTIME_DIR", "runtime"),
+    ]
+
+    public static let home: String = {
+        let home = NSTemporaryDirectory() + "ps-tests-home-\(ProcessInfo.processInfo.processIdentifier)-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        return home
+    }()
 }

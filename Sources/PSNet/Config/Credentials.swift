@@ -7,15 +7,21 @@ public struct Credentials: Sendable, Equatable {
     public var csrfToken: String?
     /// Legacy API (mobile login): identifies this device to the server.
     public var deviceToken: String?
+    /// The server a stored credential was given for: it is sent there and nowhere else (see
+    /// `Session.resolve`). Nil for one not stored (`PAGESPACE_TOKEN`), and in files written
+    /// before it was kept: then the profile's server in config.json stands for it.
+    public var origin: Origin?
 
-    public init(token: String, csrfToken: String? = nil, deviceToken: String? = nil) {
+    public init(token: String, csrfToken: String? = nil, deviceToken: String? = nil, origin: Origin? = nil) {
         self.token = token
         self.csrfToken = csrfToken
         self.deviceToken = deviceToken
+        self.origin = origin
     }
 }
 
-/// `credentials.json`, mode 0600, one entry per profile. A file others may read is refused.
+/// `credentials.json`, mode 0600, one entry per profile, each with the origin it belongs to.
+/// A file others may read is refused.
 public struct CredentialStore: Sendable {
     public var entries: [(profile: String, credentials: Credentials)] = []
 
@@ -42,8 +48,11 @@ public struct CredentialStore: Sendable {
         var store = CredentialStore()
         for (name, value) in json["profiles"]?.objectValue ?? JSONObject() {
             guard let token = value["token"]?.stringValue else { continue }
+            // An origin that cannot be read binds the credential to nothing: it is never sent.
+            if let origin = value["origin"], origin.stringValue.flatMap(Origin.init(url:)) == nil { continue }
             store.entries.append((name, Credentials(
-                token: token, csrfToken: value["csrfToken"]?.stringValue, deviceToken: value["deviceToken"]?.stringValue)))
+                token: token, csrfToken: value["csrfToken"]?.stringValue, deviceToken: value["deviceToken"]?.stringValue,
+                origin: value["origin"]?.stringValue.flatMap(Origin.init(url:)))))
         }
         return store
     }
@@ -55,6 +64,7 @@ public struct CredentialStore: Sendable {
             entry["token"] = .string(credentials.token)
             entry["csrfToken"] = credentials.csrfToken.map { .string($0) }
             entry["deviceToken"] = credentials.deviceToken.map { .string($0) }
+            entry["origin"] = credentials.origin.map { .string($0.description) }
             profiles[name] = .object(entry)
         }
         var bytes: [UInt8] = []

@@ -32,6 +32,9 @@ public struct Session: Sendable {
     public var apiSource: SettingSource?
     public var credentials: Credentials?
     public var credentialsSource: SettingSource?
+    /// Where the profile's stored credential belongs when that is not the server in use: it
+    /// was held back, and `requireCredentials` says how to log in to this server.
+    public var credentialsHeldBackFor: Origin?
 
     public var profile: Profile? { config[profileName] }
 
@@ -65,9 +68,17 @@ public struct Session: Sendable {
         if let token = nonEmpty(environment["PAGESPACE_TOKEN"]) {
             session.credentials = Credentials(token: token, csrfToken: nonEmpty(environment["PAGESPACE_CSRF_TOKEN"]))
             session.credentialsSource = .environment("PAGESPACE_TOKEN")
-        } else if let stored = try CredentialStore.load(paths.credentials)[profileName] {
-            session.credentials = stored
-            session.credentialsSource = .file(paths.credentials)
+        } else if var credentials = try CredentialStore.load(paths.credentials)[profileName] {
+            // A stored credential goes only to the origin it was given for; files written
+            // before the origin was kept bind it to the profile's server.
+            let bound = credentials.origin ?? stored.flatMap { Origin(url: $0.server) }
+            credentials.origin = bound
+            if let bound, bound == Origin(url: session.server) {
+                session.credentials = credentials
+                session.credentialsSource = .file(paths.credentials)
+            } else {
+                session.credentialsHeldBackFor = bound
+            }
         }
 
         // The stored kind belongs to the stored server: another server may speak another API.
@@ -86,12 +97,25 @@ public struct Session: Sendable {
 
     /// The credentials, or exit status 4 with a message saying how to get some.
     public func requireCredentials() throws -> Credentials {
-        guard let credentials else {
-            throw ToolError(
-                .authenticationNeeded,
-                "not logged in to \(server) (profile \(profileName)); run `ps-auth login` or set PAGESPACE_TOKEN")
-        }
+        guard let credentials else { throw notLoggedIn }
         return credentials
+    }
+
+    /// Exit status 4 naming the server and the login that would give it a credential; when
+    /// the profile holds one for another server, it says so (and that it was not sent), and
+    /// names a profile stored for this server if there is one.
+    public var notLoggedIn: ToolError {
+        let login = "ps-auth login --server \(server) --profile \(profileName)"
+        guard let elsewhere = credentialsHeldBackFor else {
+            return ToolError(.authenticationNeeded, "not logged in to \(server) (profile \(profileName)); run `\(login)` or set PAGESPACE_TOKEN")
+        }
+        let here = Origin(url: server)
+        let other = here == nil ? nil : config.profiles.first { $0.name != profileName && Origin(url: $0.profile.server) == here }
+        let advice = other.map { "profile \($0.name) is for that server: add `--profile \($0.name)`" }
+            ?? "run `ps-auth login --server \(server) --profile NAME` (a new NAME keeps profile \(profileName)'s login; \(profileName) itself replaces it)"
+        return ToolError(
+            .authenticationNeeded,
+            "not logged in to \(server): profile \(profileName)'s credential is for \(elsewhere) and is sent nowhere else; \(advice), or set PAGESPACE_TOKEN")
     }
 
     /// Remembers a detected API kind in the profile, when the profile is the one in use for
@@ -113,7 +137,12 @@ public struct Session: Sendable {
         config[profileName] = Profile(server: server, api: api, user: user, model: model ?? profileModel)
         if config.defaultProfile == nil { config.defaultProfile = profileName }
         var store = try CredentialStore.load(paths.credentials)
-        store[profileName] = credentials
+        // Bound to the server it was given for (a login to another server replaces it).
+        store[profileName] = credentials.map { given in
+            var bound = given
+            bound.origin = Origin(url: server)
+            return bound
+        }
         try store.save(paths.credentials)
         try config.save(paths.config)
     }
