@@ -31,3 +31,11 @@ import Testing
         }
     }
 }
+
+/// The wrapper cuts words at the scalars " " and "\n", even where they are inside a Character.
+@Suite struct WrapperWordTests {
+    @Test func cutsAtSpacesInsideCharacters() {
+        let lines = Wrapper.wrap([.text("a \u{301}b c\r\nd", .plain)], width: 80)
+        #expect(lines.map { $0.map(\.text).joined() } == ["a \u{301}b c\r d"])
+    }
+}
