@@ -39,3 +39,11 @@ import Testing
         #expect(lines.map { $0.map(\.text).joined() } == ["a \u{301}b c\r d"])
     }
 }
+
+@Suite struct ControlCharacterTests {
+    @Test func printableASCIIIsKeptAndControlsAreStillReplaced() {
+        #expect("plain words ~!".withoutControlCharacters == "plain words ~!")
+        #expect("a\tb\nc\u{1B}[2J\u{7F}".withoutControlCharacters == "a    b\u{240A}c\u{241B}[2J\u{2421}")
+        #expect("café\u{9B}".withoutControlCharacters == "café<U+009B>")
+    }
+}
