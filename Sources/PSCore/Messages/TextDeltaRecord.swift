@@ -18,7 +18,6 @@ public struct TextDeltaRecord {
 
     static let head = EventRecord.start(event: "message")
     static let dataKey = EventRecord.dataKey
-    static let textDelta = Array("text-delta".utf8)
 
     /// The record's id and delta, when `line` is such a record.
     public static func match(_ line: UnsafeRawBufferPointer) -> TextDeltaRecord? {
@@ -78,18 +77,18 @@ extension TextDeltaRecord {
             var delta: String?
             while true {
                 skipWhitespace()
-                guard let key = plainString() else { return nil }
+                guard let key = plainString(validated: false) else { return nil }
                 skipWhitespace()
                 guard next() == UInt8(ascii: ":") else { return nil }
                 skipWhitespace()
                 switch key.count {
-                case 4 where key.elementsEqual("type".utf8):
-                    guard !isTextDelta, let type = plainString(), type.elementsEqual(textDelta) else { return nil }
+                case 4 where Self.equal(key, "type"):
+                    guard !isTextDelta, let type = plainString(validated: false), Self.equal(type, "text-delta") else { return nil }
                     isTextDelta = true
-                case 2 where key.elementsEqual("id".utf8):
+                case 2 where Self.equal(key, "id"):
                     guard id == nil, let value = plainString() else { return nil }
                     id = value
-                case 5 where key.elementsEqual("delta".utf8):
+                case 5 where Self.equal(key, "delta"):
                     guard delta == nil, let value = string() else { return nil }
                     delta = value
                 default: return nil
@@ -104,6 +103,10 @@ extension TextDeltaRecord {
                 default: return nil
                 }
             }
+        }
+
+        static func equal(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+            bytes.count == literal.utf8CodeUnitCount && memcmp(bytes.baseAddress!, literal.utf8Start, bytes.count) == 0
         }
 
         /// The index of the closing quote of the string whose opening quote is at `position`, and
@@ -132,11 +135,12 @@ extension TextDeltaRecord {
             return true
         }
 
-        /// A string without escapes, as its bytes, when they are valid UTF-8.
-        mutating func plainString() -> UnsafeRawBufferPointer? {
+        /// A string without escapes, as its bytes, when they are valid UTF-8 (not checked when
+        /// `validated` is false: for a key or type, which only ever equals an ASCII literal).
+        mutating func plainString(validated: Bool = true) -> UnsafeRawBufferPointer? {
             guard let (end, escaped) = stringEnd(), !escaped else { return nil }
             let bytes = UnsafeRawBufferPointer(start: base + position + 1, count: end - position - 1)
-            guard UTF8Check.isValid(bytes) else { return nil }
+            guard !validated || UTF8Check.isValid(bytes) else { return nil }
             position = end + 1
             return bytes
         }
