@@ -6,6 +6,8 @@
                                          a tool call with streamed input and an output every
                                          ~200 events, in a new step)
   stream.py ndjson --events N [--tools]  the same chunks as plain JSON lines (no [DONE])
+  --spaced                               chunks spelled {"type": "text-delta", "id": …} (a space
+                                         after : and ,), as Python's json.dumps writes them
   stream.py sse|ndjson --bytes B         at least B bytes of events, made on the fly (for memory
                                          tests: nothing is stored)
 """
@@ -21,17 +23,18 @@ WORDS = ("the of and to in is that for it as was with be by on not he this are o
          "markdown stream parser renderer **bold** `code` pipeline token delta").split()
 
 
+SEPARATORS = (",", ":")
+
+
 def chunk(obj):
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(obj, separators=SEPARATORS, ensure_ascii=False)
 
 
 def chunks(count, tools, rng):
     """Yields exactly `count` chunk JSON texts (the last is [DONE] for SSE, left to the caller)."""
     head = [{"type": "start", "messageId": "msg-bench-0001"}, {"type": "start-step"},
             {"type": "text-start", "id": "txt-0"}]
-    tail = [{"type": "text-end", "id": "txt-0"}, {"type": "finish-step"},
-            {"type": "finish", "finishReason": "stop"}]
-    body = count - len(head) - len(tail)
+    body = count - len(head) - 3
     for c in head:
         yield chunk(c)
     produced = 0
@@ -59,6 +62,9 @@ def chunks(count, tools, rng):
         delta = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 4))) + " "
         yield chunk({"type": "text-delta", "id": f"txt-{text_id}", "delta": delta})
         produced += 1
+    # The open text part is the last one started, not txt-0.
+    tail = [{"type": "text-end", "id": f"txt-{text_id}"}, {"type": "finish-step"},
+            {"type": "finish", "finishReason": "stop"}]
     for c in tail:
         yield chunk(c)
 
@@ -69,7 +75,11 @@ def main():
     parser.add_argument("--events", type=int)
     parser.add_argument("--bytes", type=int)
     parser.add_argument("--tools", action="store_true")
+    parser.add_argument("--spaced", action="store_true", help="spell chunks as Python's json.dumps does")
     args = parser.parse_args()
+    if args.spaced:
+        global SEPARATORS
+        SEPARATORS = (", ", ": ")
     out = sys.stdout.buffer
     rng = random.Random(7)
     if args.bytes is not None:

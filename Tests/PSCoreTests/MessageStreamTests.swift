@@ -232,9 +232,14 @@ let done = #"{"event":"message","id":"","data":"[DONE]","done":true}"#
     }
 
     @Test func leavesEverythingElseToTheParser() {
-        #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","id":"t","delta":"\u00e9"}}"#) == nil)
         #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","id":"\u0074","delta":"x"}}"#) == nil)
-        #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","delta":"x","id":"t"}}"#) == nil)
+        #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","id":"t","delta":"\ud800"}}"#) == nil)
+        #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","id":"t","id":"t","delta":"x"}}"#) == nil)
+        #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","id":"t","delta":"x","delta":"y"}}"#) == nil)
+        #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","type":"text-delta","id":"t","delta":"x"}}"#) == nil)
+        #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","id":"t"}}"#) == nil)
+        #expect(match(#"{"event":"message","id":"","data":{"type":"text-start","id":"t","delta":"x"}}"#) == nil)
+        #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","id":"t","delta":"x",}}"#) == nil)
         #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","id":"t","delta":"x","providerMetadata":{}}}"#) == nil)
         #expect(match(#"{"event":"message","id":"","data":{"type":"text-delta","id":"t","delta":"x"}} "#) == nil)
         #expect(match(#"{"event":"token","id":"","data":{"type":"text-delta","id":"t","delta":"x"}}"#) == nil)

@@ -93,6 +93,12 @@ public struct JSONObject: Sendable, Sequence {
     public var count: Int { keys.count }
     public var isEmpty: Bool { keys.isEmpty }
 
+    /// Makes room for `count` keys at once (a parser knows how many come).
+    public mutating func reserveCapacity(_ count: Int) {
+        keys.reserveCapacity(count)
+        storage.reserveCapacity(count)
+    }
+
     /// Setting `nil` removes the key (absent, not `null`).
     public subscript(key: String) -> JSON? {
         get { storage[key] }

@@ -74,6 +74,7 @@ extension JSON {
         switch value.pointee.type {
         case JSON_OBJECT:
             var object = JSONObject()
+            object.reserveCapacity(json_object_size(value))
             var iterator = json_object_iter(value)
             while let it = iterator {
                 let key = String(cString: json_object_iter_key(it))

@@ -16,6 +16,16 @@ public enum DisplayWidth {
     }
 
     public static func of(_ text: String) -> Int {
+        // ASCII, the common case, straight from the bytes: a control character is 0, all else 1.
+        var width = 0
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return scalarWidth(text) }
+            if byte >= 0x20 && byte != 0x7F { width += 1 }
+        }
+        return width
+    }
+
+    private static func scalarWidth(_ text: String) -> Int {
         var width = 0
         for scalar in text.unicodeScalars { width += of(scalar) }
         return width

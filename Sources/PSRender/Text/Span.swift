@@ -110,6 +110,8 @@ extension String {
     /// The text with control characters (ESC, BEL, CR, ...) replaced, so that no input can send
     /// escape sequences to the terminal. Tabs become spaces.
     var withoutControlCharacters: String {
+        // Printable ASCII, most text, has nothing to replace: keep it without a copy.
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return self }
         var scalars = String.UnicodeScalarView()
         for scalar in TerminalSafeText.sanitize(self).unicodeScalars {
             switch scalar {

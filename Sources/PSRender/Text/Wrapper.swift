@@ -102,19 +102,24 @@ public enum Wrapper {
                 endWord()
                 tokens.append(.newline)
             case .text(let text, let style):
-                var current = String.UnicodeScalarView()
-                for scalar in text.unicodeScalars {
-                    if scalar == " " || scalar == "\n" {
-                        if !current.isEmpty { append(&word, [Span(String(current), style)]) }
-                        current = String.UnicodeScalarView()
+                // Spaces and newlines are single bytes in UTF-8: the words between them are cut
+                // from the text's bytes (not at Character boundaries: a space may carry a
+                // combining mark, "\r\n" is one Character), not rebuilt a scalar at a time.
+                let bytes = text.utf8
+                var start = bytes.startIndex
+                var index = start
+                while index < bytes.endIndex {
+                    let byte = bytes[index]
+                    if byte == 0x20 || byte == 0x0A {
+                        if start < index { append(&word, [Span(String(decoding: bytes[start..<index], as: UTF8.self), style)]) }
                         endWord()
                         // Spaces keep the text's style, so a styled phrase is one run of escapes.
                         tokens.append(.space(Span(" ", style)))
-                    } else {
-                        current.append(scalar)
+                        start = bytes.index(after: index)
                     }
+                    index = bytes.index(after: index)
                 }
-                if !current.isEmpty { append(&word, [Span(String(current), style)]) }
+                if start < bytes.endIndex { append(&word, [Span(String(decoding: bytes[start...], as: UTF8.self), style)]) }
             }
         }
         endWord()
