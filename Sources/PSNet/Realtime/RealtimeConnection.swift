@@ -39,8 +39,9 @@ public final class RealtimeConnection {
               let sid = handshake["sid"]?.stringValue, !sid.isEmpty
         else { throw RealtimeConnectionLost(reason: "the server did not open an Engine.IO session") }
         self.sid = sid
-        if let interval = handshake["pingInterval"]?.doubleValue { pingInterval = interval / 1000 }
-        if let timeout = handshake["pingTimeout"]?.doubleValue { pingTimeout = timeout / 1000 }
+        // Taken within sane bounds: a server's 1e300 would otherwise overflow the timeout.
+        if let interval = handshake["pingInterval"]?.doubleValue { pingInterval = Self.heartbeat(interval) }
+        if let timeout = handshake["pingTimeout"]?.doubleValue { pingTimeout = Self.heartbeat(timeout) }
         // A poll waits for the server's next ping at the longest: silence past the heartbeat
         // is a connection that died without saying so.
         var polling = options
@@ -58,6 +59,12 @@ public final class RealtimeConnection {
                 }
             }
         }
+    }
+
+    /// A heartbeat announced in milliseconds, as seconds between 0.1 s and an hour.
+    static func heartbeat(_ milliseconds: Double) -> Double {
+        guard milliseconds.isFinite else { return 3600 }
+        return min(3600, max(0.1, milliseconds / 1000))
     }
 
     /// Sends an event on the main namespace.
