@@ -67,10 +67,11 @@ public final class RenderedReplyOutput: ReplyOutput {
     private var finished = false
 
     public init(environment: [String: String] = Environment.current) {
-        let options = RenderOptions(
+        var options = RenderOptions(
             format: Terminal.colorEnabled(fd: 1, environment: environment) ? .ansi : .plain,
             width: Terminal.width(fd: 1, environment: environment),
             links: LinkStyle.forTerminal(environment: environment))
+        options.showUsage = Terminal.isTerminal(1)
         let writer = self.writer
         let renderer: RecordRenderer
         if Terminal.isTerminal(1) {
