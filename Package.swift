@@ -57,13 +57,13 @@ let package = Package(
 
         // Commands that talk to a server.
         .executableTarget(name: "ps-auth", dependencies: commandDependencies + ["PSNet"]),
-        .executableTarget(name: "ps-send", dependencies: commandDependencies + ["PSNet"]),
+        .executableTarget(name: "ps-send", dependencies: commandDependencies + ["PSNet", "PSRender"]),
         .executableTarget(name: "ps-history", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-message", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-facts", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-summary", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-settings", dependencies: commandDependencies + ["PSNet"]),
-        .executableTarget(name: "ps-agents", dependencies: commandDependencies + ["PSNet"]),
+        .executableTarget(name: "ps-agents", dependencies: commandDependencies + ["PSNet", "PSRender"]),
         .executableTarget(name: "ps-keys", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-models", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-search", dependencies: commandDependencies + ["PSNet"]),

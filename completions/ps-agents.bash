@@ -404,7 +404,7 @@ _ps-agents_create() {
 
 _ps-agents_ask() {
     repeating_flags=()
-    non_repeating_flags=(--insecure --print-ids -h --help)
+    non_repeating_flags=(--insecure --print-ids --raw --render -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --conversation)
     __ps-agents_offer_flags_options -1

@@ -33,7 +33,7 @@ function __ps-agents_parse_tokens -S
         case 'create'
             __ps-agents_parse_subcommand 0 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'drive=' 'title=' 'system-prompt-file=' 'system-prompt=' 'h/help'
         case 'ask'
-            __ps-agents_parse_subcommand -r 2 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'conversation=' 'print-ids' 'h/help'
+            __ps-agents_parse_subcommand -r 2 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'conversation=' 'print-ids' 'raw' 'render' 'h/help'
         case 'help'
             __ps-agents_parse_subcommand -r 1 
         end
@@ -169,4 +169,6 @@ complete -c 'ps-agents' -n '__ps-agents_should_offer_completions_for_flags_or_op
 complete -c 'ps-agents' -n '__ps-agents_should_offer_completions_for_flags_or_options "ps-agents ask" idle-timeout' -l 'idle-timeout' -d 'Seconds without a byte from the server before giving up (default 300; keep-alive comments count).' -rfka ''
 complete -c 'ps-agents' -n '__ps-agents_should_offer_completions_for_flags_or_options "ps-agents ask" conversation' -l 'conversation' -d 'Continue this conversation with the agent.' -rfka ''
 complete -c 'ps-agents' -n '__ps-agents_should_offer_completions_for_flags_or_options "ps-agents ask" print-ids' -l 'print-ids' -d 'Print conversation=ID and message=ID lines on stderr, for scripts.'
+complete -c 'ps-agents' -n '__ps-agents_should_offer_completions_for_flags_or_options "ps-agents ask" raw' -l 'raw' -d '--raw: write the raw event stream even on a terminal; --render: show the answer rendered even in a pipe (default: rendered on a terminal, raw otherwise).'
+complete -c 'ps-agents' -n '__ps-agents_should_offer_completions_for_flags_or_options "ps-agents ask" render' -l 'render' -d '--raw: write the raw event stream even on a terminal; --render: show the answer rendered even in a pipe (default: rendered on a terminal, raw otherwise).'
 complete -c 'ps-agents' -n '__ps-agents_should_offer_completions_for_flags_or_options "ps-agents ask" h help' -s 'h' -l 'help' -d 'Show help information.'

@@ -26,6 +26,8 @@ public struct RenderOptions: Sendable {
     public var showReasoning: Bool
     /// How links show in ansi (plain always has `text <url>`).
     public var links: LinkStyle
+    /// A dim line with the reply's token count after it, where the stream gave one.
+    public var showUsage = false
 
     public init(format: RenderFormat = .plain, width: Int = 80, tools: ToolDetail = .compact, showReasoning: Bool = true,
                 links: LinkStyle = .osc8) {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import PSCore
 import PSNet
+import PSRender
 
 struct Ask: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,7 +12,9 @@ struct Ask: ParsableCommand {
             are none. The answer comes whole (no streaming: the server's consult call) and is \
             written as the Server-Sent Events of the AI SDK's UI message stream, as ps-send \
             writes them: start (with the conversationId in its messageMetadata), the text, \
-            finish, [DONE]. Without --conversation a new conversation is made; --print-ids \
+            finish, [DONE]. On a terminal the answer is shown rendered instead, as | ps-sse | \
+            ps-parts | ps-render would show it (--raw: the stream all the same; --render: \
+            rendered into a pipe too). Without --conversation a new conversation is made; --print-ids \
             says its id on stderr (conversation=ID) so that the next ask can continue it. Never \
             retried: the agent may already have answered.
 
@@ -28,6 +31,9 @@ struct Ask: ParsableCommand {
 
     @Flag(name: .long, help: "Print conversation=ID and message=ID lines on stderr, for scripts.")
     var printIds = false
+
+    @Flag(help: "--raw: write the raw event stream even on a terminal; --render: show the answer rendered even in a pipe (default: rendered on a terminal, raw otherwise).")
+    var output: ReplyOutputMode?
 
     @Argument(help: ArgumentHelp("The agent: its page id or its title.", valueName: "agent"))
     var agent: String
@@ -49,7 +55,13 @@ struct Ask: ParsableCommand {
         }
         let metadata: JSON? = answer.conversationID.map { ["conversationId": .string($0)] }
         let bytes = WholeAnswerStream.bytes(messageID: messageID, text: answer.text, metadata: metadata)
-        try bytes.withUnsafeBytes { try RecordWriter().writeRaw($0) }
+        let output = ReplyOutputMode.makeOutput(self.output)
+        do {
+            try bytes.withUnsafeBytes { try output.write($0) }
+        } catch is ReplyOutputClosed {
+            throw ExitRequest(.brokenPipe)
+        }
+        try output.finish()
     }
 
     private func questionText() throws -> String {
@@ -59,3 +71,5 @@ struct Ask: ParsableCommand {
             limit: 1 << 20, tooLong: "the question on stdin is over 1 MiB")
     }
 }
+
+extension ReplyOutputMode: EnumerableFlag {}

@@ -73,17 +73,7 @@ struct PsParts: ParsableCommand {
         }
 
         func handle(_ line: UnsafeRawBufferPointer, _ number: Int) throws {
-            if let delta = TextDeltaRecord.match(line) {
-                return try stream.consumeTextDelta(delta, line: number)
-            }
-            let value: JSON
-            do {
-                value = try JSON.parse(line)
-            } catch let error as JSONParseError {
-                try stream.consumeUnreadable(line: number, "not JSON (\(error.message))" + Self.hint(line))
-                return
-            }
-            try stream.consume(value, line: number)
+            try stream.consumeLine(line, number: number, hint: Self.hint)
         }
         // The records of each read go out before the next read: none waits for more input.
         do {

@@ -97,6 +97,9 @@ struct PsRender: ParsableCommand {
     @Option(help: "Links in ansi: osc8 (hyperlinks), inline (`text <url>`), or auto (osc8 where the terminal is known to show them).")
     var links: Links = .auto
 
+    @Option(help: "After a reply, a dim line with its token count where the stream gave one (`1,234 in · 567 out`): show or hide (default: show on a terminal).")
+    var usage: Reasoning?
+
     @Flag(inversion: .prefixedNo, help: "Show the block being written live, redrawn as it grows (default: on a terminal, with ansi or plain).")
     var live: Bool?
 
@@ -117,9 +120,10 @@ struct PsRender: ParsableCommand {
             try Terminal.refuseInteractiveStdin(usage: "Usage: ps-parts < records.ndjson | ps-render, or ps-render FILE (see ps-render --help).")
         }
         let reader = try ChunkReader.open(path: file)
-        let options = RenderOptions(
+        var options = RenderOptions(
             format: resolvedFormat, width: width ?? Terminal.width(fd: 1), tools: tools,
             showReasoning: reasoning == .show, links: resolvedLinks)
+        options.showUsage = (usage ?? (Terminal.isTerminal(1) ? .show : .hide)) == .show
         let writer = RecordWriter(fd: 1)
         let liveTerminal = useLive ? makeLiveTerminal(reader: reader, options: options, writer: writer) : nil
         let renderer: RecordSink = liveTerminal?.renderer ?? (format == .text

@@ -1,6 +1,7 @@
 import ArgumentParser
 import PSCore
 import PSNet
+import PSRender
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,7 +10,7 @@ import Glibc
 struct PsSend: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-send",
-        abstract: "Send a message to a PageSpace assistant and write its streamed answer to stdout.",
+        abstract: "Send a message to an assistant and write its streamed answer to stdout (rendered on a terminal).",
         discussion: """
             The message is the arguments joined by spaces, or stdin when there are none (or the \
             only argument is -). With arguments AND piped input (git diff | ps-send "review \
@@ -33,7 +34,10 @@ struct PsSend: ParsableCommand {
             the server, every send names it and carries only the new message.
 
             The response body (Server-Sent Events of the AI SDK's UI message stream) is written to \
-            stdout unchanged, as it arrives, so it can be piped into ps-sse. Sends are never \
+            stdout unchanged, as it arrives, so it can be piped into ps-sse. When stdout is a \
+            terminal the reply is shown rendered instead, live, exactly as | ps-sse | ps-parts | \
+            ps-render would show it, with the same exit status; --raw writes the raw stream to a \
+            terminal too, --render renders into a pipe. Sends are never \
             retried: the server may already have started the turn.
 
             Ctrl-C stops cleanly: what was received is already written, and on the current API \
@@ -178,6 +182,9 @@ struct PsSend: ParsableCommand {
         valueName: "file"))
     var attach: [String] = []
 
+    @Flag(help: "--raw: write the raw event stream even on a terminal; --render: show the reply rendered even in a pipe (default: rendered on a terminal, raw otherwise).")
+    var output: ReplyOutputMode?
+
     @Argument(help: ArgumentHelp("The message (default: read from stdin).", valueName: "message"))
     var words: [String] = []
 
@@ -216,8 +223,19 @@ struct PsSend: ParsableCommand {
 
     func run() throws {
         Interrupt.install()
-        if let resume { return try follow(resume) }
         if listStreams { return try listActiveStreams() }
+        let output = ReplyOutputMode.makeOutput(self.output)
+        Interrupt.whileWaiting = { output.tick() }
+        do {
+            if let resume { try follow(resume, output: output) } else { try send(output: output) }
+        } catch {
+            output.close()  // the send's own error is the one to report
+            throw error
+        }
+        try output.finish()
+    }
+
+    private func send(output: ReplyOutput) throws {
         // Every file is checked before anything is sent.
         let files = try AttachedFiles(paths: attach)
         let text = regenerate ? nil : files.text(withMessage: try messageText())
@@ -258,13 +276,13 @@ struct PsSend: ParsableCommand {
         }
         let request = try adapter.sendRequest(target, message: message, options: options)
         if adapter.answersWhole {
-            try WholeAnswerOutput.run(request, adapter: adapter, target: target, printIDs: printIds)
+            try WholeAnswerOutput.run(request, adapter: adapter, target: target, printIDs: printIds, output: output)
             if let cadence, let id = target.conversationID { cadence.afterSend(conversationID: id) }
             return
         }
         let resuming = noResume ? nil : (adapter as? StreamResuming).flatMap { $0.canResumeStreams ? $0 : nil }
         let stream = ResponseStream(
-            printIDs: printIds, knowsConversation: target.conversationID != nil,
+            output: output, printIDs: printIds, knowsConversation: target.conversationID != nil,
             collector: adapter.keepsTurns ? ReplyCollector() : nil, resumable: resuming != nil)
         do {
             do {
@@ -282,7 +300,10 @@ struct PsSend: ParsableCommand {
             try keepTurn(adapter, target, message, stream)
             throw error
         } catch let failure as TransferFailure {
-            if failure == .interrupted { abortTurn(adapter, streamID: stream.streamID, conversationID: target.conversationID) }
+            if failure == .interrupted {
+                stream.output.close()  // the rendered reply ends before the lines about stopping
+                abortTurn(adapter, streamID: stream.streamID, conversationID: target.conversationID)
+            }
             if case .network(_, true) = failure { try keepTurn(adapter, target, message, stream) }
             throw stream.toolError(failure, request: request)
         } catch is ReaderGone {
@@ -338,13 +359,13 @@ struct PsSend: ParsableCommand {
 
     /// `--resume ID`: the reply's chunks from --from-seq on, as the send's stream would have
     /// carried them, while it is being generated.
-    private func follow(_ messageID: String) throws {
+    private func follow(_ messageID: String, output: ReplyOutput) throws {
         let adapter = try connection.connect().adapter
         let resuming = try Capabilities.require(adapter, StreamResuming.self, toDo: "join a reply being generated")
         guard resuming.canResumeStreams else {
             throw ToolError(.forbidden, "only a session token (ps_sess_) can join a reply being generated")
         }
-        let stream = ResponseStream(printIDs: false, knowsConversation: true)
+        let stream = ResponseStream(output: output, printIDs: false, knowsConversation: true)
         var resumer = StreamResumer(join: StreamJoin(adapter: resuming), stream: stream, conversationID: nil)
         resumer.firstSeq = fromSeq ?? 0
         resumer.afterCut = false
@@ -445,3 +466,5 @@ extension SendTarget {
         }
     }
 }
+
+extension ReplyOutputMode: EnumerableFlag {}

@@ -1,5 +1,6 @@
 import PSCore
 import PSNet
+import PSRender
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,7 +8,7 @@ import Glibc
 /// The reader of our output went away (`| head`): stop, and let the server stop too.
 struct ReaderGone: Error {}
 
-/// Copies a send's response body to stdout as it arrives. An error answer (4xx/5xx) is read
+/// Copies a send's response body to its output (stdout, raw or rendered) as it arrives. An error answer (4xx/5xx) is read
 /// instead and becomes one line and an exit status; a success is checked for its end: a
 /// UI message stream that stops without `data: [DONE]` did not finish, and one that closes
 /// with `[DONE]` but never sent a `finish` chunk was stopped on the server (aborted, taken
@@ -16,6 +17,7 @@ struct ReaderGone: Error {}
 final class ResponseStream {
     let printIDs: Bool
     let knowsConversation: Bool
+    let output: ReplyOutput
     private(set) var streamID: String?
     private var head: HTTPResponseHead?
     private var errorBody: [UInt8] = []
@@ -32,7 +34,8 @@ final class ResponseStream {
     let resumable: Bool
     private var heldBack: [UInt8] = []
 
-    init(printIDs: Bool, knowsConversation: Bool, collector: ReplyCollector? = nil, resumable: Bool = false) {
+    init(output: ReplyOutput, printIDs: Bool, knowsConversation: Bool, collector: ReplyCollector? = nil, resumable: Bool = false) {
+        self.output = output
         self.printIDs = printIDs
         self.knowsConversation = knowsConversation
         self.collector = collector
@@ -77,11 +80,13 @@ final class ResponseStream {
         try finishChecks(request)
     }
 
-    /// Writes bytes of the answer to stdout and watches them pass.
+    /// Writes bytes of the answer to the output and watches them pass.
     func emit(_ chunk: UnsafeRawBufferPointer) throws {
-        let error = FileDescriptorOutput.writeAll(fd: 1, chunk)
-        if error == EPIPE { throw ReaderGone() }
-        if error != 0 { throw ToolError(.failure, "cannot write output: \(String(cString: strerror(error)))") }
+        do {
+            try output.write(chunk)
+        } catch is ReplyOutputClosed {
+            throw ReaderGone()
+        }
         received += chunk.count
         finishes.scan(chunk)
         collector?.feed(chunk)

@@ -46,6 +46,12 @@ public final class RecordWriter {
         try build(&pending)
     }
 
+    /// Takes what was appended and not yet written, for a reader in the same process.
+    public func takePending() -> [UInt8] {
+        defer { pending.removeAll(keepingCapacity: true) }
+        return pending
+    }
+
     /// Bytes appended and not yet written.
     public var pendingCount: Int { pending.count }
 

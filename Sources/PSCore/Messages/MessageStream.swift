@@ -70,6 +70,23 @@ public final class MessageStream {
         }
     }
 
+    /// One line of event records, as ps-parts reads it: a text delta on the fast path, else the
+    /// JSON record; a line that is not JSON is malformed (`hint` may say what it looks like).
+    public func consumeLine(
+        _ line: UnsafeRawBufferPointer, number: Int, hint: (UnsafeRawBufferPointer) -> String = { _ in "" }
+    ) throws {
+        if let delta = TextDeltaRecord.match(line) {
+            return try consumeTextDelta(delta, line: number)
+        }
+        let value: JSON
+        do {
+            value = try JSON.parse(line)
+        } catch let error as JSONParseError {
+            return try consumeUnreadable(line: number, "not JSON (\(error.message))" + hint(line))
+        }
+        try consume(value, line: number)
+    }
+
     /// A line that is not JSON at all.
     public func consumeUnreadable(line: Int, _ message: String) throws {
         lastLine = line

@@ -132,6 +132,7 @@ final class CurlTransfer {
     /// Called by libcurl at least once a second, also while nothing arrives: false stops the
     /// transfer (Ctrl-C, or idle too long).
     private func progress() -> Bool {
+        Interrupt.whileWaiting?()
         if watchInterrupt && Interrupt.stopsTransfers { return false }
         if CurlTransfer.now() - lastActivity > idleTimeout {
             timedOut = true

@@ -38,6 +38,10 @@ public enum Interrupt {
         return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLERR) != 0
     }
 
+    /// Runs from the transfer's progress callback (several times a second, also while the
+    /// stream is idle): a live display draws what waits to be drawn.
+    nonisolated(unsafe) public static var whileWaiting: (() -> Void)?
+
     /// Whether a transfer should stop now.
     static var stopsTransfers: Bool { isRequested || (watchesOutput && outputReaderGone) }
 

@@ -116,6 +116,9 @@ public final class RecordRenderer {
             }
             try flush()
             if current.incompleteReason != nil { sawIncomplete = true }
+            if options.showUsage, options.format != .markdown, let footer = UsageFooter.line(usage(of: object)) {
+                try emit([footer])
+            }
             message = nil
             written = []
             liveLines = []
@@ -212,6 +215,11 @@ public final class RecordRenderer {
             throw RecordError(message: "part index \(raw) but the message has \(current.parts.count) parts")
         }
         return Int(raw)
+    }
+
+    /// The usage in a message-end record's message metadata.
+    private func usage(of record: JSONObject) -> JSON? {
+        record["message"]?["metadata"]?["usage"]
     }
 
     private func endMessage(reason: String, detail: String) throws {

@@ -1,0 +1,141 @@
+import PSCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a command that receives a reply as a raw event stream (ps-send, ps-agents ask) puts it:
+/// the bytes unchanged (the byte contract, for a pipe), or shown as `| ps-sse | ps-parts |
+/// ps-render` would show them (for a person at a terminal).
+public protocol ReplyOutput: AnyObject {
+    /// Writes more of the stream. Throws ReplyOutputClosed when stdout's reader has gone.
+    func write(_ bytes: UnsafeRawBufferPointer) throws
+    /// Draws what waits to be drawn; called now and then while the stream is idle.
+    func tick()
+    /// The stream ended: writes the rest; throws the status rendering ends with. Only the first
+    /// call does anything.
+    func finish() throws
+}
+
+extension ReplyOutput {
+    /// Ends the output when the command fails anyway: its own error is the one to report.
+    public func close() { try? finish() }
+}
+
+/// Stdout's reader went away (`| head`).
+public struct ReplyOutputClosed: Error {}
+
+/// `--raw` or `--render`; neither (nil): rendered on a terminal, raw elsewhere.
+public enum ReplyOutputMode: String, CaseIterable, Sendable {
+    case raw, render
+
+    public static func makeOutput(_ mode: ReplyOutputMode?) -> ReplyOutput {
+        switch mode {
+        case .raw: return RawReplyOutput()
+        case .render: return RenderedReplyOutput()
+        case nil: return Terminal.isTerminal(1) ? RenderedReplyOutput() : RawReplyOutput()
+        }
+    }
+}
+
+/// The one place a reply's raw bytes are written to stdout.
+public final class RawReplyOutput: ReplyOutput {
+    public init() {}
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        let error = FileDescriptorOutput.writeAll(fd: 1, bytes)
+        if error == EPIPE { throw ReplyOutputClosed() }
+        if error != 0 { throw ToolError(.failure, "cannot write output: \(String(cString: strerror(error)))") }
+    }
+
+    public func tick() {}
+    public func finish() {}
+}
+
+/// Set by the SIGWINCH handler; the next draw takes it.
+nonisolated(unsafe) private var windowChanged: sig_atomic_t = 0
+
+/// The reply rendered as ps-render renders it by default: ansi where colour is on, live (each
+/// word as it arrives, redrawn at most about 30 times a second) on a terminal.
+public final class RenderedReplyOutput: ReplyOutput {
+    static let frameInterval: UInt64 = 33_000_000
+    private let writer = RecordWriter(fd: 1)
+    private let pipeline: EventStreamRenderer
+    private let region: LiveRegion?
+    private let widthFollowsWindow: Bool
+    private var lastFrame: UInt64 = 0
+    private var pending = false
+    private var finished = false
+
+    public init(environment: [String: String] = Environment.current) {
+        var options = RenderOptions(
+            format: Terminal.colorEnabled(fd: 1, environment: environment) ? .ansi : .plain,
+            width: Terminal.width(fd: 1, environment: environment),
+            links: LinkStyle.forTerminal(environment: environment))
+        options.showUsage = Terminal.isTerminal(1)
+        let writer = self.writer
+        let renderer: RecordRenderer
+        if Terminal.isTerminal(1) {
+            let window = Terminal.windowSize(fd: 1) ?? (80, 24)
+            let region = LiveRegion(
+                size: LiveRegion.Size(columns: window.columns, rows: window.rows), ansi: options.format == .ansi
+            ) { try writer.writeText($0) }
+            renderer = RecordRenderer(options: options) { region.append($0) }
+            renderer.live = region
+            self.region = region
+            signal(SIGWINCH) { _ in windowChanged = 1 }
+        } else {
+            renderer = RecordRenderer(options: options) { try writer.writeText($0) }
+            region = nil
+        }
+        widthFollowsWindow = region != nil && Terminal.widthFollowsTerminal(environment: environment)
+        pipeline = EventStreamRenderer(renderer: renderer)
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard !finished else { return }
+        try closedOnBrokenPipe { try pipeline.feed(bytes) }
+        pending = true
+        try closedOnBrokenPipe { try draw(force: region == nil) }
+    }
+
+    public func tick() {
+        try? draw(force: false)
+    }
+
+    public func finish() throws {
+        guard !finished else { return }
+        finished = true
+        takeResize()
+        try pipeline.finish()
+    }
+
+    private func draw(force: Bool) throws {
+        if takeResize() { pending = true }
+        guard pending else { return }
+        let now = Self.monotonicNanoseconds()
+        guard force || now &- lastFrame >= Self.frameInterval else { return }
+        try pipeline.renderer.flush()
+        lastFrame = now
+        pending = false
+    }
+
+    @discardableResult
+    private func takeResize() -> Bool {
+        guard let region, windowChanged != 0 else { return false }
+        windowChanged = 0
+        let window = Terminal.windowSize(fd: 1) ?? (region.size.columns, region.size.rows)
+        region.resize(LiveRegion.Size(columns: window.columns, rows: window.rows))
+        if widthFollowsWindow { pipeline.renderer.resize(width: window.columns) }
+        return true
+    }
+
+    private func closedOnBrokenPipe(_ body: () throws -> Void) throws {
+        do { try body() } catch let request as ExitRequest where request.status == .brokenPipe { throw ReplyOutputClosed() }
+    }
+
+    private static func monotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}
