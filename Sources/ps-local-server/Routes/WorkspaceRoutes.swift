@@ -119,7 +119,7 @@ struct WorkspaceRoutes {
         }
         let provider = try text("aiProvider"), model = try text("aiModel")
         if provider != nil || model != nil,
-            let reason = ModelCatalog.refusal(provider: provider ?? page.config.aiProvider, model: model ?? page.config.aiModel) {
+            let reason = state.aiSettings.catalog.refusal(provider: provider ?? page.config.aiProvider, model: model ?? page.config.aiModel) {
             throw Refusal.badRequest(reason)
         }
         var config = page.config
