@@ -71,7 +71,8 @@ let package = Package(
         // The local PageSpace server for tests and the demo.
         .executableTarget(
             name: "ps-local-server",
-            dependencies: commandDependencies + [.product(name: "Hummingbird", package: "hummingbird")]),
+            dependencies: commandDependencies + [.product(name: "Hummingbird", package: "hummingbird")],
+            resources: [.copy("Catalog/model-catalog.json")]),
 
         // Tests.
         .target(name: "TestSupport", dependencies: ["PSCore"], path: "Tests/TestSupport"),

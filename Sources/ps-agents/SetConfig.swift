@@ -19,7 +19,7 @@ struct SetConfig: ParsableCommand {
               ps-agents set "Research Assistant" --enable-tool create_page
               ps-agents set page_123 --system-prompt-file prompt.md
               cat prompt.md | ps-agents set page_123 --system-prompt-file -
-              ps-agents set page_123 --provider openai --model gpt-4o
+              ps-agents set page_123 --provider openai --model openai/gpt-5.4-mini
             """)
 
     @OptionGroup var connection: ConnectionOptions

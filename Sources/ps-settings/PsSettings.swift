@@ -41,7 +41,7 @@ struct PsSettings: ParsableCommand {
             EXAMPLES:
               ps-settings
               ps-settings --set approvalMode=yolo --set model=gemini-2.5-flash
-              ps-settings --set provider=google --set model=gemini-2.5-flash
+              ps-settings --set provider=google --set model=google/gemini-2.5-flash
               ps-settings --api-key-stdin openai < ~/.secrets/openai-key
               ps-settings | jq -r .model
               ps-settings --subscription | jq '.storage.quota - .storage.used'

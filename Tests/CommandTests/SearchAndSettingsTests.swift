@@ -25,27 +25,31 @@ import TestSupport
         let shown = try sandbox.run("ps-settings", [])
         #expect(shown.status == 0, "\(shown.stderrText)")
         let settings = try Self.object(shown.stdoutText)
-        #expect(settings["currentProvider"] as? String == "pagespace")
-        #expect(settings["currentModel"] as? String == "glm-4.5-air")
+        // Today's default pair (packages/lib/src/ai/model-defaults.ts:6-7) and the 19 providers
+        // of ALL_PROVIDER_NAMES (apps/web/src/lib/ai/core/ai-utils.ts:62-85).
+        #expect(settings["currentProvider"] as? String == "openai")
+        #expect(settings["currentModel"] as? String == "openai/gpt-5.6-luna")
         #expect(settings["userSubscriptionTier"] as? String == "free")
         let providers = try #require(settings["providers"] as? [String: [String: Any]])
+        #expect(providers.count == 19)
         #expect(providers["google"]?["isAvailable"] as? Bool == true)
-        #expect(providers["openai"]?["isAvailable"] as? Bool == false)
+        #expect(providers["azure_openai"]?["isAvailable"] as? Bool == false)
+        #expect(providers["pagespace"] == nil)
 
         // A model alone keeps the provider; the answer is the settings after the change.
-        let model = try sandbox.run("ps-settings", ["--set", "model=glm-4.6"])
+        let model = try sandbox.run("ps-settings", ["--set", "model=openai/gpt-5.4-mini"])
         #expect(model.status == 0, "\(model.stderrText)")
-        #expect(try Self.object(model.stdoutText)["currentModel"] as? String == "glm-4.6")
-        let both = try sandbox.run("ps-settings", ["--set", "provider=google", "--set", "model=gemini-2.5-flash"])
+        #expect(try Self.object(model.stdoutText)["currentModel"] as? String == "openai/gpt-5.4-mini")
+        let both = try sandbox.run("ps-settings", ["--set", "provider=google", "--set", "model=google/gemini-2.5-flash"])
         #expect(both.status == 0, "\(both.stderrText)")
         let later = try Self.object(try sandbox.run("ps-settings", []).stdoutText)
         #expect(later["currentProvider"] as? String == "google")
-        #expect(later["currentModel"] as? String == "gemini-2.5-flash")
+        #expect(later["currentModel"] as? String == "google/gemini-2.5-flash")
 
         let patches = try server.requestLog().filter { $0["method"] as? String == "PATCH" && $0["path"] as? String == "/api/ai/settings" }
         #expect(patches.count == 2)
         let first = try #require(patches.first?["body"] as? [String: Any])
-        #expect(first["provider"] as? String == "pagespace" && first["model"] as? String == "glm-4.6")
+        #expect(first["provider"] as? String == "openai" && first["model"] as? String == "openai/gpt-5.4-mini")
     }
 
     @Test func aRefusedChangeIsTheServersWordsAndChangesNothing() throws {
@@ -54,27 +58,34 @@ import TestSupport
         let sandbox = try NetworkSandbox(server: server)
         let unknown = try sandbox.run("ps-settings", ["--set", "provider=nonesuch", "--set", "model=x"])
         #expect(unknown.status == 2)
-        #expect(unknown.stderrText.contains("Invalid provider. Must be one of: pagespace"), "\(unknown.stderrText)")
-        let unconfigured = try sandbox.run("ps-settings", ["--set", "provider=openai", "--set", "model=gpt-4o"])
+        // apps/web/src/app/api/ai/settings/route.ts:111-166, in its order.
+        #expect(unknown.stderrText.contains("Invalid provider. Must be one of: openai, anthropic, google,"), "\(unknown.stderrText)")
+        let legacy = try sandbox.run("ps-settings", ["--set", "provider=pagespace", "--set", "model=glm-4.5-air"])
+        #expect(legacy.status == 2)
+        let unconfigured = try sandbox.run("ps-settings", ["--set", "provider=azure_openai"])
         #expect(unconfigured.status == 2)
-        #expect(unconfigured.stderrText.contains("Provider \"openai\" is not configured on this deployment."))
+        #expect(unconfigured.stderrText.contains("Provider \"azure_openai\" is not configured on this deployment."))
         let badModel = try sandbox.run("ps-settings", ["--set", "model=gpt-4o"])
         #expect(badModel.status == 2)
-        #expect(badModel.stderrText.contains("Model \"gpt-4o\" is not a valid model for provider \"pagespace\"."))
-        let paid = try sandbox.run("ps-settings", ["--set", "provider=google", "--set", "model=gemini-2.5-pro"])
+        #expect(badModel.stderrText.contains("Model \"gpt-4o\" is not a valid model for provider \"openai\"."))
+        let paid = try sandbox.run("ps-settings", ["--set", "provider=google", "--set", "model=google/gemini-2.5-pro"])
         #expect(paid.status == 5)
         #expect(paid.stderrText.contains("Subscription required"), "\(paid.stderrText)")
+        // ADMIN_ONLY_PROVIDERS (ai-providers-config.ts:59): 403 Provider restricted.
+        let admin = try sandbox.run("ps-settings", ["--set", "provider=glm", "--set", "model=glm-4.7"])
+        #expect(admin.status == 5)
+        #expect(admin.stderrText.contains("Provider restricted"), "\(admin.stderrText)")
         let key = try sandbox.run("ps-settings", ["--set", "apiKey=sk-secret"])
         #expect(key.status == 2)
         #expect(key.stderrText.contains("only provider and model"), "\(key.stderrText)")
         #expect(!key.stderrText.contains("sk-secret"))
-        for result in [unknown, unconfigured, badModel, paid, key] {
+        for result in [unknown, legacy, unconfigured, badModel, paid, admin, key] {
             #expect(result.stdoutText.isEmpty)
             #expect(result.stderrText.split(separator: "\n").count == 1, "\(result.stderrText)")
         }
         let after = try Self.object(try sandbox.run("ps-settings", []).stdoutText)
-        #expect(after["currentProvider"] as? String == "pagespace")
-        #expect(after["currentModel"] as? String == "glm-4.5-air")
+        #expect(after["currentProvider"] as? String == "openai")
+        #expect(after["currentModel"] as? String == "openai/gpt-5.6-luna")
     }
 
     @Test func theLegacyAPIChangesTheSelectionAndSavesAKeyReadFromStdin() throws {
@@ -135,7 +146,7 @@ import TestSupport
         for result in [settings, change, search] { #expect(!result.stderrText.contains(LocalServer.mcpKey)) }
         let models = try sandbox.run("ps-models", [])
         #expect(models.status == 0, "\(models.stderrText)")
-        #expect(Records.ids(try Records.parse(models.stdoutText)).contains("glm-4.5-air"))
+        #expect(Records.ids(try Records.parse(models.stdoutText)).contains("openai/gpt-5.6-luna"))
 
         // The routes themselves: search's verifyAuth answers a bare JSON "Unauthorized", settings
         // names the refused kind, the catalog needs nothing, the retired key route is 410.
@@ -173,7 +184,9 @@ import TestSupport
         }
         #expect(!expected.isEmpty)
         #expect(records.map { [$0["id"] as? String, $0["ownedBy"] as? String] } == expected)
-        #expect(records.first?["id"] as? String == "glm-4.5-air" && records.first?["ownedBy"] as? String == "pagespace")
+        // AI_PROVIDERS' order (ai-providers-config.ts:90-): OpenAI's models first.
+        #expect(records.first?["id"] as? String == "openai/gpt-5.6-sol-pro" && records.first?["ownedBy"] as? String == "openai")
+        #expect(catalog["defaultProvider"] as? String == "openai" && catalog["defaultModel"] as? String == "openai/gpt-5.6-luna")
         #expect(records.allSatisfy { Set($0.keys).isSubset(of: ["id", "ownedBy", "created"]) })
     }
 

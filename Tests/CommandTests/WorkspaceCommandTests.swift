@@ -32,7 +32,8 @@ import TestSupport
             #expect(Records.ids(records) == ["page_agent_demo"])
             #expect(records.first?["title"] as? String == "Research Assistant")
             #expect(records.first?["driveName"] as? String == "Demo Drive")
-            #expect(records.first?["aiProvider"] as? String == "pagespace")
+            // The seeded agent has today's default pair (packages/lib/src/ai/model-defaults.ts:6-7).
+            #expect(records.first?["aiProvider"] as? String == "openai")
         }
         let sandbox = try NetworkSandbox(server: server)
         let byDrive = try sandbox.run("ps-agents", ["list", "--drive", "Demo Drive"])
@@ -106,10 +107,19 @@ import TestSupport
         #expect(refused.status == 2)
         #expect(refused.stderrText.contains("cannot have the tool launch_rockets; its available tools: read_page, list_pages, create_page, replace_lines"))
         #expect(try Self.requests(server, "PATCH", "/api/pages/page_agent_demo/agent-config").isEmpty)
-        let model = try sandbox.run("ps-agents", ["set", "page_agent_demo", "--provider", "openai", "--model", "gpt-4o"])
+        // validateAgentModelSelection (ai-providers-config.ts:460-486) against today's ids:
+        // the legacy "gpt-4o" is no model of "openai" any more, "openai/gpt-4o" is.
+        let legacyID = try sandbox.run("ps-agents", ["set", "page_agent_demo", "--provider", "openai", "--model", "gpt-4o"])
+        #expect(legacyID.status == 1)
+        #expect(legacyID.stderrText.contains("Model \"gpt-4o\" is not a valid model for provider \"openai\""))
+        let model = try sandbox.run("ps-agents", ["set", "page_agent_demo", "--provider", "openai", "--model", "openai/gpt-4o"])
         #expect(model.status == 0, "\(model.stderrText)")
         let listed = try Records.parse(try sandbox.run("ps-agents", ["list"]).stdoutText)
-        #expect(listed.first?["aiModel"] as? String == "gpt-4o")
+        #expect(listed.first?["aiModel"] as? String == "openai/gpt-4o")
+        // Azure OpenAI's models are deployment names: any is accepted (isDynamicModelProvider).
+        let azure = try sandbox.run("ps-agents", ["set", "page_agent_demo", "--provider", "azure_openai", "--model", "my-deployment"])
+        #expect(azure.status == 0, "\(azure.stderrText)")
+        #expect(try sandbox.run("ps-agents", ["set", "page_agent_demo", "--provider", "openai", "--model", "openai/gpt-4o"]).status == 0)
         let badModel = try sandbox.run("ps-agents", ["set", "page_agent_demo", "--model", "no-such-model"])
         #expect(badModel.status == 1)
         #expect(badModel.stderrText.contains("Model \"no-such-model\" is not a valid model for provider \"openai\""))

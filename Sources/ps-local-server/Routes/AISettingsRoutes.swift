@@ -11,14 +11,16 @@ struct AISettingsRoutes {
     func register(on router: Router<ServerContext>) {
         let auth = state.authenticator
         let settings = state.aiSettings
-        let available = ModelCatalog.availableProviders(state.localModels)
+        let catalog = settings.catalog
+        let available = catalog.availableProviders(state.localModels)
 
-        // apps/web/src/app/api/ai/settings/route.ts (GET): session only.
+        // apps/web/src/app/api/ai/settings/route.ts (GET): session only; every provider of
+        // ALL_PROVIDER_NAMES (lib/ai/core/ai-utils.ts:62-85).
         router.get("/api/ai/settings") { request, _ in
             _ = try auth.require(request, scope: .sessionOnly)
             let current = settings.current
             var providers = JSONObject()
-            for name in ModelCatalog.providerOrder {
+            for name in catalog.providerNames {
                 providers[name] = ["isAvailable": .bool(available.contains(name))]
             }
             return Reply.json([
@@ -47,35 +49,45 @@ struct AISettingsRoutes {
             var headers = HTTPFields()
             headers[.cacheControl] = "public, max-age=300, s-maxage=300"
             return Reply.json([
-                "providers": .array(ModelCatalog.providerOrder.map(Self.catalogEntry)),
-                "defaultProvider": .string(ModelCatalog.defaultProvider), "defaultModel": .string(ModelCatalog.defaultModel),
+                "providers": .array(catalog.providerIDs.map { Self.catalogEntry($0, catalog) }),
+                "defaultProvider": .string(catalog.defaultProvider), "defaultModel": .string(catalog.defaultModel),
             ], headers: headers)
         }
     }
 
+    /// PATCH /api/ai/settings, checks in the route's order (apps/web/src/app/api/ai/settings/route.ts:111-166).
     private static func change(_ body: JSON, in settings: AISettingsStore, available: Set<String>) throws -> Response {
+        let catalog = settings.catalog
         let provider = body["provider"]?.stringValue ?? ""
         let model = body["model"]?.stringValue
-        guard ModelCatalog.providerOrder.contains(provider) else {
-            throw Refusal.badRequest("Invalid provider. Must be one of: " + ModelCatalog.providerOrder.joined(separator: ", "))
+        guard catalog.providerNames.contains(provider) else {
+            throw Refusal.badRequest("Invalid provider. Must be one of: " + catalog.providerNames.joined(separator: ", "))
         }
         guard available.contains(provider) else {
             throw Refusal(status: .serviceUnavailable, error: "Provider \"\(provider)\" is not configured on this deployment.")
         }
-        let dynamic = ModelCatalog.dynamicProviders.contains(provider)
-        if !dynamic {
+        // skipModelValidation: ONPREM_ALLOWED_PROVIDERS or DYNAMIC_MODEL_PROVIDERS (route.ts:124).
+        if !catalog.hasNoModelList(provider) {
             guard let model, !model.isEmpty else { throw Refusal.badRequest("Model is required") }
-            guard ModelCatalog.isValidModel(provider, model) else {
+            guard catalog.isValidModel(provider, model) else {
                 throw Refusal.badRequest("Model \"\(model)\" is not a valid model for provider \"\(provider)\".")
             }
-            // requiresProSubscription: the demo user is on the free tier and no admin.
-            guard ModelCatalog.freeTierModels.contains(model) else {
-                var refusal = JSONObject()
-                refusal["error"] = "Subscription required"
-                refusal["message"] = "This model is available on paid plans. Upgrade to access the full model catalog."
-                refusal["upgradeUrl"] = "/settings/plan"
-                throw Refusal(Reply.json(.object(refusal), status: .forbidden))
-            }
+        }
+        // ADMIN_ONLY_PROVIDERS (ai-providers-config.ts:59): the demo user is no admin
+        // (createAdminRestrictedResponse, lib/subscription/rate-limit-middleware.ts:42-50).
+        if catalog.adminOnlyProviders.contains(provider) {
+            throw Refusal(Reply.json([
+                "error": "Provider restricted", "message": "This provider is restricted to administrators.",
+            ], status: .forbidden))
+        }
+        // requiresProSubscription: the demo user is on the free tier (FREE_TIER_MODELS,
+        // ai-providers-config.ts:66-79; a provider with no model list has no model to check).
+        if !catalog.hasNoModelList(provider), let model, !catalog.freeTierModels.contains(model) {
+            var refusal = JSONObject()
+            refusal["error"] = "Subscription required"
+            refusal["message"] = "This model is available on paid plans. Upgrade to access the full model catalog."
+            refusal["upgradeUrl"] = "/settings/plan"
+            throw Refusal(Reply.json(.object(refusal), status: .forbidden))
         }
         settings.select(provider: provider, model: model)
         var answer = JSONObject()
@@ -87,19 +99,18 @@ struct AISettingsRoutes {
     }
 
     /// One provider of buildModelCatalog (apps/web/src/lib/ai/core/model-catalog.ts).
-    private static func catalogEntry(_ provider: String) -> JSON {
-        let models = (ModelCatalog.models[provider] ?? []).map { id -> JSON in
+    private static func catalogEntry(_ provider: String, _ catalog: ModelCatalog) -> JSON {
+        let models = (catalog.models[provider] ?? []).map { id -> JSON in
             var model = JSONObject()
             model["id"] = .string(id)
             model["displayName"] = .string(id)
             model["provider"] = .string(provider)
-            model["free"] = .bool(ModelCatalog.freeTierModels.contains(id))
-            model["contextWindow"] = ModelCatalog.contextWindows[id].map { .integer(Int64($0)) }
+            model["free"] = .bool(catalog.freeTierModels.contains(id))
             return .object(model)
         }
         return [
-            "provider": .string(provider), "name": .string(ModelCatalog.displayNames[provider] ?? provider),
-            "dynamic": .bool(ModelCatalog.dynamicProviders.contains(provider)), "models": .array(models),
+            "provider": .string(provider), "name": .string(catalog.displayNames[provider] ?? provider),
+            "dynamic": .bool(catalog.dynamicProviders.contains(provider)), "models": .array(models),
         ]
     }
 }

@@ -9,10 +9,11 @@ struct AgentConversationRoutes {
     func register(on router: Router<ServerContext>) {
         let auth = state.authenticator
 
-        // Follows apps/web/src/app/api/v1/conversations/route.ts (POST, with
-        // buildCreateConversationPayload of lib/ai/openai-api/v1-conversations.ts)
+        // Follows apps/web/src/app/api/v1/conversations/route.ts:20-62 (POST, with
+        // buildCreateConversationPayload of lib/ai/openai-api/v1-conversations.ts:64-100: a
+        // scoped key may name only one of its drives)
         router.post("/api/v1/conversations") { request, _ in
-            _ = try auth.require(request, scope: .mcpOnly)
+            let allowed = Authenticator.allowedDrives(try auth.require(request, scope: .mcpOnly))
             var request = request
             guard let body = try await request.jsonBodyIfValid() else { throw Refusal.badRequest("Invalid JSON body") }
             guard body.objectValue != nil else { throw Refusal.badRequest("request body must be a JSON object") }
@@ -26,6 +27,9 @@ struct AgentConversationRoutes {
                 guard let text = value.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
                     throw Refusal.badRequest("drive_id must be a non-empty string")
                 }
+                guard allowed.isEmpty || allowed.contains(text) else {
+                    throw Refusal(status: .forbidden, error: "MCP token does not have access to the specified drive")
+                }
                 driveID = text
             }
             let conversation = Conversation(
@@ -34,40 +38,57 @@ struct AgentConversationRoutes {
             return Reply.json(AgentConversationJSON.header(conversation), status: .created)
         }
 
-        // Follows apps/web/src/app/api/v1/conversations/route.ts (GET, with buildConversationListQuery)
+        // Follows apps/web/src/app/api/v1/conversations/route.ts:64-110 (GET, with
+        // buildConversationListQuery): a scoped key lists only its drives' conversations
+        // (75-86), and naming another drive is a 403.
         router.get("/api/v1/conversations") { request, _ in
-            _ = try auth.require(request, scope: .mcpOnly)
+            let allowed = Authenticator.allowedDrives(try auth.require(request, scope: .mcpOnly))
             let limit = request.query("limit").map(Self.parseInt) ?? 20
             let offset = request.query("offset").map(Self.parseInt) ?? 0
             guard let limit, (1...100).contains(limit) else { throw Refusal.badRequest("limit must be between 1 and 100") }
             guard let offset, offset >= 0 else { throw Refusal.badRequest("offset must be >= 0") }
             let driveID = request.query("drive_id")
-            let all = state.store.list { driveID == nil || $0.kind.contextID == driveID }
+            if let driveID, !allowed.isEmpty, !allowed.contains(driveID) {
+                throw Refusal(status: .forbidden, error: "Drive not accessible with this token")
+            }
+            let all = state.store.list { conversation in
+                let context = conversation.kind.contextID
+                if let driveID { return context == driveID }
+                return allowed.isEmpty || context.map(allowed.contains) == true
+            }
             let page = all.dropFirst(min(offset, all.count)).prefix(limit)
             return Reply.json(["object": "list", "data": .array(page.map(AgentConversationJSON.header))])
         }
 
-        // Follows apps/web/src/app/api/v1/conversations/[id]/route.ts (GET)
+        // Follows apps/web/src/app/api/v1/conversations/[id]/route.ts:19-61 (GET; drive scope 31-36)
         router.get("/api/v1/conversations/:id") { request, context in
-            _ = try auth.require(request, scope: .mcpOnly)
-            let conversation = try found(context)
+            let credential = try auth.require(request, scope: .mcpOnly)
+            let conversation = try found(context, reachableWith: credential)
             return Reply.json(AgentConversationJSON.detail(conversation))
         }
 
-        // Follows apps/web/src/app/api/v1/conversations/[id]/route.ts (DELETE)
+        // Follows apps/web/src/app/api/v1/conversations/[id]/route.ts:63-91 (DELETE; drive scope 75-80)
         router.delete("/api/v1/conversations/:id") { request, context in
-            _ = try auth.require(request, scope: .mcpOnly)
-            let conversation = try found(context)
+            let credential = try auth.require(request, scope: .mcpOnly)
+            let conversation = try found(context, reachableWith: credential)
             _ = state.store.remove(conversation.id)
             return Reply.json(["id": .string(conversation.id), "deleted": true])
         }
     }
 
-    /// validateConversationAccess: a missing (or deleted) conversation is a 404. Every
-    /// conversation here is the one user's, so its 403 never happens.
-    private func found(_ context: ServerContext) throws -> Conversation {
+    /// validateConversationAccess: a missing (or deleted) conversation is a 404 (every
+    /// conversation here is the one user's, so its 403 never happens). Then the key's drive
+    /// scope ([id]/route.ts:31-36, 75-80): a scoped key reaches only a conversation whose
+    /// context is one of its drives, never one with no drive.
+    private func found(_ context: ServerContext, reachableWith credential: Authenticator.Credential) throws -> Conversation {
         guard let conversation = state.store.conversation(context.parameters.get("id") ?? "") else {
             throw Refusal.notFound("Conversation not found")
+        }
+        let allowed = Authenticator.allowedDrives(credential)
+        if !allowed.isEmpty {
+            guard let drive = conversation.kind.contextID, allowed.contains(drive) else {
+                throw Refusal(status: .forbidden, error: "Conversation not accessible with this token")
+            }
         }
         return conversation
     }

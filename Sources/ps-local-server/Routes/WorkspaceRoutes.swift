@@ -9,10 +9,11 @@ struct WorkspaceRoutes {
     func register(on router: Router<ServerContext>) {
         let auth = state.authenticator
 
-        // apps/web/src/app/api/drives/route.ts: reads allow session, MCP and OAuth tokens.
+        // apps/web/src/app/api/drives/route.ts: reads allow session, MCP and OAuth tokens; a
+        // scoped MCP key lists exactly its own drives (route.ts:83-95, listScopedDrivesWithMembership).
         router.get("/api/drives") { request, _ in
-            _ = try auth.require(request, scope: .anyToken)
-            return Reply.json([SeedData.drive])
+            let allowed = Authenticator.allowedDrives(try auth.require(request, scope: .anyToken))
+            return Reply.json(allowed.isEmpty || allowed.contains(SeedData.driveID) ? [SeedData.drive] : [])
         }
         router.get("/api/drives/:driveId/pages") { request, context in
             _ = try auth.require(request, scope: .sessionOrMCP)
@@ -118,7 +119,7 @@ struct WorkspaceRoutes {
         }
         let provider = try text("aiProvider"), model = try text("aiModel")
         if provider != nil || model != nil,
-            let reason = ModelCatalog.refusal(provider: provider ?? page.config.aiProvider, model: model ?? page.config.aiModel) {
+            let reason = state.aiSettings.catalog.refusal(provider: provider ?? page.config.aiProvider, model: model ?? page.config.aiModel) {
             throw Refusal.badRequest(reason)
         }
         var config = page.config

@@ -4,11 +4,18 @@ import Synchronization
 /// in memory only, as GET and PATCH /api/ai/settings read and change it.
 final class AISettingsStore: Sendable {
     struct Selection: Sendable {
-        var provider = ModelCatalog.defaultProvider
-        var model: String? = ModelCatalog.defaultModel
+        var provider: String
+        var model: String?
     }
 
-    private let selection = Mutex(Selection())
+    /// The dialect's catalog (its default pair is the starting selection).
+    let catalog: ModelCatalog
+    private let selection: Mutex<Selection>
+
+    init(catalog: ModelCatalog) {
+        self.catalog = catalog
+        selection = Mutex(Selection(provider: catalog.defaultProvider, model: catalog.defaultModel))
+    }
     /// The providers the user saved an API key for (legacy API only; the keys themselves are
     /// never kept or shown).
     private let keyed = Mutex<Set<String>>(["pagespace"])

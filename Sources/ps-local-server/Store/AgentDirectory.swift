@@ -12,10 +12,11 @@ final class AgentDirectory: Sendable {
         var aiProvider = ""
         var aiModel = ""
 
-        /// The seeded agent's.
-        static let seeded = Config(
-            systemPrompt: "You are a careful research assistant for the Demo Drive. Cite the pages you read.",
-            enabledTools: ["read_page", "list_pages"], aiProvider: "pagespace", aiModel: "glm-4.5-air")
+        /// The seeded agent's: the catalog's default pair.
+        static func seeded(_ catalog: ModelCatalog) -> Config {
+            Config(systemPrompt: "You are a careful research assistant for the Demo Drive. Cite the pages you read.",
+                   enabledTools: ["read_page", "list_pages"], aiProvider: catalog.defaultProvider, aiModel: catalog.defaultModel)
+        }
     }
 
     struct Page: Sendable {
@@ -42,11 +43,15 @@ final class AgentDirectory: Sendable {
         }
     }
 
-    private let pages = Mutex<[Page]>(SeedData.pages.map { seed in
-        Page(id: seed.id, title: seed.title, type: seed.type, driveID: SeedData.driveID, position: seed.position,
-             createdAt: SeedData.pageCreatedAt, updatedAt: Timestamp.seedEpoch,
-             config: seed.type == "AI_CHAT" ? .seeded : Config())
-    })
+    private let pages: Mutex<[Page]>
+
+    init(catalog: ModelCatalog) {
+        pages = Mutex(SeedData.pages.map { seed in
+            Page(id: seed.id, title: seed.title, type: seed.type, driveID: SeedData.driveID, position: seed.position,
+                 createdAt: SeedData.pageCreatedAt, updatedAt: Timestamp.seedEpoch,
+                 config: seed.type == "AI_CHAT" ? .seeded(catalog) : Config())
+        })
+    }
 
     /// A drive's pages in position order.
     func pages(inDrive driveID: String) -> [Page] {

@@ -18,7 +18,8 @@ final class Authenticator: Sendable {
 
     enum Credential: Sendable {
         case session
-        case mcpKey
+        /// An MCP key, with the drives it is scoped to (empty: every drive the user has).
+        case mcpKey(drives: [String])
         case oauth
         case legacyJWT(token: String)
         /// The openai dialect: no credential asked for (a bearer token, if sent, is ignored).
@@ -67,8 +68,8 @@ final class Authenticator: Sendable {
             guard scope == .sessionOrMCP || scope == .anyToken else {
                 throw Refusal(status: .unauthorized, error: "MCP tokens are not permitted for this endpoint")
             }
-            guard mcpKeys.accepts(token) else { throw unauthorized }
-            return .mcpKey
+            guard let key = mcpKeys.key(token) else { throw unauthorized }
+            return .mcpKey(drives: key.driveIDs)
         }
         if token.hasPrefix("ps_at_") {
             guard scope != .sessionRequest else { throw Refusal(status: .unauthorized, error: "Invalid token format") }
@@ -95,15 +96,15 @@ final class Authenticator: Sendable {
             throw Refusal(status: .unauthorized, error: "OAuth tokens are not permitted for this endpoint")
         }
         guard let token, token.hasPrefix("mcp_") else { throw Refusal(status: .unauthorized, error: "MCP token required") }
-        guard mcpKeys.accepts(token) else {
+        guard let key = mcpKeys.key(token) else {
             throw Refusal(status: .unauthorized, error: "Invalid MCP token")
         }
-        return .mcpKey
+        return .mcpKey(drives: key.driveIDs)
     }
 
     private func requireLegacy(token: String?, request: Request) throws -> Credential {
         guard let token else { throw Refusal(Reply.error(401, dialect: .legacy)) }
-        if token == SeedData.mcpKey { return .mcpKey }  // MCP keys skip CSRF: they are not cookies.
+        if token == SeedData.mcpKey { return .mcpKey(drives: []) }  // MCP keys skip CSRF: they are not cookies.
         guard let csrf = state.withLock({ $0.legacyLogins[token] }) else {
             throw Refusal(Reply.error(401, dialect: .legacy))
         }
@@ -116,6 +117,13 @@ final class Authenticator: Sendable {
             }
         }
         return .legacyJWT(token: token)
+    }
+
+    /// getAllowedDriveIds (apps/web/src/lib/auth/index.ts:756-773): a scoped MCP key's drives;
+    /// empty (every drive) for any other credential and for an unscoped key.
+    static func allowedDrives(_ credential: Credential) -> [String] {
+        if case .mcpKey(let drives) = credential { return drives }
+        return []
     }
 
     /// Legacy password login: a fresh JWT-looking token with its CSRF and device tokens.

@@ -28,9 +28,9 @@ final class MCPKeys: Sendable {
         Key(id: "key_demo", name: "Demo key", token: SeedData.mcpKey, createdAt: Timestamp.seedEpoch - 5 * Timestamp.day, driveIDs: []),
     ])
 
-    /// Whether `token` is a key that works (known and not revoked).
-    func accepts(_ token: String) -> Bool {
-        keys.withLock { all in all.contains { $0.token == token && !$0.revoked } }
+    /// The key `token` is, while it works (known and not revoked).
+    func key(_ token: String) -> Key? {
+        keys.withLock { all in all.first { $0.token == token && !$0.revoked } }
     }
 
     func issue(name: String, driveIDs: [String]) -> String {

@@ -1,26 +1,75 @@
-/// The providers and models an agent may be set to, for validateAgentModelSelection
-/// (apps/web/src/lib/ai/core/ai-providers-config.ts): a model needs a provider, the provider
-/// must be one the server offers, and the model one of that provider's (except for
-/// providers whose models are found at run time, such as Ollama).
-enum ModelCatalog {
-    static let models: [String: [String]] = [
-        "pagespace": ["glm-4.5-air", "glm-4.6"],
-        "openrouter": ["anthropic/claude-sonnet-4.5", "openai/gpt-4o"],
-        "google": ["gemini-2.5-flash", "gemini-2.5-pro"],
-        "openai": ["gpt-4o", "gpt-4o-mini"],
-        "anthropic": ["claude-sonnet-4-5", "claude-opus-4-1"],
-    ]
-    static let dynamicProviders: Set<String> = ["ollama", "lmstudio"]
+import Foundation
+import PSCore
 
-    /// Why the pair is refused, or nil when it is fine (empty means unset).
-    static func refusal(provider: String, model: String) -> String? {
+/// The providers and models the server offers, read from Catalog/model-catalog.json, which
+/// scripts/model-catalog.py writes from a PageSpace checkout (AI_PROVIDERS and its sets in
+/// apps/web/src/lib/ai/core/ai-providers-config.ts, ALL_PROVIDER_NAMES in ai-utils.ts:62-85,
+/// the default pair in packages/lib/src/ai/model-defaults.ts:6-7), one generation per dialect.
+struct ModelCatalog: Sendable {
+    /// Provider ids in AI_PROVIDERS' order, with their display names and model ids.
+    let providerIDs: [String]
+    let displayNames: [String: String]
+    let models: [String: [String]]
+    /// ALL_PROVIDER_NAMES: what PATCH /api/ai/settings accepts (the current generation).
+    let providerNames: [String]
+    let defaultProvider: String
+    let defaultModel: String
+    let freeTierModels: Set<String>
+    let adminOnlyProviders: Set<String>
+    /// DYNAMIC_MODEL_PROVIDERS (ollama, lmstudio): models found at run time.
+    let dynamicProviders: Set<String>
+    /// ONPREM_ALLOWED_PROVIDERS: PATCH skips the model check for these too (azure_openai).
+    let onpremProviders: Set<String>
+    let commit: String
+
+    /// Today's server (the pagespace dialect).
+    static let current = load("current")
+    /// The late-2025 server (the pagespace-legacy dialect).
+    static let legacy = load("legacy")
+
+    init(_ json: JSON) {
+        let providers = json["providers"]?.objectValue ?? JSONObject()
+        providerIDs = providers.keys
+        var names: [String: String] = [:], models: [String: [String]] = [:]
+        for (id, provider) in providers {
+            names[id] = provider["name"]?.stringValue ?? id
+            models[id] = (provider["models"]?.arrayValue ?? []).compactMap(\.stringValue)
+        }
+        displayNames = names
+        self.models = models
+        func strings(_ key: String) -> [String] { (json[key]?.arrayValue ?? []).compactMap(\.stringValue) }
+        providerNames = json["providerNames"] == nil ? providerIDs : strings("providerNames")
+        defaultProvider = json["defaultProvider"]?.stringValue ?? ""
+        defaultModel = json["defaultModel"]?.stringValue ?? ""
+        freeTierModels = Set(strings("freeTierModels"))
+        adminOnlyProviders = Set(strings("adminOnlyProviders"))
+        dynamicProviders = json["dynamicModelProviders"] == nil ? ["ollama", "lmstudio"] : Set(strings("dynamicModelProviders"))
+        onpremProviders = Set(strings("onpremProviders"))
+        commit = json["commit"]?.stringValue ?? ""
+    }
+
+    /// One generation of the catalog file; an empty catalog if the file is missing (a broken build).
+    static func load(_ generation: String) -> ModelCatalog {
+        guard let url = Bundle.module.url(forResource: "model-catalog", withExtension: "json"),
+              let data = try? Data(contentsOf: url), let json = try? JSON.parse(bytes: Array(data))
+        else { return ModelCatalog(.object(JSONObject())) }
+        return ModelCatalog(json[generation] ?? .object(JSONObject()))
+    }
+
+    func isValidModel(_ provider: String, _ model: String) -> Bool { models[provider]?.contains(model) == true }
+
+    /// isDynamicModelProvider (ai-providers-config.ts:446): Ollama, LM Studio and Azure OpenAI,
+    /// whose models no static list holds.
+    func hasNoModelList(_ provider: String) -> Bool { dynamicProviders.contains(provider) || onpremProviders.contains(provider) }
+
+    /// validateAgentModelSelection (ai-providers-config.ts:460-486): why the pair is refused,
+    /// or nil when it is fine (empty means unset).
+    func refusal(provider: String, model: String) -> String? {
         if provider.isEmpty && model.isEmpty { return nil }
         if !model.isEmpty && provider.isEmpty { return "Set an AI provider alongside model \"\(model)\"." }
-        if models[provider] == nil && !dynamicProviders.contains(provider) {
-            return "Unknown or unavailable AI provider \"\(provider)\"."
-        }
-        if dynamicProviders.contains(provider) { return nil }
-        if !model.isEmpty && models[provider]?.contains(model) != true {
+        if models[provider] == nil { return "Unknown or unavailable AI provider \"\(provider)\"." }
+        if hasNoModelList(provider) { return nil }
+        if !model.isEmpty && !isValidModel(provider, model) {
             return "Model \"\(model)\" is not a valid model for provider \"\(provider)\"."
         }
         return nil

@@ -19,12 +19,12 @@ final class ServerState: Sendable {
     let faults = FaultBoard()
     let requests = RequestLog()
     let streams = StreamRegistry()
-    let agents = AgentDirectory()
+    let agents: AgentDirectory
     let deviceGrants = DeviceGrants()
     let grants = OAuthGrants()
     let ids: Identifiers
     let gemini = GeminiConversations()
-    let aiSettings = AISettingsStore()
+    let aiSettings: AISettingsStore
     /// How the deployment's Ollama and LM Studio answer.
     let localModels: LocalModelServers
 
@@ -32,6 +32,8 @@ final class ServerState: Sendable {
          keepAliveMs: Int = 15_000, localModels: LocalModelServers = .reachable,
          realtimeTiming: RealtimeHub.Timing = .init()) {
         self.dialect = dialect
+        aiSettings = AISettingsStore(catalog: dialect == .legacy ? .legacy : .current)
+        agents = AgentDirectory(catalog: aiSettings.catalog)
         self.localModels = localModels
         realtime = RealtimeHub(timing: realtimeTiming)
         store = ConversationStore(events: dialect == .pagespace ? ConversationEvents(hub: realtime) : nil)

@@ -19,7 +19,7 @@ final class ClientKeptConversations: ConversationKeeping {
 
     func defaultConversationID(creating new: NewConversation?) throws -> String? {
         if let current = try conversations.current() { return current }
-        return try new.flatMap(createConversation)
+        return try new.flatMap { try createConversation($0, agentPageID: nil) }
     }
 
     func requireConversation(_ id: String) throws {
@@ -30,7 +30,7 @@ final class ClientKeptConversations: ConversationKeeping {
     }
 
     /// A conversation is kept from its first turn on; until then it is only an id.
-    func createConversation(_ new: NewConversation) throws -> String? { RandomID.conversationID() }
+    func createConversation(_ new: NewConversation, agentPageID: String?) throws -> String? { RandomID.conversationID() }
 
     func deleteConversation(_ id: String) throws { try conversations.remove(id) }
 

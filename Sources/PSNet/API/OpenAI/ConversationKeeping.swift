@@ -12,7 +12,8 @@ protocol ConversationKeeping: AnyObject {
 
     func defaultConversationID(creating new: NewConversation?) throws -> String?
     func requireConversation(_ id: String) throws
-    func createConversation(_ new: NewConversation) throws -> String?
+    /// A new conversation (for the agent `agentPageID` when `ps-send --page` names one).
+    func createConversation(_ new: NewConversation, agentPageID: String?) throws -> String?
     func deleteConversation(_ id: String) throws
     func listConversations(_ body: (JSON) throws -> Void) throws
     /// The messages of a conversation, UIMessages oldest first.

@@ -75,12 +75,12 @@ public final class OpenAIAdapter: APIAdapter, ConversationDeleting, Conversation
 
     public func requireConversation(_ id: String) throws { try keeper.requireConversation(id) }
 
-    public func createConversation(_ new: NewConversation) throws -> String? { try keeper.createConversation(new) }
+    public func createConversation(_ new: NewConversation) throws -> String? { try keeper.createConversation(new, agentPageID: nil) }
 
     /// `ps-send --page ID` without --conversation: a new conversation, as on PageSpace's own API.
     public func newAgentConversationID(pageID: String, creating new: NewConversation) throws -> String {
         _ = try keeper.agentModel(pageID: pageID)
-        guard let id = try keeper.createConversation(new) else { throw ClientKeptConversations.noAgents }
+        guard let id = try keeper.createConversation(new, agentPageID: pageID) else { throw ClientKeptConversations.noAgents }
         return id
     }
 

@@ -1,8 +1,8 @@
 import PSCore
 
 /// PageSpace's OpenAI-compatible API (`/api/v1`, MCP keys only) keeps the conversations: each
-/// AI_CHAT page is a model `ps-agent://<pageId>`; `POST /conversations {title}` makes a
-/// conversation, and a send that names it (`conversation_id`) is kept there. The server then
+/// AI_CHAT page is a model `ps-agent://<pageId>`; `POST /conversations {title, drive_id}` makes a
+/// conversation (in a drive the key reaches, see `ConversationDrive`), and a send that names it (`conversation_id`) is kept there. The server then
 /// loads the conversation's history itself and takes only the newest message from the request
 /// (apps/web/src/app/api/v1/chat/completions/route.ts: `[...dbMessages, userMessage]`), so
 /// only that message is sent. `GET /conversations` (limit/offset, most recently updated
@@ -44,17 +44,18 @@ final class ServerKeptConversations: ConversationKeeping {
         if let id = current.read(), try conversation(id) != nil { return id }
         let newest = try client.get("/conversations", query: [("limit", "1"), ("offset", "0")])
         if let id = newest["data"]?.arrayValue?.first?["id"]?.stringValue { return id }
-        return try new.flatMap(createConversation)
+        return try new.flatMap { try createConversation($0, agentPageID: nil) }
     }
 
     func requireConversation(_ id: String) throws {
         guard try conversation(id) != nil else { throw Self.noSuchConversation(id) }
     }
 
-    /// `POST /conversations {title}` → 201 `{id, object:"conversation", …}`.
-    func createConversation(_ new: NewConversation) throws -> String? {
+    /// `POST /conversations {title, drive_id}` → 201 `{id, object:"conversation", …}`.
+    func createConversation(_ new: NewConversation, agentPageID: String?) throws -> String? {
         var body = JSONObject()
         body["title"] = new.title.map(JSON.string)
+        body["drive_id"] = try ConversationDrive(client: client).drive(forAgent: agentPageID).map(JSON.string)
         let created = try client.post("/conversations", body: .object(body))
         guard let id = created["id"]?.stringValue, !id.isEmpty else {
             throw ToolError(.serverError, "POST \(URLText.path(of: client.url("/conversations"))): the answer names no conversation id")
@@ -67,6 +68,8 @@ final class ServerKeptConversations: ConversationKeeping {
             _ = try client.json(client.request("DELETE", "/conversations/\(URLText.encodeComponent(id))"))
         } catch let error as ToolError where error.status == .notFound {
             throw Self.noSuchConversation(id)
+        } catch let error as ToolError where error.status == .forbidden {
+            throw Self.outOfScope(id)
         }
         current.forget(id)
     }
@@ -138,7 +141,19 @@ final class ServerKeptConversations: ConversationKeeping {
             return conversation
         } catch let error as ToolError where error.status == .notFound {
             return nil
+        } catch let error as ToolError where error.status == .forbidden {
+            throw Self.outOfScope(id)
         }
+    }
+
+    /// A 403 `Conversation not accessible with this token` ([id]/route.ts:31-36, 75-80): the
+    /// key is scoped to drives and the conversation is in none of them (one made with no drive,
+    /// by an older ps-send or another client, or with another key).
+    static func outOfScope(_ id: String) -> ToolError {
+        ToolError(.forbidden, "conversation \(TerminalSafeText.sanitize(id)) is outside this key's drives "
+            + "(a drive-scoped MCP key reaches only the conversations in its drives): "
+            + "ps-send --new-conversation starts one in the key's drive, ps-history --list shows those it reaches; "
+            + "to read this one use a key for its drive, or one not scoped to drives")
     }
 
     static func noSuchConversation(_ id: String) -> ToolError {

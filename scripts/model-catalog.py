@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Writes the model catalog ps-local-server serves, read from a PageSpace checkout.
+
+    scripts/model-catalog.py PAGESPACE_GIT_DIR [CURRENT_COMMIT [LEGACY_COMMIT]]
+
+Reads, at each commit (git show, so a bare mirror does), the providers and their models
+(AI_PROVIDERS in apps/web/src/lib/ai/core/ai-providers-config.ts), the provider names the
+settings route accepts (ALL_PROVIDER_NAMES, apps/web/src/lib/ai/core/ai-utils.ts), the
+default pair (packages/lib/src/ai/model-defaults.ts), the free-tier models and the admin-only
+and dynamic providers; writes Sources/ps-local-server/Catalog/model-catalog.json with the
+commit each part came from. The legacy generation (late 2025) has no model-defaults.ts and
+no sets: what it lacks is left out.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+CONFIG = "apps/web/src/lib/ai/core/ai-providers-config.ts"
+UTILS = "apps/web/src/lib/ai/core/ai-utils.ts"
+DEFAULTS = "packages/lib/src/ai/model-defaults.ts"
+LEGACY_SETTINGS = "apps/web/src/app/api/ai/settings/route.ts"
+
+
+def show(git_dir, commit, path):
+    result = subprocess.run(["git", "-C", git_dir, "show", f"{commit}:{path}"], capture_output=True, text=True)
+    return result.stdout if result.returncode == 0 else None
+
+
+def full_commit(git_dir, commit):
+    return subprocess.run(["git", "-C", git_dir, "rev-parse", commit], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def providers(config):
+    """AI_PROVIDERS: provider → {name, models: [ids in source order]}, in source order."""
+    block = config[config.index("export const AI_PROVIDERS = {"):]
+    block = block[:block.index("\n}")]
+    result, current, in_models = {}, None, False
+    for line in block.splitlines()[1:]:
+        if m := re.match(r"^  ([A-Za-z_0-9]+): \{", line):
+            current = m.group(1)
+            result[current] = {"name": current, "models": []}
+            in_models = False
+        elif current and (m := re.match(r"^    name: '([^']*)'", line)):
+            result[current]["name"] = m.group(1)
+        elif current and re.match(r"^    models: \{", line):
+            in_models = True
+        elif in_models and re.match(r"^    \},?", line):
+            in_models = False
+        elif in_models and (m := re.match(r"^\s+'([^']+)':", line)):
+            result[current]["models"].append(m.group(1))
+    return result
+
+
+def string_set(text, name):
+    """`export const NAME = new Set<string>([...])` or `export const NAME = [...]`: its strings."""
+    if not text or (m := re.search(rf"export const {name}\b[^=]*=\s*(?:new Set<string>\()?\[(.*?)\]", text, re.S)) is None:
+        return None
+    body = re.sub(r"//[^\n]*", "", m.group(1))
+    return re.findall(r"'([^']+)'", body)
+
+
+def constant(text, name):
+    if not text or (m := re.search(rf"export const {name} = '([^']*)'", text)) is None:
+        return None
+    return m.group(1)
+
+
+def generation(git_dir, commit):
+    config = show(git_dir, commit, CONFIG)
+    utils = show(git_dir, commit, UTILS)
+    defaults = show(git_dir, commit, DEFAULTS)
+    catalog = {"commit": full_commit(git_dir, commit), "providers": providers(config)}
+    catalog["providerNames"] = string_set(utils, "ALL_PROVIDER_NAMES")
+    catalog["defaultProvider"] = constant(defaults, "DEFAULT_AI_PROVIDER")
+    catalog["defaultModel"] = constant(defaults, "DEFAULT_AI_MODEL")
+    catalog["freeTierModels"] = string_set(config, "FREE_TIER_MODELS")
+    catalog["adminOnlyProviders"] = string_set(config, "ADMIN_ONLY_PROVIDERS")
+    catalog["dynamicModelProviders"] = string_set(config, "DYNAMIC_MODEL_PROVIDERS")
+    catalog["onpremProviders"] = string_set(config, "ONPREM_ALLOWED_PROVIDERS")
+    if catalog["defaultModel"] is None and (settings := show(git_dir, commit, LEGACY_SETTINGS)):
+        # The legacy settings route: currentModel: user?.currentAiModel || 'glm-4.5-air'.
+        if m := re.search(r"currentModel: user\?\.currentAiModel \|\| '([^']+)'", settings):
+            catalog["defaultModel"] = m.group(1)
+        if m := re.search(r"currentProvider: user\?\.currentAiProvider \|\| '([^']+)'", settings):
+            catalog["defaultProvider"] = m.group(1)
+    return {key: value for key, value in catalog.items() if value is not None}
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit("usage: scripts/model-catalog.py PAGESPACE_GIT_DIR [CURRENT_COMMIT [LEGACY_COMMIT]]")
+    git_dir = sys.argv[1]
+    current = sys.argv[2] if len(sys.argv) > 2 else "HEAD"
+    legacy = sys.argv[3] if len(sys.argv) > 3 else "458264c5b"
+    out = {"source": "github.com/2witstudios/PageSpace, read by scripts/model-catalog.py",
+           "current": generation(git_dir, current), "legacy": generation(git_dir, legacy)}
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "ps-local-server", "Catalog", "model-catalog.json")
+    with open(path, "w") as file:
+        json.dump(out, file, indent=1)
+        file.write("\n")
+
+
+if __name__ == "__main__":
+    main()
