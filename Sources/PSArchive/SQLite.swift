@@ -42,6 +42,10 @@ final class SQLiteDatabase {
 
     var lastError: String { String(cString: sqlite3_errmsg(handle)) }
 
+    /// Whether the last failure was an error in the SQL or its values (a bad full-text query),
+    /// rather than of the file (I/O, locked, corrupt).
+    var lastFailureWasInTheQuery: Bool { sqlite3_errcode(handle) & 0xFF == SQLITE_ERROR }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes(handle)) }
 }

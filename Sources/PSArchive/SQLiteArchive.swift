@@ -111,7 +111,7 @@ public final class SQLiteArchive: ArchiveStore {
 
     /// Checks the file and that the full-text index matches the stored records (exit 1 if not).
     public func verify() throws {
-        try database.execute("PRAGMA integrity_check; INSERT INTO message_fts(message_fts, rank) VALUES ('integrity-check', 1)")
+        try database.execute("PRAGMA integrity_check; INSERT INTO message_fts(message_fts) VALUES ('integrity-check')")
     }
 
     public func begin() throws { try database.execute("BEGIN IMMEDIATE") }
@@ -197,8 +197,8 @@ public final class SQLiteArchive: ArchiveStore {
                 try body(ArchiveHit(source: statement.text(0) ?? "", message: statement.text(1) ?? "",
                                     conversation: statement.text(2), rank: statement.double(3), snippet: statement.text(4) ?? ""))
             }
-        } catch let error as ToolError where error.message.contains("fts5: syntax error") || error.message.contains("no such column") {
-            throw ToolError(.usage, "the query is not valid FTS5 syntax (\(error.message.split(separator: ": ", maxSplits: 1).last ?? ""))")
+        } catch is ToolError where database.lastFailureWasInTheQuery {
+            throw ToolError(.usage, "not a full-text query (FTS5 syntax: see ps-search(1)): \(database.lastError)")
         }
     }
 }

@@ -67,7 +67,7 @@ final class ArchiveStoreTests: XCTestCase {
         XCTAssertEqual(try hits(archive, ArchiveQuery(text: "zebra")).count, 1, "content of an older record is text")
         XCTAssertEqual(try hits(archive, ArchiveQuery(text: "zebra*")).count, 2, "prefix queries")
         let hit = try XCTUnwrap(try hits(archive, ArchiveQuery(text: "\"hello world\"")).first)
-        XCTAssertEqual(hit.snippet, "\u{2}Hello\u{3} \u{2}world\u{3}")
+        XCTAssertEqual(hit.snippet, "\u{2}Hello world\u{3}")
     }
 
     func testUpdateReplacesTheIndexedTextAndDeletionRemovesIt() throws {
