@@ -27,6 +27,7 @@ let package = Package(
         .executable(name: "ps-keys", targets: ["ps-keys"]),
         .executable(name: "ps-models", targets: ["ps-models"]),
         .executable(name: "ps-search", targets: ["ps-search"]),
+        .executable(name: "ps-archive", targets: ["ps-archive"]),
         .executable(name: "ps-local-server", targets: ["ps-local-server"]),
     ],
     dependencies: [
@@ -40,12 +41,15 @@ let package = Package(
         .systemLibrary(
             name: "CCmarkGFM", pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // Libraries.
         .target(
             name: "PSCore",
             dependencies: ["CJansson", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "PSRender", dependencies: ["PSCore", "CCmarkGFM"]),
+        // The message archive (SQLite with FTS5): no network code.
+        .target(name: "PSArchive", dependencies: ["PSCore", "CSQLite"]),
         .target(
             name: "PSNet",
             dependencies: ["PSCore", "CCurl", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -54,6 +58,7 @@ let package = Package(
         .executableTarget(name: "ps-sse", dependencies: commandDependencies),
         .executableTarget(name: "ps-parts", dependencies: commandDependencies),
         .executableTarget(name: "ps-render", dependencies: commandDependencies + ["PSRender"]),
+        .executableTarget(name: "ps-archive", dependencies: commandDependencies + ["PSArchive"]),
 
         // Commands that talk to a server.
         .executableTarget(name: "ps-auth", dependencies: commandDependencies + ["PSNet"]),
@@ -66,7 +71,7 @@ let package = Package(
         .executableTarget(name: "ps-agents", dependencies: commandDependencies + ["PSNet", "PSRender"]),
         .executableTarget(name: "ps-keys", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-models", dependencies: commandDependencies + ["PSNet"]),
-        .executableTarget(name: "ps-search", dependencies: commandDependencies + ["PSNet"]),
+        .executableTarget(name: "ps-search", dependencies: commandDependencies + ["PSNet", "PSArchive"]),
 
         // The local PageSpace server for tests and the demo.
         .executableTarget(
@@ -79,6 +84,7 @@ let package = Package(
         .testTarget(name: "PSCoreTests", dependencies: ["PSCore", "TestSupport", "CJansson"]),
         .testTarget(name: "PSRenderTests", dependencies: ["PSRender", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "PSNetTests", dependencies: ["PSNet", "TestSupport"]),
+        .testTarget(name: "PSArchiveTests", dependencies: ["PSArchive", "TestSupport"]),
         .testTarget(name: "CommandTests", dependencies: ["PSCore", "TestSupport"], exclude: ["FuzzCorpus", "Terminal"]),
     ],
     swiftLanguageModes: [.v5]

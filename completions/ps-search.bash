@@ -163,9 +163,9 @@ _ps-search() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--insecure --json -h --help)
+    local -a non_repeating_flags=(--insecure --json --archive -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --in --limit)
+    local -a non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --in --limit --db --source --conversation --role --since --until)
     __ps-search_offer_flags_options 1
 
     # Offer option value completions
@@ -200,6 +200,25 @@ _ps-search() {
         return
         ;;
     '--limit')
+        return
+        ;;
+    '--db')
+        __ps-search_add_completions -f
+        return
+        ;;
+    '--source')
+        return
+        ;;
+    '--conversation')
+        return
+        ;;
+    '--role')
+        return
+        ;;
+    '--since')
+        return
+        ;;
+    '--until')
         return
         ;;
     esac

@@ -20,7 +20,7 @@ function __ps-search_parse_tokens -S
     set -l unparsed_tokens (__ps-search_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-search'
-        __ps-search_parse_subcommand 1 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'in=' 'limit=' 'json' 'h/help'
+        __ps-search_parse_subcommand 1 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'in=' 'limit=' 'json' 'archive' 'db=' 'source=' 'conversation=' 'role=' 'since=' 'until=' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-search_parse_subcommand -r 1 
@@ -89,4 +89,11 @@ complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_op
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" in' -l 'in' -d 'Search this file of message records offline instead of the server (\'-\': standard input).' -rF
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" limit' -l 'limit' -d 'At most this many server results, 1 to 50 (the server\'s default: 20).' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" json' -l 'json' -d 'Write NDJSON records even on a terminal.'
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" archive' -l 'archive' -d 'Search the archive (ps-archive\'s; the default when no server, profile or file is named and it exists).'
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" db' -l 'db' -d 'The archive file (implies --archive; default: $XDG_DATA_HOME/ps-tools/archive.sqlite).' -rF
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" source' -l 'source' -d 'Only messages from this source (--archive).' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" conversation' -l 'conversation' -d 'Only messages of this conversation (--archive).' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" role' -l 'role' -d 'Only messages with this role: user, assistant or system (--archive).' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" since' -l 'since' -d 'Only messages created at or after this time, e.g. 2025-11-01 (--archive).' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" until' -l 'until' -d 'Only messages created before this time (--archive).' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" h help' -s 'h' -l 'help' -d 'Show help information.'

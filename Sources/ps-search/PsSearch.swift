@@ -10,7 +10,7 @@ struct PsSearch: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-search",
         abstract: "Search the server, or an export of message records.",
-        usage: "ps-search [<options>] <query>\n       ps-history ... | ps-search <query>\n       ps-search --in export.ndjson <query>",
+        usage: "ps-search [<options>] <query>\n       ps-history ... | ps-search <query>\n       ps-search --in export.ndjson <query>\n       ps-search --archive [--db <file>] <query>",
         discussion: """
             On the server (the current PageSpace API: GET /api/search), writes one record per \
             result, best first, as the server describes it: \
@@ -30,6 +30,20 @@ struct PsSearch: ParsableCommand {
             is exit 3, after the matches before it. Give </dev/null to search the server from a \
             script whose standard input is a pipe.
 
+            With --archive (or --db FILE), searches the archive ps-archive(1) keeps, through its \
+            full-text index; this is also the default when no server, profile or file is named \
+            (no --server, --profile, PAGESPACE_API_URL or PS_PROFILE, and standard input is not \
+            a pipe) and the default archive exists. QUERY is FTS5 syntax: words (all must \
+            occur), "a phrase", prefix*, AND, OR, NOT, NEAR(a b, 5), and a column filter: \
+            text: (text parts), reasoning:, tool: (tool names), tool_io: (tool input and output), \
+            e.g. tool:weather. Results are ranked by bm25, best first, at most --limit (20). \
+            --source, --conversation, --role, --since and --until (createdAt compared as text, \
+            e.g. 2025-11 or 2025-11-01T09:00) narrow them. In a pipe, one record per hit: the \
+            message record with "source", "conversation" (its record from ps-history --list \
+            when archived, else {"id":…}), "rank" and "snippet" (matches in [brackets]), so \
+            ps-render shows the hits. On a terminal, a list: conversation title, date and role, \
+            then the snippet with the matches in bold. A query that is not FTS5 syntax is exit 2.
+
             No match is exit 0 with nothing written. On a terminal, a table instead of records.
 
             EXAMPLES:
@@ -37,6 +51,8 @@ struct PsSearch: ParsableCommand {
               ps-search --limit 5 notes | jq -r .id
               ps-history --all | ps-search invoice
               ps-search --in archive.ndjson "launch date"
+              ps-search --archive '"launch date" NOT draft' --role user --since 2025-11
+              ps-search --archive 'tool:weather' | ps-render
 
             \(ConnectionOptions.environmentHelp)
 
@@ -63,8 +79,16 @@ struct PsSearch: ParsableCommand {
     @Flag(name: .long, help: "Write NDJSON records even on a terminal.")
     var json = false
 
+    @OptionGroup var archive: ArchiveOptions
+
     func validate() throws {
         if query.allSatisfy(\.isWhitespace) { throw ValidationError("the query is empty") }
+        if archive.named {
+            if file != nil { throw ValidationError("--archive and --in are separate searches") }
+            if let limit, limit < 1 { throw ValidationError("--limit takes 1 or more, not \(limit)") }
+            return
+        }
+        if archive.filtered { throw ValidationError("--source, --conversation, --role, --since and --until apply to --archive") }
         if let limit, !(1...50).contains(limit) { throw ValidationError("--limit takes 1 to 50, not \(limit)") }
         if limit != nil && searchesExport { throw ValidationError("--limit applies to a server search, not to an export") }
     }
@@ -81,6 +105,10 @@ struct PsSearch: ParsableCommand {
     func run() throws {
         Interrupt.install()
         let table = !json && Terminal.isTerminal(1)
+        if let path = archive.path(serverNamed: connection.server != nil || connection.profile != nil, file: file) {
+            try ArchiveSearch(query: archive.query(query, limit: limit), table: table).run(path: path)
+            return
+        }
         if searchesExport {
             try ExportSearch(query: query, table: table).run(path: file)
             return

@@ -1,0 +1,124 @@
+import CSQLite
+import PSCore
+
+/// A thin wrapper over SQLite's C API: one connection, prepared statements with bound values,
+/// every failure a ToolError (exit 1) naming the database.
+final class SQLiteDatabase {
+    private(set) var handle: OpaquePointer?
+    let path: String
+
+    init(path: String, readOnly: Bool = false) throws {
+        self.path = path
+        let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let status = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard status == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close(handle)
+            handle = nil
+            throw ToolError(.failure, "\(path): \(message)")
+        }
+        sqlite3_extended_result_codes(handle, 1)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Runs statements that take no values and give no rows.
+    func execute(_ sql: String) throws {
+        var error: UnsafeMutablePointer<CChar>?
+        guard sqlite3_exec(handle, sql, nil, nil, &error) == SQLITE_OK else {
+            let message = error.map { String(cString: $0) } ?? lastError
+            sqlite3_free(error)
+            throw ToolError(.failure, "\(path): \(message)")
+        }
+    }
+
+    func prepare(_ sql: String) throws -> SQLiteStatement {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
+              let statement
+        else { throw ToolError(.failure, "\(path): \(lastError)") }
+        return SQLiteStatement(statement, database: self)
+    }
+
+    var lastError: String { String(cString: sqlite3_errmsg(handle)) }
+
+    /// Whether the last failure was an error in the SQL or its values (a bad full-text query),
+    /// rather than of the file (I/O, locked, corrupt).
+    var lastFailureWasInTheQuery: Bool { sqlite3_errcode(handle) & 0xFF == SQLITE_ERROR }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+}
+
+/// One prepared statement: bind values by position (1-based), step through the rows, reset.
+final class SQLiteStatement {
+    private let statement: OpaquePointer
+    private unowned let database: SQLiteDatabase
+
+    init(_ statement: OpaquePointer, database: SQLiteDatabase) {
+        self.statement = statement
+        self.database = database
+    }
+
+    deinit { sqlite3_finalize(statement) }
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    func bind(_ index: Int32, _ value: String?) {
+        guard var value else { sqlite3_bind_null(statement, index); return }
+        value.withUTF8 { bind(index, bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    func bind(_ index: Int32, _ value: Int?) {
+        guard let value else { sqlite3_bind_null(statement, index); return }
+        sqlite3_bind_int64(statement, index, Int64(value))
+    }
+
+    /// Binds text given as bytes, copied by SQLite.
+    func bind(_ index: Int32, bytes: UnsafeRawBufferPointer) {
+        if let pointer = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) {
+            sqlite3_bind_text(statement, index, pointer, Int32(bytes.count), Self.transient)
+        } else {
+            sqlite3_bind_text(statement, index, "", 0, Self.transient)
+        }
+    }
+
+    /// Runs the statement to its end (for statements without rows).
+    func run() throws {
+        defer { reset() }
+        while try step() {}
+    }
+
+    /// The next row: true while there is one.
+    func step() throws -> Bool {
+        switch sqlite3_step(statement) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let message = database.lastError
+            reset()
+            throw ToolError(.failure, "\(database.path): \(message)")
+        }
+    }
+
+    func reset() {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+    }
+
+    func text(_ column: Int32) -> String? {
+        guard sqlite3_column_type(statement, column) != SQLITE_NULL, let bytes = sqlite3_column_text(statement, column)
+        else { return nil }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// The column's bytes, valid until the next step or reset.
+    func bytes(_ column: Int32) -> UnsafeRawBufferPointer {
+        let pointer = sqlite3_column_blob(statement, column)
+        return UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, column)))
+    }
+
+    func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
+    func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+}

@@ -1,0 +1,204 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PSCore
+
+/// The archive in one SQLite file: WAL (readers never wait for a writer), a busy timeout (two
+/// writers take turns), messages keyed by (source, id), and an FTS5 index whose columns the
+/// view `message_text` reads out of each record (so the text is stored once, in the record).
+public final class SQLiteArchive: ArchiveStore {
+    let database: SQLiteDatabase
+    private lazy var upsertMessage = try! database.prepare("""
+        INSERT INTO messages(source, id, conversation, role, created, record) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+        ON CONFLICT(source, id) DO UPDATE SET conversation = excluded.conversation, role = excluded.role,
+          created = excluded.created, record = excluded.record, deleted = 0
+        WHERE messages.record IS NOT excluded.record OR messages.deleted
+        """)
+    private lazy var deleteMessage = try! database.prepare("DELETE FROM messages WHERE source = ?1 AND id = ?2")
+    private lazy var markDeleted = try! database.prepare(
+        "UPDATE messages SET deleted = 1 WHERE source = ?1 AND id = ?2 AND NOT deleted")
+    private lazy var upsertConversation = try! database.prepare("""
+        INSERT INTO conversations(source, id, title, record) VALUES (?1, ?2, ?3, ?4)
+        ON CONFLICT(source, id) DO UPDATE SET title = excluded.title, record = excluded.record
+        WHERE conversations.record IS NOT excluded.record
+        """)
+
+    /// The default file: $XDG_DATA_HOME/ps-tools/archive.sqlite, else ~/.local/share/ps-tools/archive.sqlite.
+    public static func defaultPath() -> String? {
+        if let data = getenv("XDG_DATA_HOME").map({ String(cString: $0) }), data.hasPrefix("/") {
+            return data + "/ps-tools/archive.sqlite"
+        }
+        guard let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty else { return nil }
+        return home + "/.local/share/ps-tools/archive.sqlite"
+    }
+
+    /// Opens (creating when `create`, with its folder) the archive at `path`.
+    public init(path: String, create: Bool) throws {
+        if create {
+            try Self.makeParentFolder(of: path)
+        } else if access(path, F_OK) != 0 {
+            throw ToolError(.notFound, "\(path): no archive there (ps-archive makes one)")
+        }
+        database = try SQLiteDatabase(path: path)
+        try database.execute("PRAGMA busy_timeout = 30000")
+        if create {
+            try database.execute("PRAGMA journal_mode = WAL")
+            try withBusyRetry { try database.execute(Self.schema) }
+        }
+        try database.execute("PRAGMA synchronous = NORMAL")
+    }
+
+    static let schema = """
+        BEGIN IMMEDIATE;
+        CREATE TABLE IF NOT EXISTS messages(
+          rowid INTEGER PRIMARY KEY, source TEXT NOT NULL, id TEXT NOT NULL, conversation TEXT,
+          role TEXT NOT NULL, created TEXT, deleted INTEGER NOT NULL DEFAULT 0, record TEXT NOT NULL,
+          UNIQUE(source, id));
+        CREATE TABLE IF NOT EXISTS conversations(
+          source TEXT NOT NULL, id TEXT NOT NULL, title TEXT, record TEXT NOT NULL,
+          PRIMARY KEY(source, id)) WITHOUT ROWID;
+        CREATE VIEW IF NOT EXISTS message_text AS SELECT m.rowid AS rowid,
+          coalesce((SELECT group_concat(json_extract(p.value, '$.text'), char(10)) FROM json_each(m.record, '$.parts') p
+                    WHERE json_extract(p.value, '$.type') = 'text'),
+                   CASE WHEN json_type(m.record, '$.content') = 'text' THEN json_extract(m.record, '$.content') END) AS text,
+          (SELECT group_concat(json_extract(p.value, '$.text'), char(10)) FROM json_each(m.record, '$.parts') p
+           WHERE json_extract(p.value, '$.type') = 'reasoning') AS reasoning,
+          (SELECT group_concat(coalesce(json_extract(p.value, '$.toolName'), substr(json_extract(p.value, '$.type'), 6)), ' ')
+           FROM json_each(m.record, '$.parts') p
+           WHERE json_extract(p.value, '$.type') LIKE 'tool-%' OR json_extract(p.value, '$.type') = 'dynamic-tool') AS tool,
+          (SELECT group_concat(coalesce(json_extract(p.value, '$.input'), '') || char(10) || coalesce(json_extract(p.value, '$.output'), ''), char(10))
+           FROM json_each(m.record, '$.parts') p
+           WHERE json_extract(p.value, '$.type') LIKE 'tool-%' OR json_extract(p.value, '$.type') = 'dynamic-tool') AS tool_io
+          FROM messages m;
+        CREATE VIRTUAL TABLE IF NOT EXISTS message_fts USING fts5(
+          text, reasoning, tool, tool_io, content = 'message_text', content_rowid = 'rowid');
+        CREATE TRIGGER IF NOT EXISTS messages_insert AFTER INSERT ON messages BEGIN
+          INSERT INTO message_fts(rowid, text, reasoning, tool, tool_io)
+            SELECT rowid, text, reasoning, tool, tool_io FROM message_text WHERE rowid = new.rowid;
+        END;
+        CREATE TRIGGER IF NOT EXISTS messages_delete BEFORE DELETE ON messages BEGIN
+          INSERT INTO message_fts(message_fts, rowid, text, reasoning, tool, tool_io)
+            SELECT 'delete', rowid, text, reasoning, tool, tool_io FROM message_text WHERE rowid = old.rowid;
+        END;
+        CREATE TRIGGER IF NOT EXISTS messages_update_before BEFORE UPDATE OF record ON messages BEGIN
+          INSERT INTO message_fts(message_fts, rowid, text, reasoning, tool, tool_io)
+            SELECT 'delete', rowid, text, reasoning, tool, tool_io FROM message_text WHERE rowid = old.rowid;
+        END;
+        CREATE TRIGGER IF NOT EXISTS messages_update_after AFTER UPDATE OF record ON messages BEGIN
+          INSERT INTO message_fts(rowid, text, reasoning, tool, tool_io)
+            SELECT rowid, text, reasoning, tool, tool_io FROM message_text WHERE rowid = new.rowid;
+        END;
+        COMMIT;
+        """
+
+    private static func makeParentFolder(of path: String) throws {
+        let bytes = Array(path.utf8)
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "/") && index > 0 {
+            let folder = String(decoding: bytes[..<index], as: UTF8.self)
+            if mkdir(folder, 0o700) != 0 && errno != EEXIST {
+                throw ToolError(.failure, "cannot make \(folder): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// Creating the schema while another process does: BEGIN IMMEDIATE waits for it.
+    private func withBusyRetry(_ body: () throws -> Void) throws {
+        do { try body() } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Checks the file and that the full-text index matches the stored records (exit 1 if not).
+    public func verify() throws {
+        try database.execute("PRAGMA integrity_check; INSERT INTO message_fts(message_fts) VALUES ('integrity-check')")
+    }
+
+    public func begin() throws { try database.execute("BEGIN IMMEDIATE") }
+    public func commit() throws { try database.execute("COMMIT") }
+
+    @discardableResult
+    public func store(_ message: ArchivedMessage) throws -> Bool {
+        let statement = upsertMessage
+        statement.bind(1, message.source)
+        statement.bind(2, message.id)
+        statement.bind(3, message.conversationId)
+        statement.bind(4, message.role)
+        statement.bind(5, message.createdAt)
+        statement.bind(6, message.record)
+        try statement.run()
+        return database.changes > 0
+    }
+
+    public func delete(source: String, id: String, keep: Bool) throws {
+        let statement = keep ? markDeleted : deleteMessage
+        statement.bind(1, source)
+        statement.bind(2, id)
+        try statement.run()
+    }
+
+    public func storeConversation(source: String, id: String, title: String?, record: String) throws {
+        let statement = upsertConversation
+        statement.bind(1, source)
+        statement.bind(2, id)
+        statement.bind(3, title)
+        statement.bind(4, record)
+        try statement.run()
+    }
+
+    public func statistics() throws -> [SourceStatistics] {
+        let statement = try database.prepare("""
+            SELECT s.source,
+              (SELECT count(*) FROM messages m WHERE m.source = s.source),
+              (SELECT count(*) FROM (SELECT conversation FROM messages m WHERE m.source = s.source AND conversation IS NOT NULL
+                                     UNION SELECT id FROM conversations c WHERE c.source = s.source)),
+              (SELECT min(created) FROM messages m WHERE m.source = s.source),
+              (SELECT max(created) FROM messages m WHERE m.source = s.source)
+            FROM (SELECT DISTINCT source FROM messages UNION SELECT DISTINCT source FROM conversations) s ORDER BY s.source
+            """)
+        var result: [SourceStatistics] = []
+        while try statement.step() {
+            result.append(SourceStatistics(source: statement.text(0) ?? "", messages: statement.int(1),
+                                           conversations: statement.int(2), oldest: statement.text(3), newest: statement.text(4)))
+        }
+        return result
+    }
+
+    public func export(source: String?, _ body: (String) throws -> Void) throws {
+        for sql in ["SELECT record FROM conversations WHERE ?1 IS NULL OR source = ?1 ORDER BY source, id",
+                    "SELECT record FROM messages WHERE ?1 IS NULL OR source = ?1 ORDER BY rowid"] {
+            let statement = try database.prepare(sql)
+            statement.bind(1, source)
+            while try statement.step() { try body(statement.text(0) ?? "") }
+        }
+    }
+
+    public func search(_ query: ArchiveQuery, _ body: (ArchiveHit) throws -> Void) throws {
+        // Best first by bm25; the filters are on the message row; the snippet marks matches with
+        // control characters the caller turns into bold or brackets.
+        let statement = try database.prepare("""
+            SELECT m.source, m.record, c.record, f.rank, snippet(message_fts, -1, char(2), char(3), '…', 16)
+            FROM message_fts f JOIN messages m ON m.rowid = f.rowid
+            LEFT JOIN conversations c ON c.source = m.source AND c.id = m.conversation
+            WHERE message_fts MATCH ?1
+              AND (?2 IS NULL OR m.source = ?2) AND (?3 IS NULL OR m.conversation = ?3) AND (?4 IS NULL OR m.role = ?4)
+              AND (?5 IS NULL OR m.created >= ?5) AND (?6 IS NULL OR m.created < ?6)
+            ORDER BY f.rank LIMIT ?7
+            """)
+        statement.bind(1, query.text)
+        statement.bind(2, query.source)
+        statement.bind(3, query.conversationId)
+        statement.bind(4, query.role)
+        statement.bind(5, query.since)
+        statement.bind(6, query.until)
+        statement.bind(7, query.limit)
+        do {
+            while try statement.step() {
+                try body(ArchiveHit(source: statement.text(0) ?? "", message: statement.text(1) ?? "",
+                                    conversation: statement.text(2), rank: statement.double(3), snippet: statement.text(4) ?? ""))
+            }
+        } catch is ToolError where database.lastFailureWasInTheQuery {
+            throw ToolError(.usage, "not a full-text query (FTS5 syntax: see ps-search(1)): \(database.lastError)")
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import PSArchive
+import PSCore
+
+/// Stores the records of an input: each read of input in one transaction, committed before the
+/// next read (so nothing waits in an open transaction for more input), and the lines before a
+/// malformed one committed before it is reported.
+struct ArchiveIngest {
+    /// The longest line taken: a message record larger than this is refused (exit 3).
+    static let maximumLineLength = 64 << 20
+
+    let store: ArchiveStore
+    let source: String
+    let keepDeleted: Bool
+
+    func run(_ lines: RecordLineReader) throws {
+        var open = false
+        func commit() throws {
+            if open { try store.commit() }
+            open = false
+        }
+        do {
+            try lines.forEachLine({ line, number in
+                guard line.count <= Self.maximumLineLength else {
+                    throw ToolError(.malformedInput, "\(lines.name): line \(number): longer than \(Self.maximumLineLength >> 20) MiB")
+                }
+                let record: ArchiveRecord
+                do {
+                    record = try ArchiveRecord.read(line, source: source)
+                } catch let error as RecordError {
+                    throw ToolError(.malformedInput, "\(lines.name): line \(number): \(error.message)")
+                }
+                if !open {
+                    try store.begin()
+                    open = true
+                }
+                switch record {
+                case .message(let message): try store.store(message)
+                case .deletion(let source, let id): try store.delete(source: source, id: id, keep: keepDeleted)
+                case .conversation(let source, let id, let title, let text):
+                    try store.storeConversation(source: source, id: id, title: title, record: text)
+                }
+            }, afterRead: commit)
+            try commit()
+        } catch let error as ToolError where error.status == .malformedInput {
+            try commit()
+            throw error
+        }
+    }
+}

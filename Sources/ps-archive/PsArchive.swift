@@ -1,0 +1,117 @@
+import ArgumentParser
+import PSArchive
+import PSCore
+
+@main
+struct PsArchive: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ps-archive",
+        abstract: "Keep message records in a searchable SQLite archive.",
+        usage: "ps-history ... | ps-archive [--db <file>] [--source <name>]\n       ps-archive --stats\n       ps-archive --export [--source <name>]",
+        discussion: """
+            Reads NDJSON on standard input and stores it: message records (ps-history's export, \
+            ps-parts --final's), ps-history --follow's updates ("updated":true, which replace the \
+            stored message) and deletions ({"id":…,"deleted":true}, which remove it unless \
+            --keep-deleted), and conversation records from ps-history --list (for their titles). \
+            A message is keyed by its source and id: the same record twice is stored once, and \
+            two servers' ids never collide. The source is the record's "origin" key when it has \
+            one, else --source (default: "default").
+
+            The archive is one SQLite file (default $XDG_DATA_HOME/ps-tools/archive.sqlite, else \
+            ~/.local/share/ps-tools/archive.sqlite) with an FTS5 full-text index; ps-search \
+            --archive searches it. Each read of input is stored in one transaction, in WAL mode \
+            with a busy timeout: two writers at once take turns, and a writer killed in the middle \
+            loses only its last batch, which running it again stores once.
+
+            A line that is not such a record is exit 3, naming its line; the lines before it are kept.
+
+            --stats writes, per source, the number of messages and conversations and the oldest \
+            and newest createdAt (a table on a terminal, else NDJSON \
+            {"source":"work","messages":120,"conversations":4,"oldest":"…","newest":"…"}). \
+            --export writes the stored records back out as NDJSON (conversations, then messages \
+            in the order they were first stored): ps-archive --export | ps-archive --db other.sqlite \
+            makes the same archive.
+
+            EXAMPLES:
+              ps-history --all --state ~/.cache/ps/work.state | ps-archive --source work
+              ps-history --follow CONVERSATION | ps-archive --source work
+              ps-archive --stats
+              ps-archive --export --source work > work.ndjson
+              ps-search --archive "launch date"
+
+            \(ExitStatus.helpText([.success, .failure, .usage, .malformedInput, .notFound, .brokenPipe]))
+            """)
+
+    static func main() { runAsTool() }
+
+    @Option(name: .long, help: ArgumentHelp("The archive file (default: $XDG_DATA_HOME/ps-tools/archive.sqlite).",
+                                            valueName: "file"), completion: .file())
+    var db: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The source of records without an \"origin\" key (default: \"default\"); with --export, only this source's records.",
+        valueName: "name"))
+    var source: String?
+
+    @Flag(name: .long, help: "Keep deleted messages (marked deleted) instead of removing them.")
+    var keepDeleted = false
+
+    @Flag(name: .long, help: "Write the number of messages and conversations per source, and the oldest and newest.")
+    var stats = false
+
+    @Flag(name: .long, help: "Write the stored records back out as NDJSON.")
+    var export = false
+
+    @Flag(name: .long, help: "Write NDJSON records even on a terminal (--stats).")
+    var json = false
+
+    func validate() throws {
+        if stats && export { throw ValidationError("--stats and --export are separate runs") }
+        if keepDeleted && (stats || export) { throw ValidationError("--keep-deleted applies to storing records") }
+        if let source, source.isEmpty { throw ValidationError("--source takes a name") }
+    }
+
+    func run() throws {
+        guard let path = db ?? SQLiteArchive.defaultPath() else {
+            throw ToolError(.usage, "no archive file: HOME is not set (give --db FILE)")
+        }
+        if stats || export {
+            let store = try SQLiteArchive(path: path, create: false)
+            try stats ? writeStatistics(store) : writeExport(store)
+            return
+        }
+        try Terminal.refuseInteractiveStdin(usage: "usage: ps-history ... | ps-archive")
+        try ArchiveIngest(store: try SQLiteArchive(path: path, create: true), source: source ?? "default",
+                          keepDeleted: keepDeleted).run(RecordLineReader(ChunkReader(fd: 0, name: "stdin")))
+    }
+
+    private func writeExport(_ store: ArchiveStore) throws {
+        let writer = RecordWriter()
+        try store.export(source: source) { record in
+            writer.append { $0.append(contentsOf: record.utf8); $0.append(0x0A) }
+            if writer.pendingCount >= 64 * 1024 { try writer.flush() }
+        }
+        try writer.flush()
+    }
+
+    private func writeStatistics(_ store: ArchiveStore) throws {
+        let writer = RecordWriter()
+        let rows = try store.statistics()
+        guard !json && Terminal.isTerminal(1) else {
+            for row in rows {
+                try writer.write(.object(JSONObject([
+                    ("source", .string(row.source)), ("messages", .integer(Int64(row.messages))),
+                    ("conversations", .integer(Int64(row.conversations))),
+                    ("oldest", row.oldest.map(JSON.string) ?? .null), ("newest", row.newest.map(JSON.string) ?? .null),
+                ])))
+            }
+            return
+        }
+        var table = TextTable(headers: ["SOURCE", "MESSAGES", "CONVERSATIONS", "OLDEST", "NEWEST"])
+        for row in rows {
+            table.add([row.source, String(row.messages), String(row.conversations), row.oldest ?? "", row.newest ?? ""]
+                .map(TerminalSafeText.sanitize))
+        }
+        try writer.writeText(table.render(width: Terminal.width(fd: 1), empty: "The archive is empty.\n"))
+    }
+}

@@ -1,0 +1,70 @@
+import PSArchive
+import PSCore
+
+/// `ps-search --archive`: the archive's FTS5 index, best first. In a pipe one record per hit,
+/// the message record with its `source`, `conversation` (the stored conversation record, else
+/// its id), `rank` (bm25, lower is better) and `snippet` (matches in [brackets]); on a
+/// terminal a list: conversation title, date and role, then the snippet with the matches bold.
+struct ArchiveSearch {
+    let query: ArchiveQuery
+    let table: Bool
+
+    func run(path: String) throws {
+        let store = try SQLiteArchive(path: path, create: false)
+        let writer = RecordWriter()
+        try store.search(query) { hit in
+            if table {
+                try writer.writeText(Self.listEntry(hit, color: Terminal.colorEnabled()))
+            } else {
+                try writer.write(Self.record(hit))
+            }
+        }
+    }
+
+    static func record(_ hit: ArchiveHit) throws -> JSON {
+        var message = (try? JSON.parse(hit.message))?.objectValue ?? JSONObject()
+        message["source"] = .string(hit.source)
+        if let conversation = hit.conversation.flatMap({ try? JSON.parse($0) }) {
+            message["conversation"] = conversation
+        } else if let id = (message["conversationId"] ?? message["metadata"]?["conversationId"])?.stringValue {
+            message["conversation"] = .object(JSONObject([("id", .string(id))]))
+        }
+        message["rank"] = .real(hit.rank)
+        message["snippet"] = .string(marked(hit.snippet, start: "[", end: "]", sanitize: false))
+        return .object(message)
+    }
+
+    /// Two lines and a blank one: "TITLE  DATE  ROLE" and the indented snippet.
+    static func listEntry(_ hit: ArchiveHit, color: Bool) -> String {
+        let message = (try? JSON.parse(hit.message)) ?? .null
+        let conversation = hit.conversation.flatMap { try? JSON.parse($0) }
+        let title = conversation?["title"]?.stringValue ?? (message["conversationId"]?.stringValue).map { "conversation \($0)" }
+            ?? "(no conversation)"
+        let date = message["createdAt"]?.stringValue.map { String($0.prefix(16).map { $0 == "T" ? " " : $0 }) } ?? ""
+        let role = message["role"]?.stringValue ?? ""
+        let heading = [title, date, role].filter { !$0.isEmpty }.map(TerminalSafeText.sanitize).joined(separator: "  ")
+        let snippet = color ? marked(hit.snippet, start: "\u{1B}[1m", end: "\u{1B}[22m", sanitize: true)
+            : marked(hit.snippet, start: "[", end: "]", sanitize: true)
+        return (color ? "\u{1B}[1m\(heading)\u{1B}[22m" : heading) + "\n    " + snippet + "\n\n"
+    }
+
+    /// The snippet with its match markers replaced; on a terminal, the text between them made
+    /// safe (line ends become spaces) first, so only the markers' sequences reach it.
+    static func marked(_ snippet: String, start: String, end: String, sanitize: Bool) -> String {
+        var out = ""
+        var piece = ""
+        func flush() {
+            out += sanitize ? TerminalSafeText.sanitize(String(piece.map { $0.isNewline ? " " : $0 })) : piece
+            piece = ""
+        }
+        for character in snippet {
+            switch character {
+            case ArchiveHit.matchStart: flush(); out += start
+            case ArchiveHit.matchEnd: flush(); out += end
+            default: piece.append(character)
+            }
+        }
+        flush()
+        return out
+    }
+}

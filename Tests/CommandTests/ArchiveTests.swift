@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// ps-archive and ps-search --archive on real SQLite files in a scratch folder.
+@Suite struct ArchiveTests {
+    let folder: URL
+    var db: String { folder.appendingPathComponent("archive.sqlite").path }
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ps-archive-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    static func message(_ id: String, _ text: String, role: String = "user", conversation: String = "c1",
+                        at: String = "2025-11-01T09:00:00Z", extra: String = "") -> String {
+        #"{"id":"\#(id)","role":"\#(role)","conversationId":"\#(conversation)","createdAt":"\#(at)","parts":[{"type":"text","text":"\#(text)"}]\#(extra)}"#
+    }
+
+    static func lines(_ records: [String]) -> Data { Data((records.joined(separator: "\n") + "\n").utf8) }
+
+    func archive(_ records: [String], _ arguments: [String] = []) throws -> ProcessResult {
+        try Run.command("ps-archive", ["--db", db] + arguments, stdin: Self.lines(records))
+    }
+
+    func stats(_ path: String? = nil) throws -> [[String: Any]] {
+        let result = try Run.command("ps-archive", ["--db", path ?? db, "--stats"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        return result.stdoutLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    func exported(_ arguments: [String] = []) throws -> [String] {
+        let result = try Run.command("ps-archive", ["--db", db, "--export"] + arguments)
+        #expect(result.status == 0, "\(result.stderrText)")
+        return result.stdoutLines
+    }
+
+    func search(_ arguments: [String]) throws -> [[String: Any]] {
+        let result = try Run.command("ps-search", ["--db", db] + arguments)
+        #expect(result.status == 0, "\(result.stderrText)")
+        return result.stdoutLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    static let sample = [
+        #"{"id":"c1","title":"Launch plans"}"#,
+        message("m1", "When is the launch date?"),
+        message("m2", "The launch is in March, after the review.", role: "assistant", at: "2025-11-01T09:00:05Z"),
+        message("m3", "Groceries: apples and pears", conversation: "c2", at: "2025-12-02T10:00:00Z"),
+    ]
+
+    @Test func anExportIsTheRecordsThatWentIn() throws {
+        #expect(try archive(Self.sample).status == 0)
+        #expect(try exported() == Self.sample)
+        let copy = folder.appendingPathComponent("copy.sqlite").path
+        let result = try Run.shell("ps-archive --db '\(db)' --export | ps-archive --db '\(copy)' && ps-archive --db '\(copy)' --export")
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stdoutLines == Self.sample)
+        let rows = try stats()
+        #expect(rows.count == 1)
+        #expect(rows.first?["messages"] as? Int == 3)
+        #expect(rows.first?["conversations"] as? Int == 2)
+        #expect(rows.first?["oldest"] as? String == "2025-11-01T09:00:00Z")
+        #expect(rows.first?["newest"] as? String == "2025-12-02T10:00:00Z")
+    }
+
+    @Test func theSameRecordsTwiceAreStoredOnceAndTwoSourcesNeverCollide() throws {
+        #expect(try archive(Self.sample, ["--source", "work"]).status == 0)
+        #expect(try archive(Self.sample + Self.sample, ["--source", "work"]).status == 0)
+        #expect(try archive([Self.message("m1", "the same id elsewhere")], ["--source", "home"]).status == 0)
+        #expect(try archive([Self.message("m1", "named by its origin", extra: #","origin":"lab""#)]).status == 0)
+        let rows = Dictionary(uniqueKeysWithValues: try stats().map { ($0["source"] as? String ?? "", $0["messages"] as? Int ?? -1) })
+        #expect(rows == ["work": 3, "home": 1, "lab": 1])
+        #expect(try exported(["--source", "work"]) == Self.sample)
+        #expect(try search(["--source", "home", "same"]).count == 1)
+        #expect(try search(["--source", "work", "same"]).isEmpty)
+    }
+
+    @Test func aFollowedUpdateReplacesAndADeletionRemoves() throws {
+        #expect(try archive(Self.sample).status == 0)
+        let follow = [
+            Self.message("m1", "When is the release party?", extra: #","updated":true"#),
+            #"{"id":"m2","deleted":true,"conversationId":"c1"}"#,
+        ]
+        #expect(try archive(follow).status == 0)
+        #expect(try search(["launch"]).isEmpty, "the old text and the deleted message are gone from the index")
+        let hit = try #require(try search(["party"]).first)
+        #expect(hit["id"] as? String == "m1")
+        #expect(hit["updated"] == nil, "the archive keeps the message, not the update's mark")
+        #expect(try exported().count == 3)
+
+        #expect(try archive([#"{"id":"m3","deleted":true}"#], ["--keep-deleted"]).status == 0)
+        #expect(try search(["groceries"]).count == 1, "--keep-deleted keeps it")
+        #expect(try stats().first?["messages"] as? Int == 2)
+    }
+
+    @Test func aMalformedLineIsExit3WithItsNumberAndTheLinesBeforeItAreKept() throws {
+        let result = try archive([Self.message("m1", "kept"), Self.message("m2", "kept too"), "{not json", Self.message("m3", "not read")])
+        #expect(result.status == 3)
+        #expect(result.stderrText.hasPrefix("ps-archive: stdin: line 3: not JSON"))
+        #expect(try exported().count == 2)
+        let noKind = try archive([#"{"id":"x","foo":1}"#])
+        #expect(noKind.status == 3)
+        #expect(noKind.stderrText.contains("line 1: neither a message"))
+        let missing = try Run.command("ps-archive", ["--db", folder.appendingPathComponent("none.sqlite").path, "--stats"])
+        #expect(missing.status == 6)
+    }
+
+    static func conversationRecords(prefix: String, count: Int) -> [String] {
+        (0..<count).map { message("\(prefix)\($0)", "message number \($0) about topic\($0 % 7)", conversation: "c\($0 % 10)") }
+    }
+
+    @Test func twoWritersAtOnceStoreEveryRecordOnce() throws {
+        let a = Self.conversationRecords(prefix: "m", count: 3000)
+        let b = Array(a[1500...]) + Self.conversationRecords(prefix: "n", count: 1500)
+        let fileA = folder.appendingPathComponent("a.ndjson"), fileB = folder.appendingPathComponent("b.ndjson")
+        try Self.lines(a).write(to: fileA)
+        try Self.lines(b).write(to: fileB)
+        let result = try Run.shell("""
+            set -e
+            ps-archive --db '\(db)' < '\(fileA.path)' & one=$!
+            ps-archive --db '\(db)' < '\(fileB.path)' & two=$!
+            wait $one; wait $two
+            """)
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(try stats().first?["messages"] as? Int == 4500)
+        #expect(Set(try exported()).count == 4500)
+    }
+
+    @Test func killedInTheMiddleThenRunAgainLosesAndRepeatsNothing() throws {
+        let records = Self.conversationRecords(prefix: "m", count: 4000)
+        let child = try ChildProcess.spawn(Executables.url("ps-archive").path, ["--db", db],
+                                           environment: Run.environment(), stdin: .pipe)
+        _ = child.write(Self.lines(Array(records[..<2500])))
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(child.pid, SIGKILL)
+        _ = child.wait()
+        let stored = try stats().first?["messages"] as? Int ?? 0
+        #expect(stored <= 2500)
+        #expect(try archive(records).status == 0)
+        #expect(try stats().first?["messages"] as? Int == 4000)
+        #expect(try exported() == records, "each record once, in the order first stored")
+    }
+
+    @Test func searchRanksByBm25AndFilters() throws {
+        #expect(try archive(Self.sample + [
+            Self.message("m4", "launch launch launch", role: "assistant", conversation: "c3", at: "2025-12-05T00:00:00Z"),
+            #"{"id":"m5","role":"assistant","conversationId":"c3","parts":[{"type":"tool-weather","input":{"city":"Oslo"},"output":"cold"}]}"#,
+        ]).status == 0)
+        let ids = { (arguments: [String]) in try search(arguments).compactMap { $0["id"] as? String } }
+        #expect(try ids(["launch"]).first == "m4", "the message that says it most, and shortest, first")
+        #expect(Set(try ids(["launch"])) == ["m1", "m2", "m4"])
+        #expect(try ids(["launch", "--role", "user"]) == ["m1"])
+        #expect(Set(try ids(["launch", "--conversation", "c1"])) == ["m1", "m2"])
+        #expect(try ids(["launch", "--since", "2025-12"]) == ["m4"])
+        #expect(Set(try ids(["launch", "--until", "2025-12"])) == ["m1", "m2"])
+        #expect(try ids(["launch", "--limit", "1"]).count == 1)
+        #expect(try ids(["\"launch date\""]) == ["m1"])
+        #expect(try ids(["launch NOT march", "--conversation", "c1"]) == ["m1"])
+        #expect(try ids(["laun*", "--role", "user"]) == ["m1"])
+        #expect(try ids(["tool:weather"]) == ["m5"])
+        #expect(try ids(["text:oslo"]).isEmpty, "tool input is its own column")
+        #expect(try ids(["tool_io:oslo"]) == ["m5"])
+        let hit = try #require(try search(["\"launch date\""]).first)
+        #expect(hit["snippet"] as? String == "When is the [launch date]?")
+        #expect((hit["conversation"] as? [String: Any])?["title"] as? String == "Launch plans")
+        #expect(hit["rank"] is Double)
+        let bad = try Run.command("ps-search", ["--db", db, "\"unclosed"])
+        #expect(bad.status == 2)
+        #expect(bad.stderrText.hasPrefix("ps-search: not a full-text query"))
+        let rendered = try Run.shell("ps-search --db '\(db)' party; ps-search --db '\(db)' '\"launch date\"' | ps-render --format plain")
+        #expect(rendered.stdoutText.contains("When is the launch date?"))
+    }
+
+    @Test func theDefaultArchiveIsSearchedWhenNothingElseIsNamed() throws {
+        let data = folder.appendingPathComponent("data")
+        let path = data.appendingPathComponent("ps-tools/archive.sqlite").path
+        let env = ["XDG_DATA_HOME": data.path, "HOME": folder.path]
+        #expect(try Run.command("ps-archive", [], stdin: Self.lines(Self.sample), environment: env).status == 0)
+        #expect(FileManager.default.fileExists(atPath: path))
+        let result = try Run.command("ps-search", ["groceries"], environment: env)
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stdoutLines.count == 1)
+        #expect(result.stdoutText.contains(#""id":"m3""#))
+    }
+
+    @Test func onATerminalAListWithTheMatchInBold() throws {
+        #expect(try archive(Self.sample + [Self.message("m9", "launch \\u001b]52;c;evil\\u0007 codes", conversation: "c1")]).status == 0)
+        let result = try Run.shell("script -qec \"ps-search --db '\(db)' launch\" /dev/null", environment: ["TERM": "xterm"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let text = result.stdoutText
+        #expect(text.contains("Launch plans  2025-11-01 09:00  user"))
+        #expect(text.contains("When is the \u{1B}[1mlaunch\u{1B}[22m date?"))
+        #expect(!text.contains("\u{1B}]52"), "no control sequence from content reaches the terminal")
+        #expect(text.contains("\u{241B}]52"))
+    }
+}

@@ -1,0 +1,86 @@
+function __ps-archive_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __ps-archive_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __ps-archive_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __ps-archive_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __ps-archive_parse_tokens -S
+    set -l unparsed_tokens (__ps-archive_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'ps-archive'
+        __ps-archive_parse_subcommand 0 'db=' 'source=' 'keep-deleted' 'stats' 'export' 'json' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'help'
+            __ps-archive_parse_subcommand -r 1 
+        end
+    end
+end
+
+function __ps-archive_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __ps-archive_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __ps-archive_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __ps-archive_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__ps-archive_tokens -p)
+    if test -z "$(__ps-archive_tokens -t)"
+        set -l index (count (__ps-archive_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'ps-archive' -f
+complete -c 'ps-archive' -n '__ps-archive_should_offer_completions_for_flags_or_options "ps-archive" db' -l 'db' -d 'The archive file (default: $XDG_DATA_HOME/ps-tools/archive.sqlite).' -rF
+complete -c 'ps-archive' -n '__ps-archive_should_offer_completions_for_flags_or_options "ps-archive" source' -l 'source' -d 'The source of records without an "origin" key (default: "default"); with --export, only this source\'s records.' -rfka ''
+complete -c 'ps-archive' -n '__ps-archive_should_offer_completions_for_flags_or_options "ps-archive" keep-deleted' -l 'keep-deleted' -d 'Keep deleted messages (marked deleted) instead of removing them.'
+complete -c 'ps-archive' -n '__ps-archive_should_offer_completions_for_flags_or_options "ps-archive" stats' -l 'stats' -d 'Write the number of messages and conversations per source, and the oldest and newest.'
+complete -c 'ps-archive' -n '__ps-archive_should_offer_completions_for_flags_or_options "ps-archive" export' -l 'export' -d 'Write the stored records back out as NDJSON.'
+complete -c 'ps-archive' -n '__ps-archive_should_offer_completions_for_flags_or_options "ps-archive" json' -l 'json' -d 'Write NDJSON records even on a terminal (--stats).'
+complete -c 'ps-archive' -n '__ps-archive_should_offer_completions_for_flags_or_options "ps-archive" h help' -s 'h' -l 'help' -d 'Show help information.'
