@@ -7,6 +7,7 @@ struct PsHistory: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-history",
         abstract: "List conversations, or export a conversation's messages as NDJSON, oldest first.",
+        usage: "ps-history [<options>]",
         discussion: """
             Writes message records (UIMessages, see ps-ndjson(5)), one a line, oldest first, \
             each flushed as it is written. Messages the server stored in the old envelope form \
@@ -75,7 +76,8 @@ struct PsHistory: ParsableCommand {
 
             \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .forbidden, .notFound,
                                    .rateLimited, .serverError, .networkError, .interrupted, .brokenPipe]))
-            """)
+            """,
+        version: ToolVersion.line)
 
     static func main() { runAsTool() }
 
