@@ -20,10 +20,10 @@ function __ps-render_parse_tokens -S
     set -l unparsed_tokens (__ps-render_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-render'
-        __ps-render_parse_subcommand 1 'format=' 'width=' 'tools=' 'reasoning=' 'links=' 'live' 'no-live' 'h/help'
+        __ps-render_parse_subcommand 1 'format=' 'width=' 'tools=' 'reasoning=' 'links=' 'live' 'no-live' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
-            __ps-render_parse_subcommand -r 1 
+            __ps-render_parse_subcommand -r 1 'version'
         end
     end
 end
@@ -84,4 +84,6 @@ complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_op
 complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" links' -l 'links' -d 'Links in ansi: osc8 (hyperlinks), inline (`text <url>`), or auto (osc8 where the terminal is known to show them).' -rfka 'osc8 inline auto'
 complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" live' -l 'live' -d 'Show the block being written live, redrawn as it grows (default: on a terminal, with ansi or plain).'
 complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" no-live' -l 'no-live' -d 'Show the block being written live, redrawn as it grows (default: on a terminal, with ansi or plain).'
+complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" version' -l 'version' -d 'Show the version.'
 complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render help" version' -l 'version' -d 'Show the version.'

@@ -163,7 +163,7 @@ _ps-search() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--insecure --json -h --help)
+    local -a non_repeating_flags=(--insecure --json --version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --in --limit)
     __ps-search_offer_flags_options 1
@@ -220,7 +220,11 @@ _ps-search() {
 }
 
 _ps-search_help() {
-    :
+    repeating_flags=()
+    non_repeating_flags=(--version)
+    repeating_options=()
+    non_repeating_options=()
+    __ps-search_offer_flags_options -1
 }
 
 complete -o filenames -F _ps-search ps-search

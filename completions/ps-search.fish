@@ -20,10 +20,10 @@ function __ps-search_parse_tokens -S
     set -l unparsed_tokens (__ps-search_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-search'
-        __ps-search_parse_subcommand 1 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'in=' 'limit=' 'json' 'h/help'
+        __ps-search_parse_subcommand 1 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'in=' 'limit=' 'json' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
-            __ps-search_parse_subcommand -r 1 
+            __ps-search_parse_subcommand -r 1 'version'
         end
     end
 end
@@ -82,11 +82,13 @@ complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_op
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" api' -l 'api' -d 'The API the server speaks: pagespace, pagespace-legacy, openai, lucid, gemini (default: the profile\'s, else detected).' -rfka 'pagespace pagespace-legacy openai lucid gemini'
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" cacert' -l 'cacert' -d 'Verify the server\'s TLS certificate with this CA bundle.' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" insecure' -l 'insecure' -d 'Do not verify the server\'s TLS certificate (only for a local test server).'
-complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" retries' -l 'retries' -d 'How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. Sends are never retried.' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" retries' -l 'retries' -d 'How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. A send is not.' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" max-retry-wait' -l 'max-retry-wait' -d 'The longest Retry-After to wait for, in seconds; a longer one fails at once. Also PS_MAX_RETRY_WAIT.' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" connect-timeout' -l 'connect-timeout' -d 'Seconds to wait for a connection (default 15).' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" idle-timeout' -l 'idle-timeout' -d 'Seconds without a byte from the server before giving up (default 300; keep-alive comments count).' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" in' -l 'in' -d 'Search this file of message records offline instead of the server (\'-\': standard input).' -rF
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" limit' -l 'limit' -d 'At most this many server results, 1 to 50 (the server\'s default: 20).' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" json' -l 'json' -d 'Write NDJSON records even on a terminal.'
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" version' -l 'version' -d 'Show the version.'
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search help" version' -l 'version' -d 'Show the version.'

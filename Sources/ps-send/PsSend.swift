@@ -33,8 +33,10 @@ struct PsSend: ParsableCommand {
             the server, every send names it and carries only the new message.
 
             The response body (Server-Sent Events of the AI SDK's UI message stream) is written to \
-            stdout unchanged, as it arrives, so it can be piped into ps-sse. Sends are never \
-            retried: the server may already have started the turn.
+            stdout unchanged, as it arrives, so it can be piped into ps-sse. The reads before \
+            the send (finding the API and the conversation) are retried after a network error, \
+            a 5xx or a 429 (--retries); the send itself is never retried, even when it failed \
+            to connect: the server may already have started the turn.
 
             Ctrl-C stops cleanly: what was received is already written, and on the current API \
             the server is asked to abort the turn (POST /api/ai/abort, naming the stream and \
@@ -101,7 +103,8 @@ struct PsSend: ParsableCommand {
             \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .forbidden, .notFound,
                                    .rateLimited, .serverError, .networkError, .incomplete, .interrupted,
                                    .brokenPipe]))
-            """)
+            """,
+        version: ToolVersion.line)
 
     static func main() { runAsTool() }
 
