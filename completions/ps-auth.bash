@@ -244,7 +244,7 @@ _ps-auth_login() {
 
 _ps-auth_status() {
     repeating_flags=()
-    non_repeating_flags=(--insecure --offline --version -h --help)
+    non_repeating_flags=(--insecure --offline --json --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout)
     __ps-auth_offer_flags_options 0

@@ -220,6 +220,7 @@ _ps-history() {
         return
         ;;
     '--direction')
+        __ps-history_add_completions -W 'before'$'\n''after'
         return
         ;;
     '--page-size')

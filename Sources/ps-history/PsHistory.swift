@@ -42,7 +42,7 @@ struct PsHistory: ParsableCommand {
             live through the server's realtime service (current PageSpace API, session token) \
             and writes each message the moment it is whole (a reply being generated is held \
             until it is finished). A message changed later is written again with \
-            "updated":true; a deleted one as {"id":ID,"deleted":true,"conversationId":…}. \
+            "updated":true; a deleted one as {"id":ID,"deleted":true,"conversationId":CONVERSATION}. \
             When the connection drops, ps-history reconnects (1 s, doubling to 5 s) and \
             catches up through the history, so messages written meanwhile arrive once, in \
             order; a lost event (a jump in the conversation's rev) is caught up the same way. \
@@ -116,7 +116,7 @@ struct PsHistory: ParsableCommand {
     var cursor: String?
 
     @Option(name: .long, help: ArgumentHelp("One page: messages before (older than) or after the cursor.",
-                                            valueName: "before|after"))
+                                            valueName: "before|after"), completion: .list(["before", "after"]))
     var direction: String?
 
     @Option(name: .long, help: ArgumentHelp("Messages per request when exporting everything (1-200).", valueName: "n"))

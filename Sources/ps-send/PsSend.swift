@@ -9,7 +9,7 @@ import Glibc
 struct PsSend: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-send",
-        abstract: "Send a message to a PageSpace assistant and write its streamed answer to stdout.",
+        abstract: "Send a message to an assistant (PageSpace, OpenAI-compatible, Lucid, Gemini) and write its streamed answer to stdout.",
         discussion: """
             The message is the arguments joined by spaces, or stdin when there are none (or the \
             only argument is -). With arguments AND piped input (git diff | ps-send "review \

@@ -92,3 +92,27 @@ import TestSupport
         #expect(model.stderrText.contains("model takes a name, not 1"), "\(model.stderrText)")
     }
 }
+
+@Suite struct AuthStatusJSONTests {
+    @Test func statusAsOneJSONObject() throws {
+        let sandbox = try NetworkSandbox()
+        let result = try sandbox.run("ps-auth", ["status", "--json", "--profile", "work", "--server", "http://127.0.0.1:9"])
+        #expect(result.status == 4)
+        let object = try #require(try Records.parse(result.stdoutText).first)
+        #expect(object["profile"] as? String == "work")
+        #expect(object["credential"] as? String == "none")
+        #expect((object["server"] as? String)?.hasPrefix("http://127.0.0.1:9") == true)
+        #expect(result.stdoutLines.count == 1)
+    }
+
+    @Test func historyCompletesItsDirection() throws {
+        let script = HelpAndManualTests.root.appendingPathComponent("completions/ps-history.bash").path
+        let result = try Run.command("/bin/bash", ["-c", """
+            source "$1"
+            COMP_WORDS=(ps-history --direction ""); COMP_CWORD=2; COMP_LINE="ps-history --direction "; COMP_POINT=${#COMP_LINE}
+            _ps-history ps-history "" --direction 2>/dev/null
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """, "bash", script], timeout: 30)
+        #expect(Set(result.stdoutText.split(separator: "\n").map(String.init)) == ["before", "after"], "\(result.stdoutText)")
+    }
+}
