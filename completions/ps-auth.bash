@@ -163,7 +163,7 @@ _ps-auth() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(-h --help)
+    local -a non_repeating_flags=(--version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=()
     __ps-auth_offer_flags_options 0
@@ -186,7 +186,7 @@ _ps-auth() {
 
 _ps-auth_login() {
     repeating_flags=()
-    non_repeating_flags=(--insecure --with-token --device --password-stdin -h --help)
+    non_repeating_flags=(--insecure --with-token --device --password-stdin --version -h --help)
     repeating_options=(--drive)
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --name --email --user-name --user-email --timezone --model)
     __ps-auth_offer_flags_options 0
@@ -244,7 +244,7 @@ _ps-auth_login() {
 
 _ps-auth_status() {
     repeating_flags=()
-    non_repeating_flags=(--insecure --offline -h --help)
+    non_repeating_flags=(--insecure --offline --json --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout)
     __ps-auth_offer_flags_options 0
@@ -281,7 +281,7 @@ _ps-auth_status() {
 
 _ps-auth_token() {
     repeating_flags=()
-    non_repeating_flags=(--insecure -h --help)
+    non_repeating_flags=(--insecure --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout)
     __ps-auth_offer_flags_options 0
@@ -318,7 +318,7 @@ _ps-auth_token() {
 
 _ps-auth_logout() {
     repeating_flags=()
-    non_repeating_flags=(--insecure --local -h --help)
+    non_repeating_flags=(--insecure --local --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout)
     __ps-auth_offer_flags_options 0
@@ -355,7 +355,7 @@ _ps-auth_logout() {
 
 _ps-auth_set-model() {
     repeating_flags=()
-    non_repeating_flags=(--insecure --unset -h --help)
+    non_repeating_flags=(--insecure --unset --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout)
     __ps-auth_offer_flags_options 1
@@ -391,7 +391,11 @@ _ps-auth_set-model() {
 }
 
 _ps-auth_help() {
-    :
+    repeating_flags=()
+    non_repeating_flags=(--version)
+    repeating_options=()
+    non_repeating_options=()
+    __ps-auth_offer_flags_options -1
 }
 
 complete -o filenames -F _ps-auth ps-auth

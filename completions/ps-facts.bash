@@ -163,7 +163,7 @@ _ps-facts() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(-h --help)
+    local -a non_repeating_flags=(--version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=()
     __ps-facts_offer_flags_options 0
@@ -186,7 +186,7 @@ _ps-facts() {
 
 _ps-facts_list() {
     repeating_flags=()
-    non_repeating_flags=(--insecure --all -h --help)
+    non_repeating_flags=(--insecure --all --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout)
     __ps-facts_offer_flags_options 0
@@ -223,7 +223,7 @@ _ps-facts_list() {
 
 _ps-facts_extract() {
     repeating_flags=()
-    non_repeating_flags=(--insecure -h --help)
+    non_repeating_flags=(--insecure --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --conversation --limit)
     __ps-facts_offer_flags_options 0
@@ -266,7 +266,7 @@ _ps-facts_extract() {
 
 _ps-facts_off() {
     repeating_flags=()
-    non_repeating_flags=(--insecure -h --help)
+    non_repeating_flags=(--insecure --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout)
     __ps-facts_offer_flags_options 1
@@ -303,7 +303,7 @@ _ps-facts_off() {
 
 _ps-facts_on() {
     repeating_flags=()
-    non_repeating_flags=(--insecure -h --help)
+    non_repeating_flags=(--insecure --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout)
     __ps-facts_offer_flags_options 1
@@ -340,7 +340,7 @@ _ps-facts_on() {
 
 _ps-facts_search() {
     repeating_flags=()
-    non_repeating_flags=(--insecure -h --help)
+    non_repeating_flags=(--insecure --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --min-similarity --limit)
     __ps-facts_offer_flags_options -1
@@ -382,7 +382,11 @@ _ps-facts_search() {
 }
 
 _ps-facts_help() {
-    :
+    repeating_flags=()
+    non_repeating_flags=(--version)
+    repeating_options=()
+    non_repeating_options=()
+    __ps-facts_offer_flags_options -1
 }
 
 complete -o filenames -F _ps-facts ps-facts

@@ -163,7 +163,7 @@ _ps-history() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--insecure --list --all --follow -h --help)
+    local -a non_repeating_flags=(--insecure --list --all --follow --version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --agent --rename --title --delete --conversation --page --limit --cursor --direction --page-size --max-page-bytes --state --lock-wait --realtime-url)
     __ps-history_offer_flags_options 0
@@ -220,6 +220,7 @@ _ps-history() {
         return
         ;;
     '--direction')
+        __ps-history_add_completions -W 'before'$'\n''after'
         return
         ;;
     '--page-size')
@@ -255,7 +256,11 @@ _ps-history() {
 }
 
 _ps-history_help() {
-    :
+    repeating_flags=()
+    non_repeating_flags=(--version)
+    repeating_options=()
+    non_repeating_options=()
+    __ps-history_offer_flags_options -1
 }
 
 complete -o filenames -F _ps-history ps-history

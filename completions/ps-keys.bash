@@ -163,7 +163,7 @@ _ps-keys() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(-h --help)
+    local -a non_repeating_flags=(--version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=()
     __ps-keys_offer_flags_options 0
@@ -186,7 +186,7 @@ _ps-keys() {
 
 _ps-keys_list() {
     repeating_flags=()
-    non_repeating_flags=(--insecure -h --help)
+    non_repeating_flags=(--insecure --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout)
     __ps-keys_offer_flags_options 0
@@ -223,7 +223,7 @@ _ps-keys_list() {
 
 _ps-keys_revoke() {
     repeating_flags=()
-    non_repeating_flags=(--insecure -h --help)
+    non_repeating_flags=(--insecure --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout)
     __ps-keys_offer_flags_options 1
@@ -260,7 +260,7 @@ _ps-keys_revoke() {
 
 _ps-keys_grants() {
     repeating_flags=()
-    non_repeating_flags=(--insecure -h --help)
+    non_repeating_flags=(--insecure --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout)
     __ps-keys_offer_flags_options 0
@@ -297,7 +297,7 @@ _ps-keys_grants() {
 
 _ps-keys_revoke-grant() {
     repeating_flags=()
-    non_repeating_flags=(--insecure --step-up-token-stdin -h --help)
+    non_repeating_flags=(--insecure --step-up-token-stdin --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout)
     __ps-keys_offer_flags_options 1
@@ -333,7 +333,11 @@ _ps-keys_revoke-grant() {
 }
 
 _ps-keys_help() {
-    :
+    repeating_flags=()
+    non_repeating_flags=(--version)
+    repeating_options=()
+    non_repeating_options=()
+    __ps-keys_offer_flags_options -1
 }
 
 complete -o filenames -F _ps-keys ps-keys

@@ -163,7 +163,7 @@ _ps-local-server() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--print-gemini-token --quiet --watch-stdin -h --help)
+    local -a non_repeating_flags=(--print-gemini-token --quiet --watch-stdin --version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=(--host --port --dialect --pace-ms --history-messages --messages-per-timestamp --keepalive-ms --ping-interval-ms --ping-timeout-ms --local-models)
     __ps-local-server_offer_flags_options 0
@@ -220,7 +220,11 @@ _ps-local-server() {
 }
 
 _ps-local-server_help() {
-    :
+    repeating_flags=()
+    non_repeating_flags=(--version)
+    repeating_options=()
+    non_repeating_options=()
+    __ps-local-server_offer_flags_options -1
 }
 
 complete -o filenames -F _ps-local-server ps-local-server

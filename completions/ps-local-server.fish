@@ -20,10 +20,10 @@ function __ps-local-server_parse_tokens -S
     set -l unparsed_tokens (__ps-local-server_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-local-server'
-        __ps-local-server_parse_subcommand 0 'host=' 'port=' 'dialect=' 'pace-ms=' 'history-messages=' 'messages-per-timestamp=' 'keepalive-ms=' 'ping-interval-ms=' 'ping-timeout-ms=' 'print-gemini-token' 'local-models=' 'quiet' 'watch-stdin' 'h/help'
+        __ps-local-server_parse_subcommand 0 'host=' 'port=' 'dialect=' 'pace-ms=' 'history-messages=' 'messages-per-timestamp=' 'keepalive-ms=' 'ping-interval-ms=' 'ping-timeout-ms=' 'print-gemini-token' 'local-models=' 'quiet' 'watch-stdin' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
-            __ps-local-server_parse_subcommand -r 1 
+            __ps-local-server_parse_subcommand -r 1 'version'
         end
     end
 end
@@ -90,4 +90,6 @@ complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" local-models' -l 'local-models' -d 'How the deployment\'s Ollama and LM Studio answer (current dialect): reachable (a fixed list of models each), unreachable (the routes\' fallback answers) or unconfigured (503; not offered in the AI settings).' -rfka 'reachable unreachable unconfigured'
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" quiet' -l 'quiet' -d 'Do not log requests on stderr.'
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" watch-stdin' -l 'watch-stdin' -d 'Stop when standard input reaches end of file (a parent holding a pipe to it ends the server by ending).'
+complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" version' -l 'version' -d 'Show the version.'
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server help" version' -l 'version' -d 'Show the version.'

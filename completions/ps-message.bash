@@ -163,7 +163,7 @@ _ps-message() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(-h --help)
+    local -a non_repeating_flags=(--version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=()
     __ps-message_offer_flags_options 0
@@ -186,7 +186,7 @@ _ps-message() {
 
 _ps-message_edit() {
     repeating_flags=()
-    non_repeating_flags=(--insecure -h --help)
+    non_repeating_flags=(--insecure --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --conversation --page)
     __ps-message_offer_flags_options -1
@@ -229,7 +229,7 @@ _ps-message_edit() {
 
 _ps-message_delete() {
     repeating_flags=()
-    non_repeating_flags=(--insecure -h --help)
+    non_repeating_flags=(--insecure --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --conversation --page)
     __ps-message_offer_flags_options 1
@@ -272,7 +272,7 @@ _ps-message_delete() {
 
 _ps-message_undo() {
     repeating_flags=()
-    non_repeating_flags=(--insecure --dry-run --with-changes -h --help)
+    non_repeating_flags=(--insecure --dry-run --with-changes --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout)
     __ps-message_offer_flags_options 1
@@ -308,7 +308,11 @@ _ps-message_undo() {
 }
 
 _ps-message_help() {
-    :
+    repeating_flags=()
+    non_repeating_flags=(--version)
+    repeating_options=()
+    non_repeating_options=()
+    __ps-message_offer_flags_options -1
 }
 
 complete -o filenames -F _ps-message ps-message

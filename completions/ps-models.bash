@@ -163,7 +163,7 @@ _ps-models() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--insecure -h --help)
+    local -a non_repeating_flags=(--insecure --version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --provider)
     __ps-models_offer_flags_options 0
@@ -217,7 +217,11 @@ _ps-models() {
 }
 
 _ps-models_help() {
-    :
+    repeating_flags=()
+    non_repeating_flags=(--version)
+    repeating_options=()
+    non_repeating_options=()
+    __ps-models_offer_flags_options -1
 }
 
 complete -o filenames -F _ps-models ps-models

@@ -20,10 +20,10 @@ function __ps-models_parse_tokens -S
     set -l unparsed_tokens (__ps-models_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-models'
-        __ps-models_parse_subcommand 0 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'provider=' 'h/help'
+        __ps-models_parse_subcommand 0 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'provider=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
-            __ps-models_parse_subcommand -r 1 
+            __ps-models_parse_subcommand -r 1 'version'
         end
     end
 end
@@ -82,9 +82,11 @@ complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_op
 complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" api' -l 'api' -d 'The API the server speaks: pagespace, pagespace-legacy, openai, lucid, gemini (default: the profile\'s, else detected).' -rfka 'pagespace pagespace-legacy openai lucid gemini'
 complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" cacert' -l 'cacert' -d 'Verify the server\'s TLS certificate with this CA bundle.' -rfka ''
 complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" insecure' -l 'insecure' -d 'Do not verify the server\'s TLS certificate (only for a local test server).'
-complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" retries' -l 'retries' -d 'How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. Sends are never retried.' -rfka ''
+complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" retries' -l 'retries' -d 'How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. A send is not.' -rfka ''
 complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" max-retry-wait' -l 'max-retry-wait' -d 'The longest Retry-After to wait for, in seconds; a longer one fails at once. Also PS_MAX_RETRY_WAIT.' -rfka ''
 complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" connect-timeout' -l 'connect-timeout' -d 'Seconds to wait for a connection (default 15).' -rfka ''
 complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" idle-timeout' -l 'idle-timeout' -d 'Seconds without a byte from the server before giving up (default 300; keep-alive comments count).' -rfka ''
 complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" provider' -l 'provider' -d 'List the models of the deployment\'s own Ollama or LM Studio, as the server finds them.' -rfka 'ollama lmstudio'
+complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" version' -l 'version' -d 'Show the version.'
 complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models help" version' -l 'version' -d 'Show the version.'

@@ -163,7 +163,7 @@ _ps-parts() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--final -h --help)
+    local -a non_repeating_flags=(--final --version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=()
     __ps-parts_offer_flags_options 1
@@ -192,7 +192,11 @@ _ps-parts() {
 }
 
 _ps-parts_help() {
-    :
+    repeating_flags=()
+    non_repeating_flags=(--version)
+    repeating_options=()
+    non_repeating_options=()
+    __ps-parts_offer_flags_options -1
 }
 
 complete -o filenames -F _ps-parts ps-parts

@@ -20,10 +20,10 @@ function __ps-parts_parse_tokens -S
     set -l unparsed_tokens (__ps-parts_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-parts'
-        __ps-parts_parse_subcommand 1 'final' 'h/help'
+        __ps-parts_parse_subcommand 1 'final' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
-            __ps-parts_parse_subcommand -r 1 
+            __ps-parts_parse_subcommand -r 1 'version'
         end
     end
 end
@@ -79,4 +79,6 @@ end
 complete -c 'ps-parts' -f
 complete -c 'ps-parts' -n '__ps-parts_should_offer_completions_for_positional "ps-parts" -eq 1' -F
 complete -c 'ps-parts' -n '__ps-parts_should_offer_completions_for_flags_or_options "ps-parts" final' -l 'final' -d 'Write one complete UIMessage line per message at its end instead of part records.'
+complete -c 'ps-parts' -n '__ps-parts_should_offer_completions_for_flags_or_options "ps-parts" version' -l 'version' -d 'Show the version.'
 complete -c 'ps-parts' -n '__ps-parts_should_offer_completions_for_flags_or_options "ps-parts" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ps-parts' -n '__ps-parts_should_offer_completions_for_flags_or_options "ps-parts help" version' -l 'version' -d 'Show the version.'

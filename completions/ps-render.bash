@@ -163,7 +163,7 @@ _ps-render() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--live --no-live -h --help)
+    local -a non_repeating_flags=(--live --no-live --version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=(--format --width --tools --reasoning --links --usage)
     __ps-render_offer_flags_options 1
@@ -211,7 +211,11 @@ _ps-render() {
 }
 
 _ps-render_help() {
-    :
+    repeating_flags=()
+    non_repeating_flags=(--version)
+    repeating_options=()
+    non_repeating_options=()
+    __ps-render_offer_flags_options -1
 }
 
 complete -o filenames -F _ps-render ps-render

@@ -163,7 +163,7 @@ _ps-settings() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--insecure --subscription --json -h --help)
+    local -a non_repeating_flags=(--insecure --subscription --json --version -h --help)
     local -a repeating_options=(--set)
     local -a non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --api-key-stdin)
     __ps-settings_offer_flags_options 0
@@ -219,7 +219,11 @@ _ps-settings() {
 }
 
 _ps-settings_help() {
-    :
+    repeating_flags=()
+    non_repeating_flags=(--version)
+    repeating_options=()
+    non_repeating_options=()
+    __ps-settings_offer_flags_options -1
 }
 
 complete -o filenames -F _ps-settings ps-settings

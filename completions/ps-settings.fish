@@ -20,10 +20,10 @@ function __ps-settings_parse_tokens -S
     set -l unparsed_tokens (__ps-settings_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-settings'
-        __ps-settings_parse_subcommand 0 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'set=+' 'api-key-stdin=' 'subscription' 'json' 'h/help'
+        __ps-settings_parse_subcommand 0 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'set=+' 'api-key-stdin=' 'subscription' 'json' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
-            __ps-settings_parse_subcommand -r 1 
+            __ps-settings_parse_subcommand -r 1 'version'
         end
     end
 end
@@ -82,7 +82,7 @@ complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_o
 complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" api' -l 'api' -d 'The API the server speaks: pagespace, pagespace-legacy, openai, lucid, gemini (default: the profile\'s, else detected).' -rfka 'pagespace pagespace-legacy openai lucid gemini'
 complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" cacert' -l 'cacert' -d 'Verify the server\'s TLS certificate with this CA bundle.' -rfka ''
 complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" insecure' -l 'insecure' -d 'Do not verify the server\'s TLS certificate (only for a local test server).'
-complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" retries' -l 'retries' -d 'How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. Sends are never retried.' -rfka ''
+complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" retries' -l 'retries' -d 'How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. A send is not.' -rfka ''
 complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" max-retry-wait' -l 'max-retry-wait' -d 'The longest Retry-After to wait for, in seconds; a longer one fails at once. Also PS_MAX_RETRY_WAIT.' -rfka ''
 complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" connect-timeout' -l 'connect-timeout' -d 'Seconds to wait for a connection (default 15).' -rfka ''
 complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" idle-timeout' -l 'idle-timeout' -d 'Seconds without a byte from the server before giving up (default 300; keep-alive comments count).' -rfka ''
@@ -90,4 +90,6 @@ complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_o
 complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" api-key-stdin' -l 'api-key-stdin' -d 'Save an API key for this provider, read from the first line of standard input (never an argument).' -rfka ''
 complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" subscription' -l 'subscription' -d 'Show the user\'s plan, subscription and storage instead of the settings.'
 complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" json' -l 'json' -d 'Print one NDJSON record even on a terminal.'
+complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" version' -l 'version' -d 'Show the version.'
 complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings help" version' -l 'version' -d 'Show the version.'

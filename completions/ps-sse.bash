@@ -163,7 +163,7 @@ _ps-sse() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--raw -h --help)
+    local -a non_repeating_flags=(--raw --version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=(--format)
     __ps-sse_offer_flags_options 1
@@ -192,7 +192,11 @@ _ps-sse() {
 }
 
 _ps-sse_help() {
-    :
+    repeating_flags=()
+    non_repeating_flags=(--version)
+    repeating_options=()
+    non_repeating_options=()
+    __ps-sse_offer_flags_options -1
 }
 
 complete -o filenames -F _ps-sse ps-sse

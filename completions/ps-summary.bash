@@ -163,7 +163,7 @@ _ps-summary() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(-h --help)
+    local -a non_repeating_flags=(--version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=()
     __ps-summary_offer_flags_options 0
@@ -186,7 +186,7 @@ _ps-summary() {
 
 _ps-summary_generate() {
     repeating_flags=()
-    non_repeating_flags=(--insecure -h --help)
+    non_repeating_flags=(--insecure --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --conversation --message-count)
     __ps-summary_offer_flags_options 0
@@ -229,7 +229,7 @@ _ps-summary_generate() {
 
 _ps-summary_list() {
     repeating_flags=()
-    non_repeating_flags=(--insecure -h --help)
+    non_repeating_flags=(--insecure --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --conversation)
     __ps-summary_offer_flags_options 0
@@ -268,7 +268,11 @@ _ps-summary_list() {
 }
 
 _ps-summary_help() {
-    :
+    repeating_flags=()
+    non_repeating_flags=(--version)
+    repeating_options=()
+    non_repeating_options=()
+    __ps-summary_offer_flags_options -1
 }
 
 complete -o filenames -F _ps-summary ps-summary

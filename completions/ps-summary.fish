@@ -20,14 +20,14 @@ function __ps-summary_parse_tokens -S
     set -l unparsed_tokens (__ps-summary_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-summary'
-        __ps-summary_parse_subcommand 0 'h/help'
+        __ps-summary_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'generate'
-            __ps-summary_parse_subcommand 0 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'conversation=' 'message-count=' 'h/help'
+            __ps-summary_parse_subcommand 0 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'conversation=' 'message-count=' 'version' 'h/help'
         case 'list'
-            __ps-summary_parse_subcommand 0 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'conversation=' 'h/help'
+            __ps-summary_parse_subcommand 0 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'conversation=' 'version' 'h/help'
         case 'help'
-            __ps-summary_parse_subcommand -r 1 
+            __ps-summary_parse_subcommand -r 1 'version'
         end
     end
 end
@@ -81,6 +81,7 @@ function __ps-summary_custom_completion
 end
 
 complete -c 'ps-summary' -f
+complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary" version' -l 'version' -d 'Show the version.'
 complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_positional "ps-summary" -eq 1' -fa 'generate' -d 'Summarise a conversation\'s latest messages; writes the summary.'
 complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_positional "ps-summary" -eq 1' -fa 'list' -d 'Write every summary of a conversation (the default).'
@@ -90,21 +91,24 @@ complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_
 complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary generate" api' -l 'api' -d 'The API the server speaks: pagespace, pagespace-legacy, openai, lucid, gemini (default: the profile\'s, else detected).' -rfka 'pagespace pagespace-legacy openai lucid gemini'
 complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary generate" cacert' -l 'cacert' -d 'Verify the server\'s TLS certificate with this CA bundle.' -rfka ''
 complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary generate" insecure' -l 'insecure' -d 'Do not verify the server\'s TLS certificate (only for a local test server).'
-complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary generate" retries' -l 'retries' -d 'How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. Sends are never retried.' -rfka ''
+complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary generate" retries' -l 'retries' -d 'How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. A send is not.' -rfka ''
 complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary generate" max-retry-wait' -l 'max-retry-wait' -d 'The longest Retry-After to wait for, in seconds; a longer one fails at once. Also PS_MAX_RETRY_WAIT.' -rfka ''
 complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary generate" connect-timeout' -l 'connect-timeout' -d 'Seconds to wait for a connection (default 15).' -rfka ''
 complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary generate" idle-timeout' -l 'idle-timeout' -d 'Seconds without a byte from the server before giving up (default 300; keep-alive comments count).' -rfka ''
 complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary generate" conversation' -l 'conversation' -d 'The conversation (default: the current one).' -rfka ''
 complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary generate" message-count' -l 'message-count' -d 'How many of its latest messages to summarise (default: the server\'s, 20).' -rfka ''
+complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary generate" version' -l 'version' -d 'Show the version.'
 complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary generate" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary list" profile' -l 'profile' -d 'The profile to use (default: PS_PROFILE, then the configured default, then \'default\').' -rfka ''
 complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary list" server' -l 'server' -d 'The server\'s base URL; overrides PAGESPACE_API_URL and the profile\'s server.' -rfka ''
 complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary list" api' -l 'api' -d 'The API the server speaks: pagespace, pagespace-legacy, openai, lucid, gemini (default: the profile\'s, else detected).' -rfka 'pagespace pagespace-legacy openai lucid gemini'
 complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary list" cacert' -l 'cacert' -d 'Verify the server\'s TLS certificate with this CA bundle.' -rfka ''
 complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary list" insecure' -l 'insecure' -d 'Do not verify the server\'s TLS certificate (only for a local test server).'
-complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary list" retries' -l 'retries' -d 'How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. Sends are never retried.' -rfka ''
+complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary list" retries' -l 'retries' -d 'How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. A send is not.' -rfka ''
 complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary list" max-retry-wait' -l 'max-retry-wait' -d 'The longest Retry-After to wait for, in seconds; a longer one fails at once. Also PS_MAX_RETRY_WAIT.' -rfka ''
 complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary list" connect-timeout' -l 'connect-timeout' -d 'Seconds to wait for a connection (default 15).' -rfka ''
 complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary list" idle-timeout' -l 'idle-timeout' -d 'Seconds without a byte from the server before giving up (default 300; keep-alive comments count).' -rfka ''
 complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary list" conversation' -l 'conversation' -d 'The conversation (default: the current one).' -rfka ''
+complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary list" version' -l 'version' -d 'Show the version.'
 complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary list" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ps-summary' -n '__ps-summary_should_offer_completions_for_flags_or_options "ps-summary help" version' -l 'version' -d 'Show the version.'

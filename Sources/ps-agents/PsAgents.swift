@@ -39,6 +39,7 @@ struct PsAgents: ParsableCommand {
             \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .forbidden, .notFound,
                                    .rateLimited, .serverError, .networkError, .interrupted, .brokenPipe]))
             """,
+        version: ToolVersion.line,
         subcommands: [ListAgents.self, Drives.self, Show.self, SetConfig.self, Create.self, Ask.self],
         defaultSubcommand: ListAgents.self)
 

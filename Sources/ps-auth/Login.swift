@@ -119,6 +119,7 @@ struct Login: ParsableCommand {
 
     func run() throws {
         Interrupt.install()
+        CommandHints.refusedCredential = CommandHints.refusedAtLogin
         var environment = Environment.current
         // Logging in is about the stored credential: an exported token must not stand in for it.
         environment["PAGESPACE_TOKEN"] = nil

@@ -38,6 +38,7 @@ struct PsAuth: ParsableCommand {
             \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .forbidden, .rateLimited,
                                    .serverError, .networkError, .interrupted]))
             """,
+        version: ToolVersion.line,
         subcommands: [Login.self, Status.self, Token.self, Logout.self, SetModel.self],
         defaultSubcommand: Status.self)
 

@@ -7,7 +7,7 @@ struct Status: ParsableCommand {
         abstract: "Show the server, the user, where the credential comes from, and whether it works.",
         usage: "ps-auth status [<options>]",
         discussion: """
-            Prints one "key: value" line each for profile, server, model (when the profile has \
+            Prints one "key: value" line each (with --json, one JSON object of the same keys) for profile, server, model (when the profile has \
             one), api, credential, user, \
             reaches (Global assistant, Page AI agents), drives and works. The server is asked \
             through routes the credential may use: a session token through GET /api/auth/me \
@@ -22,6 +22,7 @@ struct Status: ParsableCommand {
               ps-auth status
               PAGESPACE_TOKEN=mcp_... ps-auth status --server https://pagespace.ai
               ps-auth status --offline --profile work
+              ps-auth status --json | jq -r .works
 
             \(ExitStatus.helpText([.success, .failure, .authenticationNeeded, .serverError, .networkError,
                                    .interrupted]))
@@ -32,43 +33,76 @@ struct Status: ParsableCommand {
     @Flag(name: .long, help: "Do not contact the server.")
     var offline = false
 
+    @Flag(name: .long, help: "Write one JSON object of the same keys instead of lines.")
+    var json = false
+
     func run() throws {
         Interrupt.install()
+        let out = StatusOutput(json: json)
+        do {
+            try report(to: out)
+            try out.finish()
+        } catch {
+            try? out.finish()
+            throw error
+        }
+    }
+
+    private func report(to out: StatusOutput) throws {
         let session = try connection.resolveSession(environment: Environment.current)
-        let out = RecordWriter()
-        try out.writeText("profile: \(session.profileName)\n")
-        try out.writeText("server: \(session.server) (from \(session.serverSource))\n")
-        if let model = session.profileModel { try out.writeText("model: \(TerminalSafeText.sanitize(model))\n") }
+        try out.add("profile", "\(session.profileName)")
+        try out.add("server", "\(session.server) (from \(session.serverSource))")
+        if let model = session.profileModel { try out.add("model", "\(TerminalSafeText.sanitize(model))") }
         // A stored credential for another server is named, never used here.
         let heldBack = session.credentialsHeldBackFor.map { "; the profile's is for \($0), not sent here" } ?? ""
         if let source = session.credentialsSource {
-            try out.writeText("credential: from \(source)\n")
+            try out.add("credential", "from \(source)")
         } else if session.api?.credentialOptional == true {
-            try out.writeText("credential: none (the \(session.api!.rawValue) API needs none\(heldBack))\n")
+            try out.add("credential", "none (the \(session.api!.rawValue) API needs none\(heldBack))")
         } else {
-            try out.writeText("credential: none\(heldBack.isEmpty ? "" : " (" + heldBack.dropFirst(2) + ")")\n")
+            try out.add("credential", "none\(heldBack.isEmpty ? "" : " (" + heldBack.dropFirst(2) + ")")")
             _ = try session.requireCredentials()
             return
         }
         if offline {
-            if let api = session.api { try out.writeText("api: \(api.rawValue)\n") }
+            if let api = session.api { try out.add("api", "\(api.rawValue)") }
             let stored = UserText.describe(session.profile?.user)
-            if !stored.isEmpty { try out.writeText("user: \(stored)\n") }
+            if !stored.isEmpty { try out.add("user", "\(stored)") }
             return
         }
         let connection = try self.connection.connect()
-        try out.writeText("api: \(connection.adapter.kind.rawValue)\n")
+        try out.add("api", "\(connection.adapter.kind.rawValue)")
         do {
             let reach = try connection.adapter.reach()
             let who = UserText.describe(reach.user)
-            try out.writeText("user: \(who.isEmpty ? "(not named to this credential)" : who)\n")
-            try out.writeText("reaches: \(reach.summary)\n")
-            if let drives = reach.driveSummary { try out.writeText("drives: \(TerminalSafeText.sanitize(drives))\n") }
-            if let note = reach.note { try out.writeText("note: \(note)\n") }
-            try out.writeText("works: \(reach.pageAI || reach.globalAssistant ? "yes" : "no AI route")\n")
+            try out.add("user", "\(who.isEmpty ? "(not named to this credential)" : who)")
+            try out.add("reaches", "\(reach.summary)")
+            if let drives = reach.driveSummary { try out.add("drives", "\(TerminalSafeText.sanitize(drives))") }
+            if let note = reach.note { try out.add("note", "\(note)") }
+            try out.add("works", "\(reach.pageAI || reach.globalAssistant ? "yes" : "no AI route")")
         } catch let error as ToolError where error.status == .authenticationNeeded {
-            try out.writeText("works: no\n")
+            try out.add("works", "no")
             throw error
         }
+    }
+}
+
+/// `ps-auth status`'s report: "key: value" lines as they are known, or one JSON object at the end.
+final class StatusOutput {
+    private let json: Bool
+    private let writer = RecordWriter()
+    private var object = JSONObject()
+    private var finished = false
+
+    init(json: Bool) { self.json = json }
+
+    func add(_ key: String, _ value: String) throws {
+        if json { object[key] = .string(value) } else { try writer.writeText("\(key): \(value)\n") }
+    }
+
+    func finish() throws {
+        guard json, !finished else { return }
+        finished = true
+        try writer.write(.object(object))
     }
 }

@@ -31,6 +31,7 @@ struct PsFacts: ParsableCommand {
             \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .notFound, .rateLimited,
                                    .serverError, .networkError, .interrupted, .brokenPipe]))
             """,
+        version: ToolVersion.line,
         subcommands: [List.self, Extract.self, Off.self, On.self, Search.self],
         defaultSubcommand: List.self)
 

@@ -7,6 +7,7 @@ struct PsHistory: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-history",
         abstract: "List conversations, or export a conversation's messages as NDJSON, oldest first.",
+        usage: "ps-history [<options>]",
         discussion: """
             Writes message records (UIMessages, see ps-ndjson(5)), one a line, oldest first, \
             each flushed as it is written. Messages the server stored in the old envelope form \
@@ -44,7 +45,7 @@ struct PsHistory: ParsableCommand {
             live through the server's realtime service (current PageSpace API, session token) \
             and writes each message the moment it is whole (a reply being generated is held \
             until it is finished). A message changed later is written again with \
-            "updated":true; a deleted one as {"id":ID,"deleted":true,"conversationId":…}. \
+            "updated":true; a deleted one as {"id":ID,"deleted":true,"conversationId":CONVERSATION}. \
             When the connection drops, ps-history reconnects (1 s, doubling to 5 s) and \
             catches up through the history, so messages written meanwhile arrive once, in \
             order; a lost event (a jump in the conversation's rev) is caught up the same way. \
@@ -78,7 +79,8 @@ struct PsHistory: ParsableCommand {
 
             \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .forbidden, .notFound,
                                    .rateLimited, .serverError, .networkError, .interrupted, .brokenPipe]))
-            """)
+            """,
+        version: ToolVersion.line)
 
     static func main() { runAsTool() }
 
@@ -117,7 +119,7 @@ struct PsHistory: ParsableCommand {
     var cursor: String?
 
     @Option(name: .long, help: ArgumentHelp("One page: messages before (older than) or after the cursor.",
-                                            valueName: "before|after"))
+                                            valueName: "before|after"), completion: .list(["before", "after"]))
     var direction: String?
 
     @Option(name: .long, help: ArgumentHelp("Messages per request when exporting everything (1-200).", valueName: "n"))

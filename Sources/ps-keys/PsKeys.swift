@@ -30,6 +30,7 @@ struct PsKeys: ParsableCommand {
             \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .forbidden, .notFound,
                                    .rateLimited, .serverError, .networkError, .interrupted, .brokenPipe]))
             """,
+        version: ToolVersion.line,
         subcommands: [ListKeys.self, Revoke.self, Grants.self, RevokeGrant.self],
         defaultSubcommand: ListKeys.self)
 

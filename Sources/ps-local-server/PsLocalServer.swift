@@ -157,7 +157,8 @@ struct PsLocalServer: ParsableCommand {
                   "$url/api/ai/global/demoglobalconversation/messages?limit=2"
 
             \(ExitStatus.helpText([.success, .failure, .usage]))
-            """)
+            """,
+        version: ToolVersion.line)
 
     static func main() { runAsTool() }
 

@@ -24,6 +24,7 @@ struct PsMessage: ParsableCommand {
             \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .forbidden, .notFound,
                                    .rateLimited, .serverError, .networkError, .interrupted]))
             """,
+        version: ToolVersion.line,
         subcommands: [Edit.self, Delete.self, Undo.self])
 
     static func main() { runAsTool() }

@@ -38,7 +38,8 @@ struct PsParts: ParsableCommand {
               ps-history --conversation ID --all | ps-parts | ps-render
 
             \(ExitStatus.helpText([.success, .failure, .usage, .malformedInput, .incomplete, .brokenPipe]))
-            """)
+            """,
+        version: ToolVersion.line)
 
     @Argument(help: "The event records to read (default: standard input, also '-').", completion: .file())
     var file: String?

@@ -65,7 +65,8 @@ struct PsRender: ParsableCommand {
             the exit status is 3.
 
             \(ExitStatus.helpText([.success, .failure, .usage, .malformedInput, .incomplete, .brokenPipe]))
-            """)
+            """,
+        version: ToolVersion.line)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case auto, ansi, plain, markdown, text

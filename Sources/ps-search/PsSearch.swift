@@ -58,7 +58,8 @@ struct PsSearch: ParsableCommand {
 
             \(ExitStatus.helpText([.success, .failure, .usage, .malformedInput, .authenticationNeeded, .forbidden,
                                    .rateLimited, .serverError, .networkError, .interrupted, .brokenPipe]))
-            """)
+            """,
+        version: ToolVersion.line)
 
     static func main() { runAsTool() }
 

@@ -10,7 +10,7 @@ import Glibc
 struct PsSend: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-send",
-        abstract: "Send a message to an assistant and write its streamed answer to stdout (rendered on a terminal).",
+        abstract: "Send a message to an assistant (PageSpace, OpenAI-compatible, Lucid, Gemini); its answer streams to stdout, rendered on a terminal.",
         discussion: """
             The message is the arguments joined by spaces, or stdin when there are none (or the \
             only argument is -). With arguments AND piped input (git diff | ps-send "review \
@@ -37,8 +37,10 @@ struct PsSend: ParsableCommand {
             stdout unchanged, as it arrives, so it can be piped into ps-sse. When stdout is a \
             terminal the reply is shown rendered instead, live, exactly as | ps-sse | ps-parts | \
             ps-render would show it, with the same exit status; --raw writes the raw stream to a \
-            terminal too, --render renders into a pipe. Sends are never \
-            retried: the server may already have started the turn.
+            terminal too, --render renders into a pipe. The reads before the send (finding the \
+            API and the conversation) are retried after a network error, a 5xx or a 429 \
+            (--retries); the send itself is never retried, even when it failed to connect: the \
+            server may already have started the turn.
 
             Ctrl-C stops cleanly: what was received is already written, and on the current API \
             the server is asked to abort the turn (POST /api/ai/abort, naming the stream and \
@@ -105,7 +107,8 @@ struct PsSend: ParsableCommand {
             \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .forbidden, .notFound,
                                    .rateLimited, .serverError, .networkError, .incomplete, .interrupted,
                                    .brokenPipe]))
-            """)
+            """,
+        version: ToolVersion.line)
 
     static func main() { runAsTool() }
 

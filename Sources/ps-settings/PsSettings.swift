@@ -50,7 +50,8 @@ struct PsSettings: ParsableCommand {
 
             \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .forbidden, .notFound, .rateLimited,
                                    .serverError, .networkError, .interrupted, .brokenPipe]))
-            """)
+            """,
+        version: ToolVersion.line)
 
     static func main() { runAsTool() }
 

@@ -42,7 +42,8 @@ struct PsSse: ParsableCommand {
               ps-sse --format data-stream old-stream.txt | ps-parts --final
 
             \(ExitStatus.helpText([.success, .failure, .usage, .malformedInput, .incomplete, .brokenPipe]))
-            """)
+            """,
+        version: ToolVersion.line)
 
     @Argument(help: ArgumentHelp("The stream to read. Standard input when absent or \"-\".", valueName: "file"))
     var file: String?

@@ -29,6 +29,7 @@ struct PsSummary: ParsableCommand {
             \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .notFound, .rateLimited,
                                    .serverError, .networkError, .interrupted, .brokenPipe]))
             """,
+        version: ToolVersion.line,
         subcommands: [Generate.self, ListSummaries.self],
         defaultSubcommand: ListSummaries.self)
 

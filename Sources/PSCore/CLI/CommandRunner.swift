@@ -9,9 +9,10 @@ extension ParsableCommand {
     /// ExitRequest (a closed output pipe, an incomplete stream already reported) exits quietly.
     public static func runAsTool(_ arguments: [String]? = nil) -> Never {
         FileDescriptorOutput.ignoreBrokenPipeSignal()
-        refuseUnknownSubcommand(arguments ?? Array(CommandLine.arguments.dropFirst()))
+        let arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
+        refuseUnknownSubcommand(arguments)
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try parseAsRoot(LeadingOptions.reordered(arguments, for: self))
             try command.run()
             Glibc.exit(ExitStatus.success.rawValue)
         } catch let request as ExitRequest {
@@ -25,12 +26,36 @@ extension ParsableCommand {
                 self.exit(withError: error)  // --help, --version: ArgumentParser prints them.
             }
             if code == .validationFailure {
-                Diagnostics.writeLine(fullMessage(for: error))
+                for line in usageErrorLines(for: error) { Diagnostics.writeLine(line) }
                 Glibc.exit(ExitStatus.usage.rawValue)
             }
             Diagnostics.error(fullMessage(for: error))
             Glibc.exit(code == .failure ? ExitStatus.failure.rawValue : code.rawValue)
         }
+    }
+
+    /// A parser error in the toolkit's one format: `ps-NAME: the problem`, then the usage line
+    /// and where to read more. ArgumentParser answers a command run with no arguments at all
+    /// with its whole help after the problem; the problem and the usage line are enough.
+    static func usageErrorLines(for error: Error) -> [String] {
+        var lines = fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        if lines.contains(where: { $0.hasPrefix("OVERVIEW:") || $0.hasPrefix("USAGE:") }) {
+            lines = Array(lines.prefix(1).filter { $0.hasPrefix("Error: ") })
+                + ["Usage: \(usageString())", "  See '\(_commandName) --help' for more information."]
+        }
+        lines.removeAll { $0.hasPrefix("Help: ") }
+        guard let first = lines.first else { return ["\(Diagnostics.programName): invalid usage"] }
+        if first.hasPrefix("Error: ") {
+            var problem = String(first.dropFirst("Error: ".count))
+            if let initial = problem.first, initial.isUppercase, problem.dropFirst().first?.isLowercase == true {
+                problem = initial.lowercased() + problem.dropFirst()
+            }
+            lines[0] = "\(Diagnostics.programName): \(problem)"
+        } else if !first.hasPrefix("\(Diagnostics.programName): ") {
+            lines.insert("\(Diagnostics.programName): invalid usage", at: 0)
+        }
+        return lines
     }
 
     /// With a default subcommand, a mistyped subcommand would be taken for an argument of the

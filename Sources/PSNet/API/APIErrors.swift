@@ -27,7 +27,7 @@ public enum APIErrors {
                         + "get an MCP key with: ps-auth login --device --drive ID")
             }
             return ToolError(.authenticationNeeded,
-                "authentication needed\(reason) (\(where_)); log in with `ps-auth login` or set PAGESPACE_TOKEN")
+                "authentication needed\(reason) (\(where_)); " + CommandHints.refusedCredential)
         case 402:
             return ToolError(.rateLimited, "out of credits\(reason)")
         case 403:

@@ -34,7 +34,7 @@ public struct ConnectionOptions: ParsableArguments {
     public var insecure = false
 
     @Option(name: .long, help: ArgumentHelp(
-        "How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. Sends are never retried.",
+        "How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. A send is not.",
         valueName: "n"))
     public var retries: Int?
 

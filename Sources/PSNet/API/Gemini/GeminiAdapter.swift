@@ -163,6 +163,6 @@ public final class GeminiAdapter: APIAdapter, ConversationDeleting, SettingsAPI 
 
     private func notFound(_ id: String) -> ToolError {
         ToolError(.notFound, "there is no conversation \(TerminalSafeText.sanitize(id)) for this user "
-            + "(ps-history --list shows them; --new-conversation starts one)")
+            + CommandHints.unknownConversation)
     }
 }

@@ -92,7 +92,7 @@ public final class LucidAdapter: APIAdapter, ConversationRenaming, ConversationD
     public func requireConversation(_ id: String) throws {
         guard try conversation(id, of: try userID()) != nil else {
             throw ToolError(.notFound, "there is no conversation \(TerminalSafeText.sanitize(id)) for this Lucid user "
-                + "(ps-history --list shows them; --new-conversation starts one)")
+                + CommandHints.unknownConversation)
         }
     }
 

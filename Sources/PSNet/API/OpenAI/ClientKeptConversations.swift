@@ -25,7 +25,7 @@ final class ClientKeptConversations: ConversationKeeping {
     func requireConversation(_ id: String) throws {
         guard conversations.exists(id) else {
             throw ToolError(.notFound, "there is no conversation \(TerminalSafeText.sanitize(id)) kept for this profile "
-                + "(ps-history --list shows them; --new-conversation starts one)")
+                + CommandHints.unknownConversation)
         }
     }
 

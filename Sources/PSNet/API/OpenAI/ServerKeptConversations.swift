@@ -158,6 +158,6 @@ final class ServerKeptConversations: ConversationKeeping {
 
     static func noSuchConversation(_ id: String) -> ToolError {
         ToolError(.notFound, "there is no conversation \(TerminalSafeText.sanitize(id)) on the server for this key "
-            + "(ps-history --list shows them; --new-conversation starts one)")
+            + CommandHints.unknownConversation)
     }
 }

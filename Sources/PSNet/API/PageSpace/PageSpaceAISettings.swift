@@ -72,12 +72,15 @@ enum AISettingsRoute {
     static func patch(_ client: APIClient, _ change: JSONObject) throws {
         var provider: String?, model: String?
         for (key, value) in change {
-            guard let text = value.stringValue else {
-                throw ToolError(.usage, "\(TerminalSafeText.sanitize(key)) takes a name, not \(TerminalSafeText.sanitize(value.serialized()))")
+            let text = { () throws -> String in
+                guard let text = value.stringValue else {
+                    throw ToolError(.usage, "\(TerminalSafeText.sanitize(key)) takes a name, not \(TerminalSafeText.sanitize(value.serialized()))")
+                }
+                return text
             }
             switch key {
-            case "provider", "currentProvider": provider = text
-            case "model", "currentModel": model = text
+            case "provider", "currentProvider": provider = try text()
+            case "model", "currentModel": model = try text()
             default:
                 throw ToolError(.usage, "PageSpace's settings change only provider and model here, not "
                     + TerminalSafeText.sanitize(key) + " (an API key goes with --api-key-stdin, where the server takes one)")

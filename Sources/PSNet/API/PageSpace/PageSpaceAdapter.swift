@@ -67,7 +67,7 @@ public final class PageSpaceAdapter: APIAdapter {
             _ = try client.get("/api/ai/global/\(URLText.encodeComponent(id))")
         } catch let error as ToolError where error.status == .notFound {
             throw ToolError(.notFound, "there is no global conversation \(TerminalSafeText.sanitize(id)) "
-                + "for this user (ps-history --list shows them; --new-conversation starts one)")
+                + "for this user " + CommandHints.unknownConversation)
         }
     }
 

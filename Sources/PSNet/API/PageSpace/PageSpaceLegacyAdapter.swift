@@ -133,7 +133,7 @@ public final class PageSpaceLegacyAdapter: APIAdapter, ConversationRenaming, Con
             _ = try client.get(conversationPath(id))
         } catch let error as ToolError where error.status == .notFound {
             throw ToolError(.notFound, "there is no conversation \(TerminalSafeText.sanitize(id)) for this user "
-                + "(ps-history --list shows them; --new-conversation starts one)")
+                + CommandHints.unknownConversation)
         }
     }
 
