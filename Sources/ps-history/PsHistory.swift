@@ -77,6 +77,8 @@ struct PsHistory: ParsableCommand {
                                    .rateLimited, .serverError, .networkError, .interrupted, .brokenPipe]))
             """)
 
+    @OptionGroup var recordSize: RecordSizeOption
+
     static func main() { runAsTool() }
 
     @OptionGroup var connection: ConnectionOptions
@@ -165,6 +167,7 @@ struct PsHistory: ParsableCommand {
     }
 
     func run() throws {
+        recordSize.apply()
         Interrupt.install()
         let adapter = try connection.connect(maxResponseBytes: maxPageBytes).adapter
         let writer = RecordWriter()

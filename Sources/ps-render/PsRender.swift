@@ -100,6 +100,8 @@ struct PsRender: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Show the block being written live, redrawn as it grows (default: on a terminal, with ansi or plain).")
     var live: Bool?
 
+    @OptionGroup var recordSize: RecordSizeOption
+
     static func main() { runAsTool() }
 
     func validate() throws {
@@ -113,6 +115,7 @@ struct PsRender: ParsableCommand {
     }
 
     func run() throws {
+        recordSize.apply()
         if file == nil || file == "-" {
             try Terminal.refuseInteractiveStdin(usage: "Usage: ps-parts < records.ndjson | ps-render, or ps-render FILE (see ps-render --help).")
         }
@@ -161,6 +164,10 @@ struct PsRender: ParsableCommand {
             try renderer.flush()
             try renderer.finish()
             throw ToolError(.malformedInput, bad.message)
+        } catch let tooLong as RecordTooLong {
+            try renderer.flush()
+            try renderer.finish()
+            throw tooLong.inputError(reader.name)
         }
         try renderer.flush()
         try renderer.finish()

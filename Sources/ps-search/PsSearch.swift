@@ -44,6 +44,8 @@ struct PsSearch: ParsableCommand {
                                    .rateLimited, .serverError, .networkError, .interrupted, .brokenPipe]))
             """)
 
+    @OptionGroup var recordSize: RecordSizeOption
+
     static func main() { runAsTool() }
 
     @OptionGroup var connection: ConnectionOptions
@@ -79,6 +81,7 @@ struct PsSearch: ParsableCommand {
     }
 
     func run() throws {
+        recordSize.apply()
         Interrupt.install()
         let table = !json && Terminal.isTerminal(1)
         if searchesExport {

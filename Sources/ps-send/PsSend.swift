@@ -103,6 +103,8 @@ struct PsSend: ParsableCommand {
                                    .brokenPipe]))
             """)
 
+    @OptionGroup var recordSize: RecordSizeOption
+
     static func main() { runAsTool() }
 
     @OptionGroup var connection: ConnectionOptions
@@ -215,6 +217,7 @@ struct PsSend: ParsableCommand {
     }
 
     func run() throws {
+        recordSize.apply()
         Interrupt.install()
         if let resume { return try follow(resume) }
         if listStreams { return try listActiveStreams() }

@@ -56,9 +56,12 @@ struct PsSse: ParsableCommand {
             valueName: "format"))
     var format: StreamTranslator.Format = .auto
 
+    @OptionGroup var recordSize: RecordSizeOption
+
     static func main() { runAsTool() }
 
     func run() throws {
+        recordSize.apply()
         if file == nil || file == "-" {
             try Terminal.refuseInteractiveStdin(
                 usage: "Pipe a stream into it (curl -sN URL | ps-sse) or name a file (ps-sse stream.sse); see ps-sse --help.")

@@ -24,7 +24,7 @@ import Testing
                 outcome.items.append(.malformed(lineNumber: lineNumber, reason: reason))
             }
         }
-        for chunk in chunks { chunk.withUnsafeBytes { parser.feed($0, collect) } }
+        for chunk in chunks { try chunk.withUnsafeBytes { try parser.feed($0, collect) } }
         outcome.cutOff = parser.finish(collect)
         return outcome
     }

@@ -6,7 +6,7 @@ import Testing
     static func reply(_ events: [(String, String)]) -> (JSON?, MessageStatus?) {
         let collector = ReplyCollector()
         let body = ": keepalive\n\n" + events.map { "event: \($0.0)\ndata: \($0.1)\n\n" }.joined()
-        Array(body.utf8).withUnsafeBytes { collector.feed($0) }
+        try Array(body.utf8).withUnsafeBytes { try collector.feed($0) }
         collector.finish()
         return (collector.reply, collector.status)
     }

@@ -6,7 +6,7 @@ import Testing
     static func reply(_ events: [String]) -> (JSON?, MessageStatus?) {
         let collector = ReplyCollector()
         let body = events.map { "data: \($0)\n\n" }.joined()
-        Array(body.utf8).withUnsafeBytes { collector.feed($0) }
+        try Array(body.utf8).withUnsafeBytes { try collector.feed($0) }
         collector.finish()
         return (collector.reply, collector.status)
     }

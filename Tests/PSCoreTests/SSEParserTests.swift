@@ -36,7 +36,7 @@ import Testing
         var parser = SSEParser()
         var outcome = Outcome()
         for chunk in chunks {
-            chunk.withUnsafeBytes { parser.feed($0) { outcome.events.append(Event($0)) } }
+            try chunk.withUnsafeBytes { try parser.feed($0) { outcome.events.append(Event($0)) } }
         }
         outcome.unterminated = parser.finish()
         return outcome
@@ -205,9 +205,9 @@ import Testing
     @Test func isReadyForAnotherStreamAfterFinish() {
         var parser = SSEParser()
         var events: [Event] = []
-        Array("id: 1\ndata: a".utf8).withUnsafeBytes { parser.feed($0) { events.append(Event($0)) } }
+        try Array("id: 1\ndata: a".utf8).withUnsafeBytes { try parser.feed($0) { events.append(Event($0)) } }
         #expect(parser.finish() != nil)
-        Array("\u{FEFF}data: b\n\n".utf8).withUnsafeBytes { parser.feed($0) { events.append(Event($0)) } }
+        try Array("\u{FEFF}data: b\n\n".utf8).withUnsafeBytes { try parser.feed($0) { events.append(Event($0)) } }
         #expect(parser.finish() == nil)
         #expect(events == [Event("b")])
     }
@@ -219,7 +219,7 @@ import Testing
             + [0xE2, 0x82] + Array("b\n\n".utf8)
         var strings: [(String, String, String)] = []
         var parser = SSEParser()
-        input.withUnsafeBytes { parser.feed($0) { strings.append(($0.type, $0.lastEventId, $0.dataString)) } }
+        try input.withUnsafeBytes { try parser.feed($0) { strings.append(($0.type, $0.lastEventId, $0.dataString)) } }
         #expect(strings.count == 1)
         #expect(strings.first?.0 == "t\u{FFFD}")
         #expect(strings.first?.1 == "\u{FFFD}")
@@ -242,7 +242,7 @@ import Testing
         var events: [Event] = []
         let input = Array("data: \(long)\ndata: \(long)\n\n".utf8)
         for start in stride(from: 0, to: input.count, by: 4096) {
-            input[start..<min(start + 4096, input.count)].withUnsafeBytes { parser.feed($0) { events.append(Event($0)) } }
+            try input[start..<min(start + 4096, input.count)].withUnsafeBytes { try parser.feed($0) { events.append(Event($0)) } }
         }
         #expect(parser.finish() == nil)
         #expect(events == [Event(long + "\n" + long)])
@@ -259,7 +259,7 @@ import Testing
         let chunk = [UInt8](repeating: filler, count: 64 * 1024)
         let chunks = [Array(head.utf8)] + Array(repeating: chunk, count: count) + [Array(tail.utf8)]
         for piece in chunks {
-            piece.withUnsafeBytes { parser.feed($0) { events.append(Event($0)) } }
+            try piece.withUnsafeBytes { try parser.feed($0) { events.append(Event($0)) } }
             most = max(most, parser.heldLineCount)
         }
         return (events, most, parser.finish())
