@@ -106,7 +106,7 @@ public struct SSEParser {
             } else if partialLine.isEmpty {
                 try processLine(UnsafeRawBufferPointer(rebasing: chunk[lineStart..<index]), onEvent)
             } else {
-                try checkLine(partialLine.count + index - lineStart)
+                if partialKind == .kept { try checkLine(partialLine.count + index - lineStart) }
                 partialLine.append(contentsOf: chunk[lineStart..<index])
                 // Move the buffer out while it is processed: processLine mutates self.
                 var line: [UInt8] = []
@@ -200,7 +200,6 @@ public struct SSEParser {
     }
 
     private mutating func processLine(_ line: UnsafeRawBufferPointer, _ onEvent: (Event) throws -> Void) throws {
-        if line.count > limits.maxRecordBytes { throw RecordTooLong(.line, number: lineNumber + 1, limits: limits) }
         lineNumber += 1
         guard let first = line.first else {
             try dispatch(onEvent)
@@ -218,6 +217,11 @@ public struct SSEParser {
             value = UnsafeRawBufferPointer(rebasing: line[valueStart...])
         }
 
+        // A comment or unknown field is never held (even one this long), so only these count.
+        if line.count > limits.maxRecordBytes,
+            Self.is(field, "data") || Self.is(field, "event") || Self.is(field, "id") || Self.is(field, "retry") {
+            throw RecordTooLong(.line, number: lineNumber, limits: limits)
+        }
         if Self.is(field, "data") {
             if dataBuffer.count + value.count + 1 > limits.maxRecordBytes {
                 throw RecordTooLong(.event, number: blockStartLine, limits: limits)
