@@ -165,7 +165,7 @@ _ps-render() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--live --no-live -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--format --width --tools --reasoning --links)
+    local -a non_repeating_options=(--format --width --tools --reasoning --links --max-record-size)
     __ps-render_offer_flags_options 1
 
     # Offer option value completions
@@ -187,6 +187,9 @@ _ps-render() {
         ;;
     '--links')
         __ps-render_add_completions -W 'osc8'$'\n''inline'$'\n''auto'
+        return
+        ;;
+    '--max-record-size')
         return
         ;;
     esac

@@ -20,7 +20,7 @@ function __ps-render_parse_tokens -S
     set -l unparsed_tokens (__ps-render_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-render'
-        __ps-render_parse_subcommand 1 'format=' 'width=' 'tools=' 'reasoning=' 'links=' 'live' 'no-live' 'h/help'
+        __ps-render_parse_subcommand 1 'format=' 'width=' 'tools=' 'reasoning=' 'links=' 'live' 'no-live' 'max-record-size=' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-render_parse_subcommand -r 1 
@@ -84,4 +84,5 @@ complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_op
 complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" links' -l 'links' -d 'Links in ansi: osc8 (hyperlinks), inline (`text <url>`), or auto (osc8 where the terminal is known to show them).' -rfka 'osc8 inline auto'
 complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" live' -l 'live' -d 'Show the block being written live, redrawn as it grows (default: on a terminal, with ansi or plain).'
 complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" no-live' -l 'no-live' -d 'Show the block being written live, redrawn as it grows (default: on a terminal, with ansi or plain).'
+complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" max-record-size' -l 'max-record-size' -d 'The longest line, event or record to hold, in MiB (default 64; also PS_MAX_RECORD_MIB).' -rfka ''
 complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" h help' -s 'h' -l 'help' -d 'Show help information.'

@@ -165,11 +165,14 @@ _ps-search() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--insecure --json -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --in --limit)
+    local -a non_repeating_options=(--max-record-size --profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --in --limit)
     __ps-search_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
+    '--max-record-size')
+        return
+        ;;
     '--profile')
         return
         ;;

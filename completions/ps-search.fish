@@ -20,7 +20,7 @@ function __ps-search_parse_tokens -S
     set -l unparsed_tokens (__ps-search_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-search'
-        __ps-search_parse_subcommand 1 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'in=' 'limit=' 'json' 'h/help'
+        __ps-search_parse_subcommand 1 'max-record-size=' 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'in=' 'limit=' 'json' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-search_parse_subcommand -r 1 
@@ -77,6 +77,7 @@ function __ps-search_custom_completion
 end
 
 complete -c 'ps-search' -f
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" max-record-size' -l 'max-record-size' -d 'The longest line, event or record to hold, in MiB (default 64; also PS_MAX_RECORD_MIB).' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" profile' -l 'profile' -d 'The profile to use (default: PS_PROFILE, then the configured default, then \'default\').' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" server' -l 'server' -d 'The server\'s base URL; overrides PAGESPACE_API_URL and the profile\'s server.' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" api' -l 'api' -d 'The API the server speaks: pagespace, pagespace-legacy, openai, lucid, gemini (default: the profile\'s, else detected).' -rfka 'pagespace pagespace-legacy openai lucid gemini'
