@@ -165,8 +165,15 @@ _ps-parts() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--final --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=()
+    local -a non_repeating_options=(--max-record-size)
     __ps-parts_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--max-record-size')
+        return
+        ;;
+    esac
 
     # Offer positional completions
     case "${positional_number}" in

@@ -165,11 +165,14 @@ _ps-send() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--insecure --new-conversation --print-ids --regenerate --no-resume --list-streams --raw --render -h --help)
     local -a repeating_options=(--attach)
-    local -a non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --conversation --page --agent --drive --provider --model --system --max-stdin-bytes --resume --from-seq --history --extract-facts-every)
+    local -a non_repeating_options=(--max-record-size --profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --conversation --page --agent --drive --provider --model --system --max-stdin-bytes --resume --from-seq --history --extract-facts-every)
     __ps-send_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
+    '--max-record-size')
+        return
+        ;;
     '--profile')
         return
         ;;

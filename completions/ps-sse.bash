@@ -165,13 +165,16 @@ _ps-sse() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--raw --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--format)
+    local -a non_repeating_options=(--format --max-record-size)
     __ps-sse_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--format')
         __ps-sse_add_completions -W 'auto'$'\n''sse'$'\n''data-stream'
+        return
+        ;;
+    '--max-record-size')
         return
         ;;
     esac

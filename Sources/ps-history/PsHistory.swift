@@ -82,6 +82,8 @@ struct PsHistory: ParsableCommand {
             """,
         version: ToolVersion.line)
 
+    @OptionGroup var recordSize: RecordSizeOption
+
     static func main() { runAsTool() }
 
     @OptionGroup var connection: ConnectionOptions
@@ -175,6 +177,7 @@ struct PsHistory: ParsableCommand {
     }
 
     func run() throws {
+        recordSize.apply()
         Interrupt.install()
         let adapter = try connection.connect(maxResponseBytes: maxPageBytes).adapter
         let writer = RecordWriter()

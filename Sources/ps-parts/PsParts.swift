@@ -47,9 +47,12 @@ struct PsParts: ParsableCommand {
     @Flag(name: .long, help: "Write one complete UIMessage line per message at its end instead of part records.")
     var final = false
 
+    @OptionGroup var recordSize: RecordSizeOption
+
     static func main() { runAsTool() }
 
     func run() throws {
+        recordSize.apply()
         if file == nil || file == "-" {
             try Terminal.refuseInteractiveStdin(usage: "usage: ps-sse < stream.sse | ps-parts [--final]   (see ps-parts --help)")
         }

@@ -104,6 +104,8 @@ struct PsRender: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Show the block being written live, redrawn as it grows (default: on a terminal, with ansi or plain).")
     var live: Bool?
 
+    @OptionGroup var recordSize: RecordSizeOption
+
     static func main() { runAsTool() }
 
     func validate() throws {
@@ -117,6 +119,7 @@ struct PsRender: ParsableCommand {
     }
 
     func run() throws {
+        recordSize.apply()
         if file == nil || file == "-" {
             try Terminal.refuseInteractiveStdin(usage: "Usage: ps-parts < records.ndjson | ps-render, or ps-render FILE (see ps-render --help).")
         }
@@ -166,6 +169,10 @@ struct PsRender: ParsableCommand {
             try renderer.flush()
             try renderer.finish()
             throw ToolError(.malformedInput, bad.message)
+        } catch let tooLong as RecordTooLong {
+            try renderer.flush()
+            try renderer.finish()
+            throw tooLong.inputError(reader.name)
         }
         try renderer.flush()
         try renderer.finish()

@@ -61,6 +61,8 @@ struct PsSearch: ParsableCommand {
             """,
         version: ToolVersion.line)
 
+    @OptionGroup var recordSize: RecordSizeOption
+
     static func main() { runAsTool() }
 
     @OptionGroup var connection: ConnectionOptions
@@ -104,6 +106,7 @@ struct PsSearch: ParsableCommand {
     }
 
     func run() throws {
+        recordSize.apply()
         Interrupt.install()
         let table = !json && Terminal.isTerminal(1)
         if let path = archive.path(serverNamed: connection.server != nil || connection.profile != nil, file: file) {

@@ -8,7 +8,17 @@ import PSCore
 /// of JSON: a joined stream resumes after them) and keeps the `start` chunk's messageId.
 /// Streams of named events (the Gemini mobile API's `event: token` …) end instead with an
 /// `event: done`; an `event: error`'s message is kept to say why one did not.
+/// A line, or an event (the lines up to a blank one), longer than `limits` allows throws
+/// RecordTooLong: the server is sending something no reader could hold.
 struct FinishChunkWatch {
+    let limits: InputLimits
+    private var lineNumber = 0
+    /// The lines seen whole so far.
+    var linesScanned: Int { lineNumber }
+    private var lineLength = 0
+    private var eventLength = 0
+    private var eventStartLine = 0
+
     private(set) var sawFinish = false
     private(set) var chunkCount = 0
     private(set) var messageID: String?
@@ -25,15 +35,32 @@ struct FinishChunkWatch {
     /// A finish chunk is small (reason, usage, metadata); a longer line is not one.
     private static let longestFinishLine = 16 * 1024
 
-    mutating func scan(_ bytes: UnsafeRawBufferPointer) {
+    init(limits: InputLimits = .current) { self.limits = limits }
+
+    mutating func scan(_ bytes: UnsafeRawBufferPointer) throws {
         for byte in bytes {
             defer { afterCR = byte == 0x0D }
             if byte == 0x0A && afterCR { continue }  // the \n of a \r\n: the line was checked at its \r
             if byte == 0x0A || byte == 0x0D {
+                lineNumber += 1
+                if lineLength == 0 {  // a blank line ends the event
+                    eventLength = 0
+                    eventStartLine = 0
+                } else if eventStartLine == 0 {
+                    eventStartLine = lineNumber
+                }
+                lineLength = 0
                 check(line, whole: !lineTooLong)
                 line.removeAll(keepingCapacity: true)
                 lineTooLong = false
-            } else if !lineTooLong {
+            } else {
+                lineLength += 1
+                eventLength += 1
+                if lineLength > limits.maxRecordBytes { throw RecordTooLong(.line, number: lineNumber + 1, limits: limits) }
+                if eventLength > limits.maxRecordBytes {
+                    throw RecordTooLong(.event, number: eventStartLine == 0 ? lineNumber + 1 : eventStartLine, limits: limits)
+                }
+                guard !lineTooLong else { continue }
                 line.append(byte)
                 if line.count > Self.longestFinishLine { lineTooLong = true }
             }

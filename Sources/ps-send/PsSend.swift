@@ -110,6 +110,8 @@ struct PsSend: ParsableCommand {
             """,
         version: ToolVersion.line)
 
+    @OptionGroup var recordSize: RecordSizeOption
+
     static func main() { runAsTool() }
 
     @OptionGroup var connection: ConnectionOptions
@@ -225,6 +227,7 @@ struct PsSend: ParsableCommand {
     }
 
     func run() throws {
+        recordSize.apply()
         Interrupt.install()
         if listStreams { return try listActiveStreams() }
         let output = ReplyOutputMode.makeOutput(self.output)

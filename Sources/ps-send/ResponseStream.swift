@@ -66,6 +66,10 @@ final class ResponseStream {
             }
             guard state.resumable else { return try state.emit(chunk) }
             let searched = state.heldBack.count
+            // One event waits here for its blank line: never more than the cap.
+            if searched + chunk.count > InputLimits.current.maxRecordBytes + 4 {
+                throw RecordTooLong(.event, number: state.finishes.linesScanned + 1, limits: .current).serverError()
+            }
             state.heldBack.append(contentsOf: chunk)
             guard let end = Self.lastEventEnd(state.heldBack, from: max(0, searched - 3)) else { return }
             let whole = Array(state.heldBack[..<end])
@@ -88,8 +92,12 @@ final class ResponseStream {
             throw ReaderGone()
         }
         received += chunk.count
-        finishes.scan(chunk)
-        collector?.feed(chunk)
+        do {
+            try finishes.scan(chunk)
+            try collector?.feed(chunk)
+        } catch let tooLong as RecordTooLong {
+            throw tooLong.serverError()
+        }
         tail.append(contentsOf: chunk.suffix(64))
         if tail.count > 64 { tail.removeFirst(tail.count - 64) }
     }

@@ -17,7 +17,8 @@ struct PsSse: ParsableCommand {
             fields are event, data, id and retry (one space after the colon is removed, others \
             are ignored); data lines are joined with newlines; an event is dispatched at a blank \
             line, and only when it has data. "id" is the last event ID seen so far; "retry" is \
-            present only on the event whose block set it. Invalid UTF-8 becomes U+FFFD.
+            present only on the event whose block set it. Invalid UTF-8 becomes U+FFFD, and ps-sse says so \
+            once on stderr.
 
             "data" holds the decoded JSON value when the event's data is one JSON text, so the \
             next command need not parse it twice, and the string otherwise. With --raw it is \
@@ -30,7 +31,8 @@ struct PsSse: ParsableCommand {
             is the line as it was.
 
             Each record is written the moment its event is complete, and memory stays the same \
-            however long the stream is. A stream that ends inside an event (no blank line after \
+            however long the stream is: a line or event longer than --max-record-size (64 MiB) \
+            ends the reading with exit 3, after the records before it. A stream that ends inside an event (no blank line after \
             it) is incomplete: that event is dropped, as the standard says, and ps-sse exits \
             with status 10. A malformed data-stream line is reported with its line number and \
             skipped; the rest is still written and ps-sse exits with status 3.
@@ -57,9 +59,12 @@ struct PsSse: ParsableCommand {
             valueName: "format"))
     var format: StreamTranslator.Format = .auto
 
+    @OptionGroup var recordSize: RecordSizeOption
+
     static func main() { runAsTool() }
 
     func run() throws {
+        recordSize.apply()
         if file == nil || file == "-" {
             try Terminal.refuseInteractiveStdin(
                 usage: "Pipe a stream into it (curl -sN URL | ps-sse) or name a file (ps-sse stream.sse); see ps-sse --help.")

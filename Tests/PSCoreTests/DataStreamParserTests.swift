@@ -24,7 +24,8 @@ import Testing
                 outcome.items.append(.malformed(lineNumber: lineNumber, reason: reason))
             }
         }
-        for chunk in chunks { chunk.withUnsafeBytes { parser.feed($0, collect) } }
+        // The test inputs are far under the cap: a throw here is a failure of the test.
+        for chunk in chunks { try! chunk.withUnsafeBytes { try parser.feed($0, collect) } }
         outcome.cutOff = parser.finish(collect)
         return outcome
     }

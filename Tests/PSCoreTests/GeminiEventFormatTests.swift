@@ -3,16 +3,16 @@ import Testing
 
 /// The Gemini mobile API's named events rebuilt into the message ps-parts --final gives.
 @Suite struct GeminiEventFormatTests {
-    static func reply(_ events: [(String, String)]) -> (JSON?, MessageStatus?) {
+    static func reply(_ events: [(String, String)]) throws -> (JSON?, MessageStatus?) {
         let collector = ReplyCollector()
         let body = ": keepalive\n\n" + events.map { "event: \($0.0)\ndata: \($0.1)\n\n" }.joined()
-        Array(body.utf8).withUnsafeBytes { collector.feed($0) }
+        try Array(body.utf8).withUnsafeBytes { try collector.feed($0) }
         collector.finish()
         return (collector.reply, collector.status)
     }
 
     @Test func thoughtsToolsTextAndUsage() throws {
-        let (reply, status) = Self.reply([
+        let (reply, status) = try Self.reply([
             ("thought", #"{"text":"Plan."}"#),
             ("tool-call", #"{"toolName":"read_file","args":{"path":"a"},"status":"running"}"#),
             ("tool-result", #"{"toolName":"read_file","result":"contents","status":"completed"}"#),
@@ -32,8 +32,8 @@ import Testing
         #expect(reply?["metadata"]?["usage"]?["outputTokens"] == .integer(5))
     }
 
-    @Test func withoutDoneTheReplyIsIncomplete() {
-        let (reply, status) = Self.reply([("token", #"{"text":"Half"}"#)])
+    @Test func withoutDoneTheReplyIsIncomplete() throws {
+        let (reply, status) = try Self.reply([("token", #"{"text":"Half"}"#)])
         guard case .incomplete(.noFinish, _, _)? = status else {
             Issue.record("expected an incomplete reply, got \(String(describing: status))")
             return
@@ -41,8 +41,8 @@ import Testing
         #expect(reply?["parts"]?.arrayValue?.first?["text"] == "Half")
     }
 
-    @Test func anErrorEventEndsTheReplyWithItsCodeAndMessage() {
-        let (reply, status) = Self.reply([
+    @Test func anErrorEventEndsTheReplyWithItsCodeAndMessage() throws {
+        let (reply, status) = try Self.reply([
             ("token", #"{"text":"Partial"}"#),
             ("error", #"{"code":"RATE_LIMITED","message":"Quota exceeded"}"#),
         ])
@@ -55,9 +55,9 @@ import Testing
     }
 
     /// The route's own failures carry no code (`{message: err.message}`); a null code is none.
-    @Test func anErrorWithoutACode() {
+    @Test func anErrorWithoutACode() throws {
         for data in [#"{"message":"Session not found"}"#, #"{"code":null,"message":"Session not found"}"#] {
-            let (_, status) = Self.reply([("error", data)])
+            let (_, status) = try Self.reply([("error", data)])
             guard case .incomplete(.error, let detail, _)? = status else {
                 Issue.record("expected an error, got \(String(describing: status))")
                 return
@@ -69,7 +69,7 @@ import Testing
     /// Results go to the oldest unanswered call of their tool; a failed one is an output error;
     /// a call without args has an empty input; a result without a call opens its own.
     @Test func pairsResultsWithCalls() throws {
-        let (reply, status) = Self.reply([
+        let (reply, status) = try Self.reply([
             ("tool-call", #"{"toolName":"shell","args":{"cmd":"ls"}}"#),
             ("tool-call", #"{"toolName":"shell"}"#),
             ("tool-result", #"{"toolName":"shell","result":"a b","status":"completed"}"#),
@@ -91,7 +91,7 @@ import Testing
 
     /// gemini-cli's ThoughtSummary, the app's ToolCallInfo names, and a done that alone carries the text.
     @Test func acceptsOtherShapesOfTheSameEvents() throws {
-        let (reply, status) = Self.reply([
+        let (reply, status) = try Self.reply([
             ("thought", #"{"subject":"Reading","description":"the file first"}"#),
             ("tool-call", #"{"name":"read_file","arguments":{"path":"b"},"status":"running"}"#),
             ("tool-result", #"{"name":"read_file","result":"B","status":"completed"}"#),

@@ -223,7 +223,7 @@ let done = #"{"event":"message","id":"","data":"[DONE]","done":true}"#
         let data = Array(#"{"type":"text-delta","id":"t","delta":"Hi \"you\""}"#.utf8)
         var record: [UInt8] = []
         data.withUnsafeBytes { bytes in
-            EventRecordOutput.encode(SSEParser.Event(type: "message", data: bytes, lastEventId: "7", retry: nil), raw: false, into: &record)
+            EventRecordOutput.encode(SSEParser.Event(type: "message", data: bytes, lastEventId: "7", retry: nil, line: 1), raw: false, into: &record)
         }
         #expect(record.last == 0x0A)
         let line = String(decoding: record.dropLast(), as: UTF8.self)

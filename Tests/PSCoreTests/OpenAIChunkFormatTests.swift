@@ -3,10 +3,10 @@ import Testing
 
 /// chat.completion.chunk streams rebuilt into the message ps-parts --final gives.
 @Suite struct OpenAIChunkFormatTests {
-    static func reply(_ events: [String]) -> (JSON?, MessageStatus?) {
+    static func reply(_ events: [String]) throws -> (JSON?, MessageStatus?) {
         let collector = ReplyCollector()
         let body = events.map { "data: \($0)\n\n" }.joined()
-        Array(body.utf8).withUnsafeBytes { collector.feed($0) }
+        try Array(body.utf8).withUnsafeBytes { try collector.feed($0) }
         collector.finish()
         return (collector.reply, collector.status)
     }
@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func textReasoningToolCallsAndUsage() throws {
-        let (reply, status) = Self.reply([
+        let (reply, status) = try Self.reply([
             Self.chunk(#"{"role":"assistant","content":""}"#),
             Self.chunk(#"{"reasoning_content":"Think"}"#),
             Self.chunk(#"{"content":"Hel"}"#),
@@ -40,7 +40,7 @@ import Testing
 
     /// PageSpace's /api/v1 streams its server tools' results as `role:"tool"` deltas, then goes on.
     @Test func pageSpaceToolResultsAndASecondStep() throws {
-        let (reply, status) = Self.reply([
+        let (reply, status) = try Self.reply([
             Self.chunk(#"{"tool_calls":[{"index":0,"id":"call_9","type":"function","function":{"name":"read_page","arguments":"{\"pageId\":\"p\"}"}}]}"#),
             Self.chunk(#"{"role":"tool","tool_call_id":"call_9","tool_result":"{\"success\":true}"}"#),
             Self.chunk("{}", finish: "tool_calls"),
@@ -55,16 +55,16 @@ import Testing
         #expect(parts.last?["text"] == "Done.")
     }
 
-    @Test func noFinishReasonIsIncomplete() {
-        let (_, status) = Self.reply([Self.chunk(#"{"content":"Half"}"#), "[DONE]"])
+    @Test func noFinishReasonIsIncomplete() throws {
+        let (_, status) = try Self.reply([Self.chunk(#"{"content":"Half"}"#), "[DONE]"])
         guard case .incomplete(.noFinish, _, _)? = status else {
             Issue.record("\(String(describing: status))")
             return
         }
     }
 
-    @Test func anErrorEventIsAStreamError() {
-        let (_, status) = Self.reply([Self.chunk(#"{"content":"Half"}"#), #"{"error":{"message":"overloaded"}}"#])
+    @Test func anErrorEventIsAStreamError() throws {
+        let (_, status) = try Self.reply([Self.chunk(#"{"content":"Half"}"#), #"{"error":{"message":"overloaded"}}"#])
         guard case .incomplete(.error, let detail, _)? = status else {
             Issue.record("\(String(describing: status))")
             return

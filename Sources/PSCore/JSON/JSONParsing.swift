@@ -12,7 +12,9 @@ public struct JSONParseError: Error, CustomStringConvertible, Sendable {
 }
 
 extension JSON {
-    /// Parses one JSON text (any value, not only objects) with jansson. Invalid UTF-8 is an error.
+    /// Parses one JSON text (any value, not only objects) with jansson. Invalid UTF-8 is an error,
+    /// and so is an object with a key twice (`{"type":"text-delta",…,"type":"finish"}`): which
+    /// one counts is up to each reader, so no reading is safe.
     /// A number jansson cannot hold (an integer beyond 64 bits, a number beyond Double's range) is
     /// still valid JSON: it is kept as its literal text (`JSON.number`) — see `ExactNumbers`.
     public static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSON {
@@ -52,7 +54,7 @@ enum Jansson {
 
     static func parse(_ bytes: UnsafeRawBufferPointer) -> Result<JSON, Failure> {
         var error = json_error_t()
-        let flags = JSON_DECODE_ANY | JSON_ALLOW_NUL
+        let flags = JSON_DECODE_ANY | JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES
         guard let base = bytes.baseAddress,
             let root = json_loadb(base.assumingMemoryBound(to: CChar.self), bytes.count, Int(flags), &error)
         else {

@@ -24,9 +24,10 @@ public final class ReplyCollector {
     }
 
     /// Takes the next bytes of the body. A part that is not an event ps-parts reads is skipped:
-    /// the bytes still reach the user, who sees what ps-parts says of them.
-    public func feed(_ bytes: UnsafeRawBufferPointer) {
-        parser.feed(bytes) { event in
+    /// the bytes still reach the user, who sees what ps-parts says of them. A line or event
+    /// longer than InputLimits allows throws RecordTooLong.
+    public func feed(_ bytes: UnsafeRawBufferPointer) throws {
+        try parser.feed(bytes) { event in
             line += 1
             let data = event.dataString
             let record: JSON = ["event": .string(event.type), "data": (try? JSON.parse(data)) ?? .string(data)]

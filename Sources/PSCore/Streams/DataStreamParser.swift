@@ -21,10 +21,11 @@ public struct DataStreamParser {
         case malformed(lineNumber: Int, reason: String)
     }
 
-    private var splitter = LineSplitter()
+    private var splitter: LineSplitter
     private var atStart = true
 
-    public init() {}
+    /// A line longer than `limits` allows throws RecordTooLong.
+    public init(limits: InputLimits = .current) { splitter = LineSplitter(limits: limits) }
 
     /// Whether `line` (without its line end) is a data-stream line: a code in `0-9a-z`, a colon,
     /// then one JSON text. Used to tell this format from SSE by its first line.
@@ -47,7 +48,7 @@ public struct DataStreamParser {
     }
 
     /// Parses a chunk, calling `body` for each complete line.
-    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (Item) throws -> Void) rethrows {
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (Item) throws -> Void) throws {
         var atStart = self.atStart
         defer { self.atStart = atStart }
         try splitter.feed(chunk) { line, number in
@@ -63,7 +64,7 @@ public struct DataStreamParser {
         let hadPartialLine = try splitter.finish { line, number in
             try Self.handle(line, number, stripBOM: &atStart, body)
         }
-        self = DataStreamParser()
+        self = DataStreamParser(limits: splitter.limits)
         return hadPartialLine
     }
 

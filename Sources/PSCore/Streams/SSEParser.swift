@@ -10,7 +10,9 @@ import Glibc
 /// decoding each piece with U+FFFD replacement gives what the standard's decode-then-parse gives.
 /// Chunks may end anywhere (inside a line, between a CR and its LF, inside the BOM). Memory is
 /// bounded by the largest event, not the stream: a line no rule reads (a comment, an unknown
-/// field) is dropped as it arrives, never held, however long it is.
+/// field) is dropped as it arrives, never held, however long it is. A line the parser reads, or
+/// an event's data across its `data:` lines, longer than `limits` allows throws RecordTooLong
+/// as soon as that is known.
 public struct SSEParser {
     /// One dispatched event. `data` borrows the parser's buffer: it is valid only inside the
     /// callback that received it; copy it (or use `dataString`) to keep it.
@@ -23,6 +25,8 @@ public struct SSEParser {
         public let lastEventId: String
         /// The reconnection time, only when this event's own block set a valid `retry:`.
         public let retry: Int64?
+        /// The line the event's block began on (1-based).
+        public let line: Int
         /// The data decoded as UTF-8, with U+FFFD for invalid bytes.
         public var dataString: String { String(decoding: data, as: UTF8.self) }
     }
@@ -75,14 +79,16 @@ public struct SSEParser {
     /// field's: those are dropped as they come).
     public var heldLineCount: Int { partialLine.count }
 
-    public init() {}
+    public let limits: InputLimits
+
+    public init(limits: InputLimits = .current) { self.limits = limits }
 
     /// Parses a chunk, calling `onEvent` for each event whose blank line it completes.
-    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ onEvent: (Event) throws -> Void) rethrows {
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ onEvent: (Event) throws -> Void) throws {
         var index = 0
         let count = chunk.count
         if let matched = bomMatched {
-            index = skipByteOrderMark(chunk, alreadyMatched: matched)
+            index = try skipByteOrderMark(chunk, alreadyMatched: matched)
         }
         if skipLeadingLF && index < count {
             skipLeadingLF = false
@@ -100,6 +106,7 @@ public struct SSEParser {
             } else if partialLine.isEmpty {
                 try processLine(UnsafeRawBufferPointer(rebasing: chunk[lineStart..<index]), onEvent)
             } else {
+                if partialKind == .kept { try checkLine(partialLine.count + index - lineStart) }
                 partialLine.append(contentsOf: chunk[lineStart..<index])
                 // Move the buffer out while it is processed: processLine mutates self.
                 var line: [UInt8] = []
@@ -119,15 +126,20 @@ public struct SSEParser {
             }
             lineStart = index
         }
-        if lineStart < count { hold(UnsafeRawBufferPointer(rebasing: chunk[lineStart..<count])) }
+        if lineStart < count { try hold(UnsafeRawBufferPointer(rebasing: chunk[lineStart..<count])) }
     }
 
     /// Keeps the start of an unfinished line, unless it is one no rule reads.
-    private mutating func hold(_ bytes: UnsafeRawBufferPointer) {
+    private mutating func hold(_ bytes: UnsafeRawBufferPointer) throws {
         switch partialKind {
         case .comment, .ignoredField: return
-        case .kept: partialLine.append(contentsOf: bytes); return
-        case .unknown: partialLine.append(contentsOf: bytes)
+        case .kept:
+            try checkLine(partialLine.count + bytes.count)
+            partialLine.append(contentsOf: bytes)
+            return
+        case .unknown:
+            try checkLine(partialLine.count + bytes.count)
+            partialLine.append(contentsOf: bytes)
         }
         if partialLine.first == Self.colon {
             partialKind = .comment
@@ -141,6 +153,11 @@ public struct SSEParser {
             return
         }
         if partialKind != .kept { partialLine.removeAll() }
+    }
+
+    /// A line of `length` bytes may not pass the cap (an event's data is checked as it grows).
+    private func checkLine(_ length: Int) throws {
+        if length > limits.maxRecordBytes { throw RecordTooLong(.line, number: lineNumber + 1, limits: limits) }
     }
 
     /// The end of a line that was dropped as it came: it counts, and a field opens a block.
@@ -160,18 +177,18 @@ public struct SSEParser {
         if !dataBuffer.isEmpty || pendingLineIsField {
             result = UnterminatedEvent(line: blockStartLine > 0 ? blockStartLine : lineNumber + 1)
         }
-        self = SSEParser()
+        self = SSEParser(limits: limits)
         return result
     }
 
     /// Consumes the part of a leading BOM in `chunk`; returns where the stream's text starts.
-    private mutating func skipByteOrderMark(_ chunk: UnsafeRawBufferPointer, alreadyMatched: Int) -> Int {
+    private mutating func skipByteOrderMark(_ chunk: UnsafeRawBufferPointer, alreadyMatched: Int) throws -> Int {
         var matched = alreadyMatched
         var index = 0
         while index < chunk.count && matched < 3 {
             guard chunk[index] == Self.bom[matched] else {
                 // Not a BOM after all: the bytes matched so far are text (never a line end).
-                Self.bom[0..<matched].withUnsafeBytes { hold($0) }
+                try Self.bom[0..<matched].withUnsafeBytes { try hold($0) }
                 bomMatched = nil
                 return index
             }
@@ -182,7 +199,7 @@ public struct SSEParser {
         return index
     }
 
-    private mutating func processLine(_ line: UnsafeRawBufferPointer, _ onEvent: (Event) throws -> Void) rethrows {
+    private mutating func processLine(_ line: UnsafeRawBufferPointer, _ onEvent: (Event) throws -> Void) throws {
         lineNumber += 1
         guard let first = line.first else {
             try dispatch(onEvent)
@@ -200,7 +217,15 @@ public struct SSEParser {
             value = UnsafeRawBufferPointer(rebasing: line[valueStart...])
         }
 
+        // A comment or unknown field is never held (even one this long), so only these count.
+        if line.count > limits.maxRecordBytes,
+            Self.is(field, "data") || Self.is(field, "event") || Self.is(field, "id") || Self.is(field, "retry") {
+            throw RecordTooLong(.line, number: lineNumber, limits: limits)
+        }
         if Self.is(field, "data") {
+            if dataBuffer.count + value.count + 1 > limits.maxRecordBytes {
+                throw RecordTooLong(.event, number: blockStartLine, limits: limits)
+            }
             dataBuffer.append(contentsOf: value)
             dataBuffer.append(Self.lf)
         } else if Self.is(field, "event") {
@@ -256,8 +281,9 @@ public struct SSEParser {
         let type = eventTypeBuffer.isEmpty ? "message" : String(decoding: eventTypeBuffer, as: UTF8.self)
         let lastEventId = lastEventIdString
         let retry = blockRetry
+        let line = blockStartLine
         try dataBuffer.withUnsafeBytes { data in
-            try onEvent(Event(type: type, data: data, lastEventId: lastEventId, retry: retry))
+            try onEvent(Event(type: type, data: data, lastEventId: lastEventId, retry: retry, line: line))
         }
     }
 }

@@ -31,6 +31,13 @@ public struct StreamTranslator {
     private var sse = SSEParser()
     private var dataStream = DataStreamParser()
     private var malformedLines = 0
+    /// A class so that `write` (a parser's callback) can note it.
+    private final class Flag { var value = false }
+    private let invalidUTF8 = Flag()
+    private var warnedInvalidUTF8: Bool {
+        get { invalidUTF8.value }
+        nonmutating set { invalidUTF8.value = newValue }
+    }
 
     public init(format: Format, output: EventRecordOutput, inputName: String) {
         self.format = format
@@ -41,23 +48,42 @@ public struct StreamTranslator {
     /// Bytes held while the format is undecided (bounded by `undecidedLimit`).
     public var bufferedCount: Int { undecided.count }
 
+    /// A line or event longer than InputLimits allows throws exit 3, after the records before it.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer) throws {
-        switch format {
-        case .sse:
-            let output = self.output
-            sse.feed(chunk) { output.write($0) }
-        case .dataStream:
-            feedDataStream(chunk)
-        case .auto:
-            undecided.append(contentsOf: chunk)
-            if let detected = detect(atEnd: false) { start(detected) }
+        do {
+            switch format {
+            case .sse:
+                try sse.feed(chunk, write)
+            case .dataStream:
+                try feedDataStream(chunk)
+            case .auto:
+                undecided.append(contentsOf: chunk)
+                if let detected = try detect(atEnd: false) { try start(detected) }
+            }
+        } catch let tooLong as RecordTooLong {
+            throw tooLong.inputError(inputName)
         }
+    }
+
+    /// Writes an event's record; says once when its data was not UTF-8 (U+FFFD replaces it).
+    private func write(_ event: SSEParser.Event) {
+        if !warnedInvalidUTF8, !UTF8Check.isValid(event.data) {
+            warnedInvalidUTF8 = true
+            Diagnostics.warning(
+                "\(inputName): the event begun on line \(event.line) is not valid UTF-8: its invalid bytes "
+                    + "became U+FFFD (said only for the first such event)")
+        }
+        output.write(event)
     }
 
     /// Ends the input: a truncated SSE stream or any malformed data-stream line is an error
     /// (thrown after every good record was written).
     public mutating func finish() throws {
-        if format == .auto { start(detect(atEnd: true) ?? .sse) }
+        do {
+            if format == .auto { try start(try detect(atEnd: true) ?? .sse) }
+        } catch let tooLong as RecordTooLong {
+            throw tooLong.inputError(inputName)
+        }
         switch format {
         case .sse, .auto:
             if let unterminated = sse.finish() {
@@ -83,28 +109,26 @@ public struct StreamTranslator {
         }
     }
 
-    private mutating func start(_ detected: Format) {
+    private mutating func start(_ detected: Format) throws {
         format = detected
         var buffered: [UInt8] = []
         swap(&buffered, &undecided)
-        buffered.withUnsafeBytes { chunk in
+        try buffered.withUnsafeBytes { chunk in
             switch detected {
-            case .dataStream: feedDataStream(chunk)
-            default:
-                let output = self.output
-                sse.feed(chunk) { output.write($0) }
+            case .dataStream: try feedDataStream(chunk)
+            default: try sse.feed(chunk, write)
             }
         }
     }
 
     /// Gives `count` leading bytes of `undecided` to both parsers and drops them. They are a byte
     /// order mark or line ends, which neither parser turns into records.
-    private mutating func feedBoth(_ count: Int) {
+    private mutating func feedBoth(_ count: Int) throws {
         guard count > 0 else { return }
-        undecided.withUnsafeBytes { bytes in
+        try undecided.withUnsafeBytes { bytes in
             let prefix = UnsafeRawBufferPointer(rebasing: bytes[..<count])
-            sse.feed(prefix) { _ in }
-            dataStream.feed(prefix) { _ in }
+            try sse.feed(prefix) { _ in }
+            try dataStream.feed(prefix) { _ in }
         }
         undecided.removeFirst(count)
         scanned = 0
@@ -112,18 +136,18 @@ public struct StreamTranslator {
 
     /// The v4 data stream when the first non-empty line is `CODE:JSON`, SSE otherwise; nil while
     /// that is not known yet.
-    private mutating func detect(atEnd: Bool) -> Format? {
+    private mutating func detect(atEnd: Bool) throws -> Format? {
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
         if atStreamStart {
             if undecided.starts(with: bom) {
-                feedBoth(3)
+                try feedBoth(3)
             } else if !atEnd && undecided.count < 3 && bom.starts(with: undecided) {
                 return nil
             }
             atStreamStart = false
         }
         let isLineEnd = { (byte: UInt8) in byte == 0x0A || byte == 0x0D }
-        feedBoth(undecided.firstIndex { !isLineEnd($0) } ?? undecided.count)
+        try feedBoth(undecided.firstIndex { !isLineEnd($0) } ?? undecided.count)
         if undecided.isEmpty { return atEnd ? .sse : nil }
         // Two bytes that are not a type code and a colon settle it at once.
         if undecided.count >= 2 {
@@ -145,12 +169,12 @@ public struct StreamTranslator {
         }
     }
 
-    private mutating func feedDataStream(_ chunk: UnsafeRawBufferPointer) {
+    private mutating func feedDataStream(_ chunk: UnsafeRawBufferPointer) throws {
         let output = self.output
         let inputName = self.inputName
         var malformed = malformedLines
         defer { malformedLines = malformed }
-        dataStream.feed(chunk) { item in
+        try dataStream.feed(chunk) { item in
             Self.handle(item, output: output, malformedLines: &malformed, inputName: inputName)
         }
     }

@@ -66,7 +66,10 @@ public struct StreamJoin {
             })
         } catch TransferFailure.network(_, true) {
             return end ?? .cut
-        } catch is StopReading {}
+        } catch is StopReading {
+        } catch let tooLong as RecordTooLong {
+            throw tooLong.serverError()
+        }
         guard let head, head.isSuccess else {
             let response = HTTPResponse(head: head ?? HTTPResponseHead(status: 0, headers: []), body: errorBody)
             throw APIErrors.toolError(response, request: request)
