@@ -20,7 +20,7 @@ function __ps-send_parse_tokens -S
     set -l unparsed_tokens (__ps-send_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-send'
-        __ps-send_parse_subcommand -r 1 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'conversation=' 'page=' 'agent=' 'new-conversation' 'drive=' 'provider=' 'model=' 'system=' 'max-stdin-bytes=' 'print-ids' 'resume=' 'from-seq=' 'regenerate' 'history=' 'no-resume' 'list-streams' 'extract-facts-every=' 'attach=+' 'h/help'
+        __ps-send_parse_subcommand -r 1 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'conversation=' 'page=' 'agent=' 'new-conversation' 'drive=' 'provider=' 'model=' 'system=' 'max-stdin-bytes=' 'print-ids' 'resume=' 'from-seq=' 'regenerate' 'history=' 'no-resume' 'list-streams' 'extract-facts-every=' 'attach=+' 'redact' 'allow-secrets' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-send_parse_subcommand -r 1 
@@ -104,4 +104,6 @@ complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_option
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" list-streams' -l 'list-streams' -d 'List the replies being generated now (messageId, conversationId, ...) as NDJSON, instead of sending.'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" extract-facts-every' -l 'extract-facts-every' -d 'After the send, have the server extract facts whenever the conversation\'s message count reaches a multiple of n (Lucid).' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send"' -l 'attach' -d 'Attach this file (repeatable): a JPEG, PNG, GIF or WebP image is sent as a file part; a UTF-8 text file goes into the message.' -rfka ''
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" redact' -l 'redact' -d 'Replace each secret found in what is sent with [REDACTED:kind], and send the rest.'
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" allow-secrets' -l 'allow-secrets' -d 'Send secrets found in what is sent as they are (by default ps-send refuses to send them).'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" h help' -s 'h' -l 'help' -d 'Show help information.'
