@@ -49,7 +49,8 @@ struct Ask: ParsableCommand {
         }
         let metadata: JSON? = answer.conversationID.map { ["conversationId": .string($0)] }
         let bytes = WholeAnswerStream.bytes(messageID: messageID, text: answer.text, metadata: metadata)
-        try bytes.withUnsafeBytes { try RecordWriter().writeRaw($0) }
+        let guarded = bytes.withUnsafeBytes { TerminalGuardedOutput(fd: 1).filter($0) }  // harmless on a terminal
+        try guarded.withUnsafeBytes { try RecordWriter().writeRaw($0) }
     }
 
     private func questionText() throws -> String {

@@ -31,6 +31,8 @@ final class ResponseStream {
     /// join resumes at an event boundary), the rest waits in `heldBack` for its blank line.
     let resumable: Bool
     private var heldBack: [UInt8] = []
+    /// On a terminal, server bytes are made harmless; in a pipe they go unchanged.
+    private let terminal = TerminalGuardedOutput(fd: 1)
 
     init(printIDs: Bool, knowsConversation: Bool, collector: ReplyCollector? = nil, resumable: Bool = false) {
         self.printIDs = printIDs
@@ -74,12 +76,13 @@ final class ResponseStream {
             heldBack = []
             try rest.withUnsafeBytes { try emit($0) }
         }
+        FileDescriptorOutput.writeAll(fd: 1, terminal.finish())  // a UTF-8 sequence the stream cut
         try finishChecks(request)
     }
 
     /// Writes bytes of the answer to stdout and watches them pass.
     func emit(_ chunk: UnsafeRawBufferPointer) throws {
-        let error = FileDescriptorOutput.writeAll(fd: 1, chunk)
+        let error = terminal.guarding ? FileDescriptorOutput.writeAll(fd: 1, terminal.filter(chunk)) : FileDescriptorOutput.writeAll(fd: 1, chunk)
         if error == EPIPE { throw ReaderGone() }
         if error != 0 { throw ToolError(.failure, "cannot write output: \(String(cString: strerror(error)))") }
         received += chunk.count

@@ -15,7 +15,7 @@ enum WholeAnswerOutput {
             if target.conversationID == nil, let id = whole.conversationID { Diagnostics.writeLine("conversation=\(id)") }
             if let id = whole.userMessageID { Diagnostics.writeLine("message=\(id)") }
         }
-        let error = FileDescriptorOutput.writeAll(fd: 1, whole.streamBytes)
+        let error = FileDescriptorOutput.writeAll(fd: 1, whole.streamBytes.withUnsafeBytes { TerminalGuardedOutput(fd: 1).filter($0) })
         if error == EPIPE { throw ExitRequest(.brokenPipe) }
         if error != 0 { throw ToolError(.failure, "cannot write output: \(String(cString: strerror(error)))") }
     }
