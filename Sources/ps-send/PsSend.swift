@@ -190,6 +190,12 @@ struct PsSend: ParsableCommand {
     @Flag(help: "--raw: write the raw event stream even on a terminal; --render: show the reply rendered even in a pipe (default: rendered on a terminal, raw otherwise).")
     var output: ReplyOutputMode?
 
+    @Flag(name: .long, help: "Replace each secret found in what is sent with [REDACTED:kind], and send the rest.")
+    var redact = false
+
+    @Flag(name: .long, help: "Send secrets found in what is sent as they are (by default ps-send refuses to send them).")
+    var allowSecrets = false
+
     @Argument(help: ArgumentHelp("The message (default: read from stdin).", valueName: "message"))
     var words: [String] = []
 
@@ -222,6 +228,7 @@ struct PsSend: ParsableCommand {
             throw ValidationError("--new-conversation cannot go with --conversation, --page or --agent")
         }
         if page != nil && agent != nil { throw ValidationError("give --page or --agent, not both") }
+        if redact && allowSecrets { throw ValidationError("give --redact or --allow-secrets, not both") }
         if maxStdinBytes < 1 { throw ValidationError("--max-stdin-bytes must be at least 1") }
         if let extractFactsEvery, extractFactsEvery < 1 { throw ValidationError("--extract-facts-every must be at least 1") }
     }
@@ -243,8 +250,10 @@ struct PsSend: ParsableCommand {
 
     private func send(output: ReplyOutput) throws {
         // Every file is checked before anything is sent.
-        let files = try AttachedFiles(paths: attach)
-        let text = regenerate ? nil : files.text(withMessage: try messageText())
+        let secrets = SecretCheck(mode: allowSecrets ? .allow : redact ? .redact : .refuse)
+        var files = try AttachedFiles(paths: attach)
+        try files.mapTexts { try secrets.pass($0.content, from: "--attach \(TerminalSafeText.sanitize($0.filename))") }
+        let text = regenerate ? nil : files.text(withMessage: try messageText(secrets))
         let connection = try self.connection.connect()
         let adapter = connection.adapter
         if !files.images.isEmpty && !adapter.takesFileParts {
@@ -403,17 +412,19 @@ struct PsSend: ParsableCommand {
 
     /// The arguments; stdin when there are none (or just `-`); the arguments then the piped
     /// text when there are both (a terminal on stdin is not piped input).
-    private func messageText() throws -> String {
+    /// Each piece passes `secrets` (the check names it: the message, stdin).
+    private func messageText(_ secrets: SecretCheck) throws -> String {
         let fromStdin = words.isEmpty || words == ["-"]
-        if history == "-" { return words.joined(separator: " ") }
+        let message = fromStdin ? "" : try secrets.pass(words.joined(separator: " "), from: "the message")
+        if history == "-" { return message }
         if fromStdin {
-            return try StandardInputText.read(usage: "usage: ps-send MESSAGE..., or: echo MESSAGE | ps-send")
+            return try secrets.pass(try StandardInputText.read(usage: "usage: ps-send MESSAGE..., or: echo MESSAGE | ps-send"), from: "stdin")
         } else if Terminal.isTerminal(0) {
-            return words.joined(separator: " ")
+            return message
         }
-        let piped = try StandardInputText.readPiped(
-            limit: maxStdinBytes, tooLong: "the piped input is over \(maxStdinBytes) bytes; send less, or raise --max-stdin-bytes")
-        return piped.isEmpty ? words.joined(separator: " ") : words.joined(separator: " ") + "\n\n" + piped
+        let piped = try secrets.pass(try StandardInputText.readPiped(
+            limit: maxStdinBytes, tooLong: "the piped input is over \(maxStdinBytes) bytes; send less, or raise --max-stdin-bytes"), from: "stdin")
+        return piped.isEmpty ? message : message + "\n\n" + piped
     }
 
     private func sendTarget(_ adapter: APIAdapter, page: String?, text: String, model: String?) throws -> SendTarget {

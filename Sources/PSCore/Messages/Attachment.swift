@@ -129,5 +129,10 @@ public struct AttachedFiles: Sendable {
         ([message] + texts.map(\.block)).filter { !$0.isEmpty }.joined(separator: "\n\n")
     }
 
+    /// Each text file with its content replaced by `transform`'s (a check that refuses or redacts).
+    public mutating func mapTexts(_ transform: (TextAttachment) throws -> String) rethrows {
+        texts = try texts.map { TextAttachment(filename: $0.filename, content: try transform($0)) }
+    }
+
     public var fileParts: [JSON] { images.map(\.filePart) }
 }

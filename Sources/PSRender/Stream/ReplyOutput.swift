@@ -37,18 +37,37 @@ public enum ReplyOutputMode: String, CaseIterable, Sendable {
     }
 }
 
-/// The one place a reply's raw bytes are written to stdout.
+/// The one place a reply's raw bytes are written to stdout: unchanged into a pipe (the byte
+/// contract); on a terminal (`--raw`) through TerminalGuardedOutput, so that a server's escape
+/// sequences (OSC 52 writing the clipboard, a cleared screen, bidi overrides) are shown, not obeyed.
 public final class RawReplyOutput: ReplyOutput {
+    private let terminal = TerminalGuardedOutput(fd: 1)
+    private var finished = false
+
     public init() {}
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        if terminal.guarding {
+            try terminal.filter(bytes).withUnsafeBytes(Self.writeOut)
+        } else {
+            try Self.writeOut(bytes)
+        }
+    }
+
+    private static func writeOut(_ bytes: UnsafeRawBufferPointer) throws {
         let error = FileDescriptorOutput.writeAll(fd: 1, bytes)
         if error == EPIPE { throw ReplyOutputClosed() }
         if error != 0 { throw ToolError(.failure, "cannot write output: \(String(cString: strerror(error)))") }
     }
 
     public func tick() {}
-    public func finish() {}
+
+    /// A character cut short at the very end is written as the guard shows it.
+    public func finish() throws {
+        guard !finished else { return }
+        finished = true
+        if terminal.guarding { try terminal.finish().withUnsafeBytes(Self.writeOut) }
+    }
 }
 
 /// Set by the SIGWINCH handler; the next draw takes it.
