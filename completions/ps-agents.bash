@@ -163,7 +163,7 @@ _ps-agents() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(-h --help)
+    local -a non_repeating_flags=(--version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=()
     __ps-agents_offer_flags_options 0
@@ -186,7 +186,7 @@ _ps-agents() {
 
 _ps-agents_list() {
     repeating_flags=()
-    non_repeating_flags=(--insecure -h --help)
+    non_repeating_flags=(--insecure --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --drive)
     __ps-agents_offer_flags_options 0
@@ -226,7 +226,7 @@ _ps-agents_list() {
 
 _ps-agents_drives() {
     repeating_flags=()
-    non_repeating_flags=(--insecure -h --help)
+    non_repeating_flags=(--insecure --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout)
     __ps-agents_offer_flags_options 0
@@ -263,7 +263,7 @@ _ps-agents_drives() {
 
 _ps-agents_show() {
     repeating_flags=()
-    non_repeating_flags=(--insecure -h --help)
+    non_repeating_flags=(--insecure --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout)
     __ps-agents_offer_flags_options 1
@@ -300,7 +300,7 @@ _ps-agents_show() {
 
 _ps-agents_set() {
     repeating_flags=()
-    non_repeating_flags=(--insecure -h --help)
+    non_repeating_flags=(--insecure --version -h --help)
     repeating_options=(--enable-tool --disable-tool)
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --system-prompt-file --system-prompt --provider --model)
     __ps-agents_offer_flags_options 1
@@ -355,7 +355,7 @@ _ps-agents_set() {
 
 _ps-agents_create() {
     repeating_flags=()
-    non_repeating_flags=(--insecure -h --help)
+    non_repeating_flags=(--insecure --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --drive --title --system-prompt-file --system-prompt)
     __ps-agents_offer_flags_options 0
@@ -404,7 +404,7 @@ _ps-agents_create() {
 
 _ps-agents_ask() {
     repeating_flags=()
-    non_repeating_flags=(--insecure --print-ids --raw --render -h --help)
+    non_repeating_flags=(--insecure --print-ids --raw --render --version -h --help)
     repeating_options=()
     non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --conversation)
     __ps-agents_offer_flags_options -1
@@ -443,7 +443,11 @@ _ps-agents_ask() {
 }
 
 _ps-agents_help() {
-    :
+    repeating_flags=()
+    non_repeating_flags=(--version)
+    repeating_options=()
+    non_repeating_options=()
+    __ps-agents_offer_flags_options -1
 }
 
 complete -o filenames -F _ps-agents ps-agents

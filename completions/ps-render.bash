@@ -165,7 +165,7 @@ _ps-render() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--live --no-live --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--format --width --tools --reasoning --links --usage)
+    local -a non_repeating_options=(--format --width --tools --reasoning --links --usage --max-record-size)
     __ps-render_offer_flags_options 1
 
     # Offer option value completions
@@ -191,6 +191,9 @@ _ps-render() {
         ;;
     '--usage')
         __ps-render_add_completions -W 'show'$'\n''hide'
+        return
+        ;;
+    '--max-record-size')
         return
         ;;
     esac

@@ -163,13 +163,16 @@ _ps-search() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--insecure --json --archive -h --help)
+    local -a non_repeating_flags=(--insecure --json --archive --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --in --limit --db --source --conversation --role --since --until)
+    local -a non_repeating_options=(--max-record-size --profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --in --limit --db --source --conversation --role --since --until)
     __ps-search_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
+    '--max-record-size')
+        return
+        ;;
     '--profile')
         return
         ;;
@@ -239,7 +242,11 @@ _ps-search() {
 }
 
 _ps-search_help() {
-    :
+    repeating_flags=()
+    non_repeating_flags=(--version)
+    repeating_options=()
+    non_repeating_options=()
+    __ps-search_offer_flags_options -1
 }
 
 complete -o filenames -F _ps-search ps-search

@@ -20,10 +20,10 @@ function __ps-search_parse_tokens -S
     set -l unparsed_tokens (__ps-search_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-search'
-        __ps-search_parse_subcommand 1 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'in=' 'limit=' 'json' 'archive' 'db=' 'source=' 'conversation=' 'role=' 'since=' 'until=' 'h/help'
+        __ps-search_parse_subcommand 1 'max-record-size=' 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'in=' 'limit=' 'json' 'archive' 'db=' 'source=' 'conversation=' 'role=' 'since=' 'until=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
-            __ps-search_parse_subcommand -r 1 
+            __ps-search_parse_subcommand -r 1 'version'
         end
     end
 end
@@ -77,12 +77,13 @@ function __ps-search_custom_completion
 end
 
 complete -c 'ps-search' -f
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" max-record-size' -l 'max-record-size' -d 'The longest line, event or record to hold, in MiB (default 64; also PS_MAX_RECORD_MIB).' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" profile' -l 'profile' -d 'The profile to use (default: PS_PROFILE, then the configured default, then \'default\').' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" server' -l 'server' -d 'The server\'s base URL; overrides PAGESPACE_API_URL and the profile\'s server.' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" api' -l 'api' -d 'The API the server speaks: pagespace, pagespace-legacy, openai, lucid, gemini (default: the profile\'s, else detected).' -rfka 'pagespace pagespace-legacy openai lucid gemini'
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" cacert' -l 'cacert' -d 'Verify the server\'s TLS certificate with this CA bundle.' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" insecure' -l 'insecure' -d 'Do not verify the server\'s TLS certificate (only for a local test server).'
-complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" retries' -l 'retries' -d 'How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. Sends are never retried.' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" retries' -l 'retries' -d 'How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. A send is not.' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" max-retry-wait' -l 'max-retry-wait' -d 'The longest Retry-After to wait for, in seconds; a longer one fails at once. Also PS_MAX_RETRY_WAIT.' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" connect-timeout' -l 'connect-timeout' -d 'Seconds to wait for a connection (default 15).' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" idle-timeout' -l 'idle-timeout' -d 'Seconds without a byte from the server before giving up (default 300; keep-alive comments count).' -rfka ''
@@ -96,4 +97,6 @@ complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_op
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" role' -l 'role' -d 'Only messages with this role: user, assistant or system (--archive).' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" since' -l 'since' -d 'Only messages created at or after this time, e.g. 2025-11-01 (--archive).' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" until' -l 'until' -d 'Only messages created before this time (--archive).' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" version' -l 'version' -d 'Show the version.'
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search help" version' -l 'version' -d 'Show the version.'

@@ -163,7 +163,7 @@ _ps-send() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--insecure --new-conversation --print-ids --regenerate --no-resume --list-streams --raw --render -h --help)
+    local -a non_repeating_flags=(--insecure --new-conversation --print-ids --regenerate --no-resume --list-streams --raw --render --redact --allow-secrets --version -h --help)
     local -a repeating_options=(--attach)
     local -a non_repeating_options=(--max-record-size --profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --conversation --page --agent --drive --provider --model --system --max-stdin-bytes --resume --from-seq --history --extract-facts-every)
     __ps-send_offer_flags_options -1
@@ -255,7 +255,11 @@ _ps-send() {
 }
 
 _ps-send_help() {
-    :
+    repeating_flags=()
+    non_repeating_flags=(--version)
+    repeating_options=()
+    non_repeating_options=()
+    __ps-send_offer_flags_options -1
 }
 
 complete -o filenames -F _ps-send ps-send

@@ -81,7 +81,6 @@ final class ResponseStream {
             heldBack = []
             try rest.withUnsafeBytes { try emit($0) }
         }
-        FileDescriptorOutput.writeAll(fd: 1, terminal.finish())  // a UTF-8 sequence the stream cut
         try finishChecks(request)
     }
 
