@@ -117,17 +117,21 @@ import Testing
 
     @Test func exportStateIsReplacedAtomically() throws {
         let path = home + "/state.json"
-        var state = try ExportState.load(path)
-        #expect(state.watermark(for: "global:c") == nil)
         let mark = HistoryWatermark(
             lastMessageID: "m5", lastCreatedAt: "2026-01-01T00:00:05.000Z", idsAtLastCreatedAt: ["m4", "m5"],
             anchorMessageID: "m3")
-        try state.record(mark, for: "global:c")
         let bare = HistoryWatermark(lastMessageID: "m1", lastCreatedAt: nil, idsAtLastCreatedAt: ["m1"], anchorMessageID: nil)
-        try state.record(bare, for: "page:p:")
+        do {  // the state holds the file's lock until it is gone
+            var state = try ExportState.load(path)
+            #expect(state.watermark(for: "global:c") == nil)
+            try state.record(mark, for: "global:c")
+            try state.record(bare, for: "page:p:")
+            try state.save()
+        }
         let again = try ExportState.load(path)
         #expect(again.watermark(for: "global:c") == mark)
         #expect(again.watermark(for: "page:p:") == bare)
+        _ = consume again
         #expect(try FileManager.default.contentsOfDirectory(atPath: home).filter { $0.contains("tmp") }.isEmpty)
         // A file from before timestamps were kept still names the last message.
         try #"{"version":1,"conversations":{"global:c":{"lastMessageId":"m9"}}}"#.write(toFile: path, atomically: true, encoding: .utf8)
