@@ -10,6 +10,8 @@ import TestSupport
         let status: Int
         let lines: [String]
         let watchedWhileRunning: Bool
+        /// Every byte that reached the terminal.
+        let bytes: Data
     }
 
     static func onTerminal(_ command: String, watch: String = "", _ sandbox: NetworkSandbox) throws -> Screen {
@@ -19,7 +21,8 @@ import TestSupport
         let object = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
         return Screen(
             status: object["status"] as? Int ?? -1, lines: object["lines"] as? [String] ?? [],
-            watchedWhileRunning: object["watchedWhileRunning"] as? Bool ?? false)
+            watchedWhileRunning: object["watchedWhileRunning"] as? Bool ?? false,
+            bytes: Data(base64Encoded: object["bytes"] as? String ?? "") ?? Data())
     }
 
     static func session(pace: Int = 0) throws -> (LocalServer, NetworkSandbox) {

@@ -87,7 +87,7 @@ extension SecretRule {
         SecretRule("openai-api-key", keywords: ["sk-proj-", "sk-svcacct-", "sk-admin-"],
                    "sk-(proj|svcacct|admin)-[A-Za-z0-9_-]{40,}",
                    source: "gitleaks openai-api-key, without its T3BlbkFJ marker (newer keys lack it)"),
-        SecretRule("jwt", keywords: ["ey"],
+        SecretRule("jwt", keywords: [".ey"],  // (gitleaks has "ey"; every match holds ".ey", far rarer in code)
                    tokenStart + "(ey[a-zA-Z0-9]{17,}\\.ey[a-zA-Z0-9/\\_-]{17,}\\.([a-zA-Z0-9/\\_-]{10,}={0,2})?)" + tokenEnd,
                    group: 2, source: "gitleaks jwt"),
         SecretRule("pagespace-mcp-token", keywords: ["mcp_"], tokenStart + "(mcp_[A-Za-z0-9_-]{24,})", group: 2,

@@ -4,10 +4,12 @@ pseudo-terminal and reads what it shows with a terminal emulator (pyte).
 
   reply_terminal.py COMMAND [WATCH]
 
-Prints one JSON object: {"status": N, "lines": [...], "watchedWhileRunning": bool}: the exit
-status, every line the terminal shows or scrolled away at the end, and whether WATCH (a few
-words of the reply) was on screen while the command was still running (the reply is live).
+Prints one JSON object: {"status": N, "lines": [...], "watchedWhileRunning": bool, "bytes": B64}:
+the exit status, every line the terminal shows or scrolled away at the end, whether WATCH (a few
+words of the reply) was on screen while the command was still running (the reply is live), and
+every byte that reached the terminal (base64), for what must never reach it.
 """
+import base64
 import json
 import os
 import sys
@@ -22,6 +24,13 @@ def main():
     watch = sys.argv[2] if len(sys.argv) > 2 else None
     terminal = Terminal(["/bin/sh", "-c", command], columns=80, rows=24)
     terminal.process.stdin.close()  # no piped input: the arguments are the message
+    received = bytearray()
+    feed = terminal.stream.feed
+
+    def keep(data):
+        received.extend(data)
+        feed(data)
+    terminal.stream.feed = keep
     watched = False
     end = time.monotonic() + 60
     while terminal.process.poll() is None and time.monotonic() < end:
@@ -32,7 +41,8 @@ def main():
     if terminal.process.poll() is None:
         terminal.process.kill()
     status = terminal.process.wait()
-    print(json.dumps({"status": status, "lines": terminal.lines(), "watchedWhileRunning": watched}))
+    print(json.dumps({"status": status, "lines": terminal.lines(), "watchedWhileRunning": watched,
+                      "bytes": base64.b64encode(bytes(received)).decode()}))
 
 
 if __name__ == "__main__":
