@@ -163,7 +163,7 @@ _ps-archive() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--keep-deleted --stats --export --json -h --help)
+    local -a non_repeating_flags=(--keep-deleted --stats --export --json --version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=(--db --source)
     __ps-archive_offer_flags_options 0
@@ -195,7 +195,11 @@ _ps-archive() {
 }
 
 _ps-archive_help() {
-    :
+    repeating_flags=()
+    non_repeating_flags=(--version)
+    repeating_options=()
+    non_repeating_options=()
+    __ps-archive_offer_flags_options -1
 }
 
 complete -o filenames -F _ps-archive ps-archive

@@ -20,10 +20,10 @@ function __ps-archive_parse_tokens -S
     set -l unparsed_tokens (__ps-archive_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-archive'
-        __ps-archive_parse_subcommand 0 'db=' 'source=' 'keep-deleted' 'stats' 'export' 'json' 'h/help'
+        __ps-archive_parse_subcommand 0 'db=' 'source=' 'keep-deleted' 'stats' 'export' 'json' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
-            __ps-archive_parse_subcommand -r 1 
+            __ps-archive_parse_subcommand -r 1 'version'
         end
     end
 end
@@ -83,4 +83,6 @@ complete -c 'ps-archive' -n '__ps-archive_should_offer_completions_for_flags_or_
 complete -c 'ps-archive' -n '__ps-archive_should_offer_completions_for_flags_or_options "ps-archive" stats' -l 'stats' -d 'Write the number of messages and conversations per source, and the oldest and newest.'
 complete -c 'ps-archive' -n '__ps-archive_should_offer_completions_for_flags_or_options "ps-archive" export' -l 'export' -d 'Write the stored records back out as NDJSON.'
 complete -c 'ps-archive' -n '__ps-archive_should_offer_completions_for_flags_or_options "ps-archive" json' -l 'json' -d 'Write NDJSON records even on a terminal (--stats).'
+complete -c 'ps-archive' -n '__ps-archive_should_offer_completions_for_flags_or_options "ps-archive" version' -l 'version' -d 'Show the version.'
 complete -c 'ps-archive' -n '__ps-archive_should_offer_completions_for_flags_or_options "ps-archive" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ps-archive' -n '__ps-archive_should_offer_completions_for_flags_or_options "ps-archive help" version' -l 'version' -d 'Show the version.'

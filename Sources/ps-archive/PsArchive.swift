@@ -40,7 +40,8 @@ struct PsArchive: ParsableCommand {
               ps-search --archive "launch date"
 
             \(ExitStatus.helpText([.success, .failure, .usage, .malformedInput, .notFound, .brokenPipe]))
-            """)
+            """,
+        version: ToolVersion.line)
 
     static func main() { runAsTool() }
 

@@ -153,11 +153,13 @@ import TestSupport
 
     /// PageSpace refuses images for a model without vision: 400 in its words, exit 2 here,
     /// nothing stored. The Global assistant judges the model the send names (none: no check),
-    /// Page AI that one or else the agent's own (the demo agent's glm-4.5-air has none).
+    /// Page AI that one or else the agent's own (here set to z-ai/glm-4.6, which has none).
     @Test func aModelWithoutVisionIsRefusedInTheServersWords() throws {
         let server = try LocalServer.start(extraArguments: ["--quiet"])
         defer { server.stop() }
         let sandbox = try NetworkSandbox(server: server)
+        let configured = try sandbox.run("ps-agents", ["set", "page_agent_demo", "--provider", "zai", "--model", "z-ai/glm-4.6"])
+        #expect(configured.status == 0, "\(configured.stderrText)")
         let image = try Self.write(Self.png, "dot.png", in: sandbox)
         let global = try sandbox.run("ps-send", ["--model", "glm-4.6", "--attach", image, "look"])
         #expect(global.status == 2)
@@ -168,7 +170,7 @@ import TestSupport
             "\(global.stderrText)")
         let agent = try sandbox.run("ps-send", ["--page", "page_agent_demo", "--attach", image, "look"])
         #expect(agent.status == 2)
-        #expect(agent.stderrText.contains(#"The selected model "glm-4.5-air" does not support image attachments"#), "\(agent.stderrText)")
+        #expect(agent.stderrText.contains(#"The selected model "z-ai/glm-4.6" does not support image attachments"#), "\(agent.stderrText)")
         let history = try sandbox.run("ps-history", ["--conversation", LocalServer.globalConversationID])
         #expect(history.status == 0 && !history.stdoutText.contains("data:image/png"))
 

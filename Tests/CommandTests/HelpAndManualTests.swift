@@ -6,7 +6,7 @@ import TestSupport
 /// nothing to warn about, and single commands offer no `help` subcommand.
 @Suite struct HelpAndManualTests {
     static let commands = [
-        "ps-sse", "ps-parts", "ps-render", "ps-send", "ps-history", "ps-message", "ps-models", "ps-local-server", "ps-auth", "ps-facts", "ps-summary", "ps-settings", "ps-agents", "ps-keys", "ps-search",
+        "ps-sse", "ps-parts", "ps-render", "ps-send", "ps-history", "ps-message", "ps-models", "ps-local-server", "ps-auth", "ps-facts", "ps-summary", "ps-settings", "ps-agents", "ps-keys", "ps-search", "ps-archive",
     ]
     static let withSubcommands: Set<String> = ["ps-auth", "ps-message", "ps-facts", "ps-summary", "ps-agents", "ps-keys"]
     static let singleCommands = commands.filter { !withSubcommands.contains($0) }

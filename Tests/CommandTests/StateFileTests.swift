@@ -17,8 +17,10 @@ import TestSupport
         let state = sandbox.directory + "/state.json", out = sandbox.directory + "/export.ndjson"
         let run = try sandbox.shell("""
             ps-history --conversation \(Self.conversation) --all --state \(state) --page-size 50 >> \(out) 2>> \(out).err &
+            first=$!
             ps-history --conversation \(Self.conversation) --all --state \(state) --page-size 50 >> \(out) 2>> \(out).err &
-            wait %1; a=$?; wait %2; b=$?; echo "$a $b"
+            second=$!
+            wait $first; a=$?; wait $second; b=$?; echo "$a $b"
             """)
         let errors = (try? String(contentsOfFile: out + ".err", encoding: .utf8)) ?? ""
         #expect(run.stdoutText == "0 0\n", "\(run.stdoutText) \(errors)")
