@@ -1,4 +1,5 @@
 import CCurl
+import PSCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,7 +21,7 @@ final class CurlTransfer {
     /// An error thrown by a handler: libcurl only learns "stop", we rethrow the real reason.
     private var handlerError: Error?
     /// When a byte last arrived (monotonic seconds), for the idle timeout.
-    private var lastActivity = CurlTransfer.now()
+    private var lastActivity = MonotonicClock.now
     private var idleTimeout = 0.0
     private var timedOut = false
 
@@ -88,7 +89,7 @@ final class CurlTransfer {
         // The idle timeout is ours (see `progress`): libcurl's low-speed check averages over
         // several seconds, so it cannot tell "idle for N seconds" precisely.
         idleTimeout = Double(options.idleTimeout)
-        lastActivity = CurlTransfer.now()
+        lastActivity = MonotonicClock.now
         // A request that may have started something on the server is sent on a new connection:
         // libcurl silently resends a request once when a reused connection turns out dead.
         if !request.isIdempotent { ps_curl_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1) }
@@ -134,23 +135,17 @@ final class CurlTransfer {
     private func progress() -> Bool {
         Interrupt.whileWaiting?()
         if watchInterrupt && Interrupt.stopsTransfers { return false }
-        if CurlTransfer.now() - lastActivity > idleTimeout {
+        if MonotonicClock.now - lastActivity > idleTimeout {
             timedOut = true
             return false
         }
         return true
     }
 
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-
     /// One header line, CRLF included. A status line starts a new header block (after a
     /// 100 Continue, say); the blank line ends it.
     private func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Bool {
-        lastActivity = CurlTransfer.now()
+        lastActivity = MonotonicClock.now
         var end = line.count
         while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
         let text = String(decoding: line[0..<end], as: UTF8.self)
@@ -173,7 +168,7 @@ final class CurlTransfer {
     }
 
     private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        lastActivity = CurlTransfer.now()
+        lastActivity = MonotonicClock.now
         deliverHeadIfNeeded()
         guard handlerError == nil else { return false }
         do {
