@@ -183,14 +183,20 @@ import TestSupport
         #expect(result.stdoutText.contains(#""id":"m3""#))
     }
 
+    /// On a pseudo-terminal read by a terminal emulator (pyte, through Terminal/reply_terminal.py).
     @Test func onATerminalAListWithTheMatchInBold() throws {
         #expect(try archive(Self.sample + [Self.message("m9", "launch \\u001b]52;c;evil\\u0007 codes", conversation: "c1")]).status == 0)
-        let result = try Run.shell("script -qec \"ps-search --db '\(db)' launch\" /dev/null", environment: ["TERM": "xterm"])
-        #expect(result.status == 0, "\(result.stderrText)")
-        let text = result.stdoutText
-        #expect(text.contains("Launch plans  2025-11-01 09:00  user"))
-        #expect(text.contains("When is the \u{1B}[1mlaunch\u{1B}[22m date?"))
-        #expect(!text.contains("\u{1B}]52"), "no control sequence from content reaches the terminal")
-        #expect(text.contains("\u{241B}]52"))
+        let script = Executables.packageRoot.appendingPathComponent("Tests/CommandTests/Terminal/reply_terminal.py").path
+        let result = try Run.command(LiveTerminalTests.python, [script, "ps-search --db '\(db)' launch"], timeout: 120)
+        try #require(result.status == 0, "reply_terminal.py failed: \(result.stderrText)")
+        let screen = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let lines = screen["lines"] as? [String] ?? []
+        let bytes = String(decoding: Data(base64Encoded: screen["bytes"] as? String ?? "") ?? Data(), as: UTF8.self)
+        #expect(screen["status"] as? Int == 0, "\(lines)")
+        #expect(lines.contains { $0.contains("Launch plans  2025-11-01 09:00  user") }, "\(lines)")
+        #expect(lines.contains { $0.contains("When is the launch date?") }, "\(lines)")
+        #expect(bytes.contains("When is the \u{1B}[1mlaunch\u{1B}[22m date?"), "the match in bold")
+        #expect(!bytes.contains("\u{1B}]52"), "no control sequence from content reaches the terminal")
+        #expect(lines.contains { $0.contains("\u{241B}]52") }, "\(lines)")
     }
 }
