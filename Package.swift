@@ -77,7 +77,7 @@ let package = Package(
         .executableTarget(
             name: "ps-local-server",
             dependencies: commandDependencies + [.product(name: "Hummingbird", package: "hummingbird")],
-            resources: [.copy("Catalog/model-catalog.json")]),
+            resources: [.copy("PageSpace/Models/model-catalog.json")]),
 
         // Tests.
         .target(name: "TestSupport", dependencies: ["PSCore"], path: "Tests/TestSupport"),

@@ -1,7 +1,7 @@
 import Foundation
 import PSCore
 
-/// The providers and models the server offers, read from Catalog/model-catalog.json, which
+/// The providers and models the server offers, read from model-catalog.json (beside this file), which
 /// scripts/model-catalog.py writes from a PageSpace checkout (AI_PROVIDERS and its sets in
 /// apps/web/src/lib/ai/core/ai-providers-config.ts, ALL_PROVIDER_NAMES in ai-utils.ts:62-85,
 /// the default pair in packages/lib/src/ai/model-defaults.ts:6-7), one generation per dialect.
