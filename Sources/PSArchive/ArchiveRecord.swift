@@ -34,7 +34,8 @@ public enum ArchiveRecord {
                 text = String(decoding: bytes, as: UTF8.self)
             }
             return .message(ArchivedMessage(source: source, id: id, conversationId: conversation, role: role,
-                                            createdAt: object["createdAt"]?.stringValue, record: text))
+                                            createdAt: object["createdAt"]?.stringValue, record: text,
+                                            columns: SearchColumns(object)))
         }
         if object["title"] != nil {
             return .conversation(source: source, id: id, title: object["title"]?.stringValue,
@@ -58,4 +59,17 @@ public struct ArchivedMessage: Sendable {
     public var role: String
     public var createdAt: String?
     public var record: String
+    /// The full-text columns when computed here (nil: the store computes them from the record).
+    public var columns: SearchColumns?
+
+    public init(source: String, id: String, conversationId: String?, role: String, createdAt: String?,
+                record: String, columns: SearchColumns? = nil) {
+        self.source = source
+        self.id = id
+        self.conversationId = conversationId
+        self.role = role
+        self.createdAt = createdAt
+        self.record = record
+        self.columns = columns
+    }
 }

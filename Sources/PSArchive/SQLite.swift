@@ -48,6 +48,7 @@ final class SQLiteDatabase {
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes(handle)) }
+    var lastInsertRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
 }
 
 /// One prepared statement: bind values by position (1-based), step through the rows, reset.

@@ -14,6 +14,13 @@ public final class SQLiteArchive: ArchiveStore {
           created = excluded.created, record = excluded.record, deleted = 0
         WHERE messages.record IS NOT excluded.record OR messages.deleted
         """)
+    // A new message's index row: its columns as computed by SearchColumns, or by the view.
+    private lazy var indexColumns = try! database.prepare(
+        "INSERT INTO message_fts(rowid, text, reasoning, tool, tool_io) VALUES (?1, ?2, ?3, NULL, NULL)")
+    private lazy var indexFromView = try! database.prepare("""
+        INSERT INTO message_fts(rowid, text, reasoning, tool, tool_io)
+          SELECT rowid, text, reasoning, tool, tool_io FROM message_text WHERE rowid = ?1
+        """)
     private lazy var deleteMessage = try! database.prepare("DELETE FROM messages WHERE source = ?1 AND id = ?2")
     private lazy var markDeleted = try! database.prepare(
         "UPDATE messages SET deleted = 1 WHERE source = ?1 AND id = ?2 AND NOT deleted")
@@ -59,23 +66,20 @@ public final class SQLiteArchive: ArchiveStore {
           PRIMARY KEY(source, id)) WITHOUT ROWID;
         CREATE VIEW IF NOT EXISTS message_text AS SELECT m.rowid AS rowid,
           coalesce((SELECT group_concat(json_extract(p.value, '$.text'), char(10)) FROM json_each(m.record, '$.parts') p
-                    WHERE json_extract(p.value, '$.type') = 'text'),
+                    WHERE CASE WHEN p.type = 'object' THEN json_extract(p.value, '$.type') END = 'text'),
                    CASE WHEN json_type(m.record, '$.content') = 'text' THEN json_extract(m.record, '$.content') END) AS text,
           (SELECT group_concat(json_extract(p.value, '$.text'), char(10)) FROM json_each(m.record, '$.parts') p
-           WHERE json_extract(p.value, '$.type') = 'reasoning') AS reasoning,
+           WHERE CASE WHEN p.type = 'object' THEN json_extract(p.value, '$.type') END = 'reasoning') AS reasoning,
           (SELECT group_concat(coalesce(json_extract(p.value, '$.toolName'), substr(json_extract(p.value, '$.type'), 6)), ' ')
            FROM json_each(m.record, '$.parts') p
-           WHERE json_extract(p.value, '$.type') LIKE 'tool-%' OR json_extract(p.value, '$.type') = 'dynamic-tool') AS tool,
+           WHERE CASE WHEN p.type = 'object' THEN json_extract(p.value, '$.type') LIKE 'tool-%' OR json_extract(p.value, '$.type') = 'dynamic-tool' END) AS tool,
           (SELECT group_concat(coalesce(json_extract(p.value, '$.input'), '') || char(10) || coalesce(json_extract(p.value, '$.output'), ''), char(10))
            FROM json_each(m.record, '$.parts') p
-           WHERE json_extract(p.value, '$.type') LIKE 'tool-%' OR json_extract(p.value, '$.type') = 'dynamic-tool') AS tool_io
+           WHERE CASE WHEN p.type = 'object' THEN json_extract(p.value, '$.type') LIKE 'tool-%' OR json_extract(p.value, '$.type') = 'dynamic-tool' END) AS tool_io
           FROM messages m;
         CREATE VIRTUAL TABLE IF NOT EXISTS message_fts USING fts5(
           text, reasoning, tool, tool_io, content = 'message_text', content_rowid = 'rowid');
-        CREATE TRIGGER IF NOT EXISTS messages_insert AFTER INSERT ON messages BEGIN
-          INSERT INTO message_fts(rowid, text, reasoning, tool, tool_io)
-            SELECT rowid, text, reasoning, tool, tool_io FROM message_text WHERE rowid = new.rowid;
-        END;
+        DROP TRIGGER IF EXISTS messages_insert;
         CREATE TRIGGER IF NOT EXISTS messages_delete BEFORE DELETE ON messages BEGIN
           INSERT INTO message_fts(message_fts, rowid, text, reasoning, tool, tool_io)
             SELECT 'delete', rowid, text, reasoning, tool, tool_io FROM message_text WHERE rowid = old.rowid;
@@ -126,8 +130,22 @@ public final class SQLiteArchive: ArchiveStore {
         statement.bind(4, message.role)
         statement.bind(5, message.createdAt)
         statement.bind(6, message.record)
+        let before = database.lastInsertRowID
         try statement.run()
-        return database.changes > 0
+        guard database.changes > 0 else { return false }
+        let rowid = database.lastInsertRowID
+        if rowid != before {
+            // A new message (an update's triggers reindex it from the view). Its columns computed
+            // here cost a fraction of the view's JSON functions, which were most of an ingest.
+            let index = message.columns == nil ? indexFromView : indexColumns
+            index.bind(1, rowid)
+            if let columns = message.columns {
+                index.bind(2, columns.text)
+                index.bind(3, columns.reasoning)
+            }
+            try index.run()
+        }
+        return true
     }
 
     public func delete(source: String, id: String, keep: Bool) throws {
@@ -174,16 +192,24 @@ public final class SQLiteArchive: ArchiveStore {
     }
 
     public func search(_ query: ArchiveQuery, _ body: (ArchiveHit) throws -> Void) throws {
-        // Best first by bm25; the filters are on the message row; the snippet marks matches with
-        // control characters the caller turns into bold or brackets.
+        // Best first by bm25. The best `limit` are found first, joining the message rows only
+        // when a filter needs them (a common word matches tens of thousands of messages); the
+        // records and the snippet (matches between control characters the caller turns into
+        // bold or brackets) are read for those alone.
+        let filters: [(String, String?)] = [
+            ("m.source = ?2", query.source), ("m.conversation = ?3", query.conversationId), ("m.role = ?4", query.role),
+            ("m.created >= ?5", query.since), ("m.created < ?6", query.until),
+        ].filter { $0.1 != nil }
+        let join = filters.isEmpty ? "" : "JOIN messages m ON m.rowid = f.rowid"
+        let conditions = filters.map { " AND " + $0.0 }.joined()
         let statement = try database.prepare("""
-            SELECT m.source, m.record, c.record, f.rank, snippet(message_fts, -1, char(2), char(3), '…', 16)
-            FROM message_fts f JOIN messages m ON m.rowid = f.rowid
+            WITH top AS MATERIALIZED (
+              SELECT f.rowid AS id, bm25(message_fts) AS rank FROM message_fts f \(join)
+              WHERE message_fts MATCH ?1\(conditions) ORDER BY rank LIMIT ?7)
+            SELECT m.source, m.record, c.record, top.rank, snippet(message_fts, -1, char(2), char(3), '…', 16)
+            FROM top JOIN message_fts f ON f.rowid = top.id JOIN messages m ON m.rowid = top.id
             LEFT JOIN conversations c ON c.source = m.source AND c.id = m.conversation
-            WHERE message_fts MATCH ?1
-              AND (?2 IS NULL OR m.source = ?2) AND (?3 IS NULL OR m.conversation = ?3) AND (?4 IS NULL OR m.role = ?4)
-              AND (?5 IS NULL OR m.created >= ?5) AND (?6 IS NULL OR m.created < ?6)
-            ORDER BY f.rank LIMIT ?7
+            WHERE message_fts MATCH ?1 ORDER BY top.rank
             """)
         statement.bind(1, query.text)
         statement.bind(2, query.source)

@@ -82,6 +82,46 @@ final class ArchiveStoreTests: XCTestCase {
         try archive.verify()
     }
 
+    /// New messages are indexed with columns computed in Swift (SearchColumns) where the shape is
+    /// common, else by the view; an update or deletion takes them out through the view. If the two
+    /// disagreed, FTS5's integrity check would fail and searches would find removed words.
+    func testTheIndexedColumnsAreTheViewsForEveryShape() throws {
+        let archive = try SQLiteArchive(path: folder.appendingPathComponent("shapes.sqlite").path, create: true)
+        let shapes = [
+            #"{"type":"text","text":"alpha one"},{"type":"text","text":"alpha two"}"#,
+            #"{"type":"text","text":""},{"type":"reasoning","text":"alpha thought"},{"type":"reasoning","text":"more"}"#,
+            #"{"type":"text"},{"type":"step-start"},{"type":"file","url":"x"}"#,
+            #"{"type":"text","text":5},{"type":"text","text":"alpha"}"#,
+            #"{"type":"TOOL-lookup","input":"alpha","output":null}"#,
+            #"{"type":"dynamic-tool","toolName":"alpha","input":{"q":"alpha"}}"#,
+            #"{"type":"text","text":"caf\u00e9 \u2603 alpha\nnext line"}"#,
+            #"{"type":"Text","text":"not a text part alpha"}"#,
+        ]
+        var lines = shapes.enumerated().map { #"{"id":"m\#($0.offset)","role":"user","parts":[\#($0.element)]}"# }
+        lines.append(#"{"id":"c1","role":"user","content":"alpha in content"}"#)
+        lines.append(#"{"id":"c2","role":"user","content":{"not":"text"}}"#)
+        lines.append(#"{"id":"c3","role":"user","parts":[],"content":"alpha again"}"#)
+        lines.append(#"{"id":"c4","role":"user","parts":{"type":"text","text":"alpha"}}"#)
+        for line in lines {
+            guard case .message(let message) = try record(line) else { return XCTFail(line) }
+            let expectSwift = !line.contains("tool") && !line.contains("TOOL") && !line.contains(":5}") && !line.contains(#""parts":{"#)
+            XCTAssertEqual(message.columns != nil, expectSwift, line)
+        }
+        try store(archive, lines)
+        try archive.verify()
+        let found = try hits(archive, ArchiveQuery(text: "alpha", limit: 100)).count
+        XCTAssertEqual(found, 8, "every message with alpha in a column; not a \"Text\" part, object content or parts that are not a list")
+        // Replace each by a message without the word, then delete half: the index keeps no trace.
+        try store(archive, lines.enumerated().map { index, _ in
+            #"{"id":"\#(index < 8 ? "m\(index)" : "c\(index - 7)")","role":"user","parts":[{"type":"text","text":"omega"}],"updated":true}"#
+        })
+        try archive.verify()
+        XCTAssertEqual(try hits(archive, ArchiveQuery(text: "alpha")).count, 0)
+        try store(archive, (0..<4).map { #"{"id":"m\#($0)","deleted":true}"# })
+        try archive.verify()
+        XCTAssertEqual(try hits(archive, ArchiveQuery(text: "omega", limit: 100)).count, lines.count - 4)
+    }
+
     func testAMalformedQueryIsAUsageError() throws {
         let archive = try SQLiteArchive(path: folder.appendingPathComponent("q.sqlite").path, create: true)
         XCTAssertThrowsError(try hits(archive, ArchiveQuery(text: "\"unclosed")))
