@@ -8,11 +8,15 @@ import PSCore
 /// view `message_text` reads out of each record (so the text is stored once, in the record).
 public final class SQLiteArchive: ArchiveStore {
     let database: SQLiteDatabase
-    private lazy var upsertMessage = try! database.prepare("""
+    // A message is inserted, else updated: one upsert statement costs twice as much for a new
+    // row (measured), and most rows of an ingest are new.
+    private lazy var insertMessage = try! database.prepare("""
         INSERT INTO messages(source, id, conversation, role, created, record) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-        ON CONFLICT(source, id) DO UPDATE SET conversation = excluded.conversation, role = excluded.role,
-          created = excluded.created, record = excluded.record, deleted = 0
-        WHERE messages.record IS NOT excluded.record OR messages.deleted
+        ON CONFLICT(source, id) DO NOTHING
+        """)
+    private lazy var updateMessage = try! database.prepare("""
+        UPDATE messages SET conversation = ?3, role = ?4, created = ?5, record = ?6, deleted = 0
+        WHERE source = ?1 AND id = ?2 AND (record IS NOT ?6 OR deleted)
         """)
     // A new message's index row: its columns as computed by SearchColumns, or by the view.
     private lazy var indexColumns = try! database.prepare(
@@ -123,29 +127,29 @@ public final class SQLiteArchive: ArchiveStore {
 
     @discardableResult
     public func store(_ message: ArchivedMessage) throws -> Bool {
-        let statement = upsertMessage
-        statement.bind(1, message.source)
-        statement.bind(2, message.id)
-        statement.bind(3, message.conversationId)
-        statement.bind(4, message.role)
-        statement.bind(5, message.createdAt)
-        statement.bind(6, message.record)
-        let before = database.lastInsertRowID
-        try statement.run()
-        guard database.changes > 0 else { return false }
-        let rowid = database.lastInsertRowID
-        if rowid != before {
-            // A new message (an update's triggers reindex it from the view). Its columns computed
-            // here cost a fraction of the view's JSON functions, which were most of an ingest.
-            let index = message.columns == nil ? indexFromView : indexColumns
-            index.bind(1, rowid)
-            if let columns = message.columns {
-                index.bind(2, columns.text)
-                index.bind(3, columns.reasoning)
+        for statement in [insertMessage, updateMessage] {
+            statement.bind(1, message.source)
+            statement.bind(2, message.id)
+            statement.bind(3, message.conversationId)
+            statement.bind(4, message.role)
+            statement.bind(5, message.createdAt)
+            statement.bind(6, message.record)
+            try statement.run()
+            guard database.changes > 0 else { continue }
+            if statement === insertMessage {
+                // A new message (an update's triggers reindex it from the view). Its columns
+                // computed here cost a fraction of the view's JSON functions.
+                let index = message.columns == nil ? indexFromView : indexColumns
+                index.bind(1, database.lastInsertRowID)
+                if let columns = message.columns {
+                    index.bind(2, columns.text)
+                    index.bind(3, columns.reasoning)
+                }
+                try index.run()
             }
-            try index.run()
+            return true
         }
-        return true
+        return false
     }
 
     public func delete(source: String, id: String, keep: Bool) throws {
