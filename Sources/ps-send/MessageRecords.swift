@@ -6,7 +6,8 @@ import PSNet
 /// assistant or system and its `parts` (or a plain `content`). Other records are skipped; a
 /// line that is not a JSON object stops with exit 3 naming it.
 enum MessageRecords {
-    static func read(_ path: String) throws -> [JSON] {
+    /// Each text goes through `secrets` (named by its record's line) before it can be sent.
+    static func read(_ path: String, secrets: SecretCheck) throws -> [JSON] {
         let lines = RecordLineReader(try ChunkReader.open(path: path))
         var messages: [JSON] = []
         try lines.forEachLine { line, number in
@@ -17,10 +18,15 @@ enum MessageRecords {
             var message = JSONObject()
             message["id"] = record["id"] ?? .string(RandomID.messageID())
             message["role"] = .string(role)
+            let source = "--history \(TerminalSafeText.sanitize(lines.name)) record \(number):"
             if let parts = record["parts"]?.arrayValue {
-                message["parts"] = .array(parts)
+                message["parts"] = .array(try parts.map { part in
+                    guard var object = part.objectValue, let text = object["text"]?.stringValue else { return part }
+                    object["text"] = .string(try secrets.pass(text, from: source))
+                    return .object(object)
+                })
             } else if let content = record["content"]?.stringValue {
-                message["parts"] = [["type": "text", "text": .string(content)]]
+                message["parts"] = [["type": "text", "text": .string(try secrets.pass(content, from: source))]]
             } else {
                 return
             }

@@ -268,7 +268,7 @@ struct PsSend: ParsableCommand {
         let model = self.model ?? connection.session.profileModel
         let target: SendTarget, message: JSON
         if let history, let text {
-            target = try seededTarget(adapter, from: history, text: text, model: model)
+            target = try seededTarget(adapter, from: history, text: text, model: model, secrets: secrets)
             message = UserMessage.make(text: text)
         } else if let text {
             target = try sendTarget(adapter, page: page, text: text, model: model)
@@ -328,9 +328,10 @@ struct PsSend: ParsableCommand {
     }
 
     /// `--history FILE`: a new conversation that starts with the messages in FILE.
-    private func seededTarget(_ adapter: APIAdapter, from path: String, text: String, model: String?) throws -> SendTarget {
+    private func seededTarget(_ adapter: APIAdapter, from path: String, text: String, model: String?,
+                              secrets: SecretCheck) throws -> SendTarget {
         let seeding = try Capabilities.require(adapter, ConversationSeeding.self, toDo: "start a conversation from --history")
-        let messages = try MessageRecords.read(path)
+        let messages = try MessageRecords.read(path, secrets: secrets)
         guard let id = try adapter.createConversation(NewConversation(title: NewConversation.title(fromMessage: text), model: model)) else {
             throw ToolError(.usage, "the \(adapter.kind.rawValue) API cannot create conversations")
         }

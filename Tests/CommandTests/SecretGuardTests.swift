@@ -65,4 +65,29 @@ import TestSupport
         let both = try sandbox.run("ps-send", ["--redact", "--allow-secrets", "hi"])
         #expect(both.status == 2)
     }
+
+    /// The messages of `--history FILE` are sent too (seeding a new conversation), so they are
+    /// checked like the message itself.
+    @Test func aSecretInHistoryRecordsIsRefusedOrRedacted() throws {
+        let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try OpenAIBackendTests.sandbox(server)
+        let history = sandbox.directory + "/export.ndjson"
+        let records = [
+            #"{"id":"m1","role":"user","parts":[{"type":"text","text":"here is the diff"}]}"#,
+            #"{"id":"m2","role":"assistant","content":"the token is \#(Self.token)"}"#,
+        ]
+        try (records.joined(separator: "\n") + "\n").write(toFile: history, atomically: true, encoding: .utf8)
+        try server.clearRequestLog()
+        let refused = try sandbox.run("ps-send", ["--model", "ps-demo", "--history", history, "go on"])
+        #expect(refused.status == 2, "\(refused.stderrText)")
+        #expect(refused.stderrText.contains("export.ndjson record 2: line 1 holds what looks like a secret (github-token)"),
+                "\(refused.stderrText)")
+        #expect(!refused.stderrText.contains(Self.token))
+        #expect(!(try sentBodies(server)).contains(Self.token))
+        let redacted = try sandbox.run("ps-send", ["--model", "ps-demo", "--redact", "--history", history, "go on"])
+        #expect(redacted.status == 0, "\(redacted.stderrText)")
+        let sent = try sentBodies(server)
+        #expect(sent.contains("the token is [REDACTED:github-token]") && !sent.contains(Self.token), "\(sent)")
+    }
 }
