@@ -71,22 +71,37 @@ struct ExportSearch {
 }
 
 /// The words around the first match: up to `context` characters each side, runs of white
-/// space made one space, "…" where the text was cut.
+/// space made one space, "…" where the text was cut. Found in one pass that holds only the last
+/// `context` + query characters' positions, so a huge message costs no more than its text.
 struct Snippet {
     static let context = 40
     let text: String
 
     init?(text: String, needle: [String]) {
-        let characters = Array(text)
-        let lowered = characters.map { $0.lowercased() }
-        guard !needle.isEmpty, needle.count <= lowered.count else { return nil }
-        guard let start = (0...(lowered.count - needle.count)).first(where: { at in
-            needle.indices.allSatisfy { lowered[at + $0] == needle[$0] }
-        }) else { return nil }
-        let from = max(0, start - Self.context), to = min(characters.count, start + needle.count + Self.context)
+        let length = needle.count
+        guard length > 0 else { return nil }
+        let kept = Self.context + length
+        var positions = [String.Index](repeating: text.startIndex, count: kept)  // a ring
+        var window = [String](repeating: "", count: length)  // the last characters, lowercased; a ring
+        var count = 0
+        var index = text.startIndex
+        var matchEnd: String.Index?
+        while index < text.endIndex {
+            positions[count % kept] = index
+            window[count % length] = text[index].lowercased()
+            count += 1
+            index = text.index(after: index)
+            if count >= length && (0..<length).allSatisfy({ window[(count - length + $0) % length] == needle[$0] }) {
+                matchEnd = index
+                break
+            }
+        }
+        guard var to = matchEnd else { return nil }
+        let from = max(0, count - length - Self.context)
+        for _ in 0..<Self.context where to < text.endIndex { to = text.index(after: to) }
         var out = from > 0 ? "…" : ""
         var lastWasSpace = false
-        for character in characters[from..<to] {
+        for character in text[positions[from % kept]..<to] {
             if character.isWhitespace {
                 if !lastWasSpace { out.append(" ") }
                 lastWasSpace = true
@@ -95,7 +110,7 @@ struct Snippet {
                 lastWasSpace = false
             }
         }
-        if to < characters.count { out += "…" }
+        if to < text.endIndex { out += "…" }
         self.text = out
     }
 }

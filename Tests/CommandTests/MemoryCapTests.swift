@@ -20,12 +20,12 @@ import TestSupport
     }
 
     static func measure(
-        _ command: [String], prefix: String = "", fill: String = "a", bytes: Int = bigInput,
+        _ command: [String], prefix: String = "", fill: String = "a", bytes: Int = bigInput, suffix: String = "",
         environment: [String: String] = [:]
     ) throws -> Measured {
         let script = Executables.packageRoot.appendingPathComponent("bench/memory/maxrss.py").path
         let program = command[0].hasPrefix("/") ? command[0] : Executables.url(command[0]).path
-        let arguments = [script, "--prefix", prefix, "--fill", fill, "--bytes", String(bytes), "--", program]
+        let arguments = [script, "--prefix", prefix, "--fill", fill, "--bytes", String(bytes), "--suffix", suffix, "--", program]
             + command.dropFirst()
         let result = try Run.command("/usr/bin/python3", arguments, environment: environment, timeout: 120)
         try #require(result.status == 0, "maxrss.py failed: \(result.stderrText)")
@@ -90,6 +90,19 @@ import TestSupport
                     "\(run.stderr)")
             #expect(run.maxRSSKiB < Self.boundKiB, "\(command[0]) peak \(run.maxRSSKiB) KiB")
         }
+    }
+
+    /// A message under the cap is searched in memory linear in its size, with a small factor:
+    /// the snippet is found in one pass, not over an array of its characters (33 times the text).
+    @Test func aHugeMessageIsSearchedInLittleMoreThanItsSize() throws {
+        let megabytes = 4
+        let run = try Self.measure(
+            ["ps-search", "zebra"], prefix: #"{"id":"m1","role":"user","parts":[{"type":"text","text":""#,
+            fill: "a cat sat ", bytes: megabytes << 20, suffix: #" the zebra  end"}]}\#(Self.escapedLF)"#)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains(#""snippet":"…"#) && run.stdout.contains(#"sat a ca the zebra end"}"#), "\(run.stdout)")
+        // The line, its parsed text and the joined text: about 3 copies, and the debug build's start.
+        #expect(run.maxRSSKiB < 6 * megabytes * 1024 + 40 * 1024, "peak \(run.maxRSSKiB) KiB for \(megabytes) MiB")
     }
 
     @Test func theFlagIsInTheHelpOfEveryStreamReader() throws {

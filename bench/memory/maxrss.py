@@ -2,9 +2,9 @@
 """Runs one command with a generated input on its stdin and reports, as one JSON line, its exit
 status, its peak resident memory (getrusage of the child, in KiB), its time and the start of
 its stdout and stderr. The input is PREFIX then BYTES bytes of FILL (no line end unless FILL has
-one), written in 64 KiB pieces: a command that stops reading early simply ends the writing.
+one) then SUFFIX, written in 64 KiB pieces: a command that stops reading early simply ends the writing.
 
-    maxrss.py [--prefix TEXT] [--fill TEXT] [--bytes N] [--] COMMAND ARGS...
+    maxrss.py [--prefix TEXT] [--fill TEXT] [--bytes N] [--suffix TEXT] [--] COMMAND ARGS...
 
 Used by the memory tests (Tests/CommandTests/MemoryCapTests.swift) and bench/memory/run."""
 import json
@@ -17,7 +17,7 @@ import time
 
 
 def main(argv):
-    prefix, fill, count = b"", b"a", 0
+    prefix, fill, count, suffix = b"", b"a", 0, b""
     while argv and argv[0].startswith("--"):
         flag = argv.pop(0)
         if flag == "--":
@@ -27,6 +27,8 @@ def main(argv):
             prefix = value.encode().decode("unicode_escape").encode("latin-1")
         elif flag == "--fill":
             fill = value.encode().decode("unicode_escape").encode("latin-1")
+        elif flag == "--suffix":
+            suffix = value.encode().decode("unicode_escape").encode("latin-1")
         elif flag == "--bytes":
             count = int(value)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
@@ -40,6 +42,7 @@ def main(argv):
                 part = piece[: count - written]
                 child.stdin.write(part)
                 written += len(part)
+            child.stdin.write(suffix)
             child.stdin.close()
         except (BrokenPipeError, ConnectionResetError):
             pass
