@@ -50,7 +50,12 @@ struct PsSend: ParsableCommand {
             with status 141, when the reader of the output goes away. A stream the server cuts \
             exits 9 with everything received written; one that ends without [DONE], or with \
             [DONE] but no finish chunk (a reply stopped or taken over on the server), or a \
-            Gemini stream without its done event (an error event says why), exits 10.
+            Gemini stream without its done event (an error event says why), exits 10, as does a \
+            reply that asks for a tool (an OpenAI-compatible server's finish_reason tool_calls, \
+            or a call left without result): the client runs no tools, so it says which and \
+            stops there. Where the client keeps the conversation (an OpenAI-compatible server), \
+            the message and what came of the reply are kept however the reply ended (cut, \
+            Ctrl-C, | head, waiting for a tool: marked incomplete, see ps-ndjson(5)).
 
             When the connection breaks mid-reply and the server can say where the reply is (the \
             current API, with a session token), ps-send joins it again by itself \
@@ -317,11 +322,15 @@ struct PsSend: ParsableCommand {
         } catch let failure as TransferFailure {
             if failure == .interrupted {
                 stream.output.close()  // the rendered reply ends before the lines about stopping
+                // The user's message stays in the conversation, with what came of the reply.
+                try keepTurn(adapter, target, message, stream, cutShort: "interrupted (Ctrl-C) before the reply's end")
                 abortTurn(adapter, streamID: stream.streamID, conversationID: target.conversationID)
             }
             if case .network(_, true) = failure { try keepTurn(adapter, target, message, stream) }
             throw stream.toolError(failure, request: request)
         } catch is ReaderGone {
+            // Kept as for a cut stream: the next message continues this conversation.
+            try keepTurn(adapter, target, message, stream, cutShort: "the reader of the output went away before the reply's end")
             abortTurn(adapter, streamID: stream.streamID, conversationID: target.conversationID, quiet: true)
             throw ExitRequest(.brokenPipe)  // quietly, like every command whose reader left
         }
@@ -405,9 +414,12 @@ struct PsSend: ParsableCommand {
     }
 
     /// Where the client keeps the conversation: the message and the reply rebuilt from the stream.
-    private func keepTurn(_ adapter: APIAdapter, _ target: SendTarget, _ message: JSON, _ stream: ResponseStream) throws {
+    /// A reply cut short here (`cutShort` says how) is kept unfinished, marked `incomplete`.
+    private func keepTurn(
+        _ adapter: APIAdapter, _ target: SendTarget, _ message: JSON, _ stream: ResponseStream, cutShort: String? = nil
+    ) throws {
         guard let collector = stream.collector else { return }
-        collector.finish()
+        collector.finish(cutShort: cutShort)
         try adapter.keepTurn(target, message: message, reply: collector.reply)
     }
 

@@ -131,6 +131,9 @@ final class ResponseStream {
             guard collector.status != nil else {
                 throw ToolError(.incomplete, "the answer held no reply ps-parts can read (\(received) bytes were written)")
             }
+            if !collector.waitingForTools.isEmpty {
+                throw ToolError(.incomplete, "the reply is not whole: \(PendingToolCalls.detail(collector.waitingForTools)); what arrived was written")
+            }
             return
         }
         let isUIMessageStream = head.header("x-vercel-ai-ui-message-stream") != nil

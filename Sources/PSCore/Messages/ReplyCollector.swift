@@ -8,13 +8,26 @@ public final class ReplyCollector {
     /// The reply, once it ended (or the body did), and how it ended.
     public private(set) var reply: JSON?
     public private(set) var status: MessageStatus?
+    /// The tools a finished reply asks for and that got no result (PendingToolCalls): the
+    /// reply then waits for a tool, and is kept marked `incomplete` with reason `waiting-for-tool`.
+    public private(set) var waitingForTools: [String] = []
+    /// Why the body stopped early, when its reader did (`finish(cutShort:)`).
+    private var cutShort: String?
 
     public init() {
         stream = MessageStream { [unowned self] event in
             if case .ended(let assembler, let status) = event, self.status == nil {
                 var message = assembler.message
-                if case .incomplete(let reason, let detail, _) = status, case .object(var object) = message {
-                    object["incomplete"] = .object(JSONObject([("reason", .string(reason.rawValue)), ("detail", .string(detail))]))
+                var marker: (reason: String, detail: String)?
+                switch status {
+                case .incomplete(let reason, let detail, _):
+                    marker = (reason.rawValue, reason == .noFinish ? self.cutShort ?? detail : detail)
+                case .complete:
+                    self.waitingForTools = PendingToolCalls.names(in: message)
+                    if !self.waitingForTools.isEmpty { marker = ("waiting-for-tool", PendingToolCalls.detail(self.waitingForTools)) }
+                }
+                if let marker, case .object(var object) = message {
+                    object["incomplete"] = .object(JSONObject([("reason", .string(marker.reason)), ("detail", .string(marker.detail))]))
                     message = .object(object)
                 }
                 self.reply = message
@@ -35,8 +48,10 @@ public final class ReplyCollector {
         }
     }
 
-    /// The end of the body.
-    public func finish() {
+    /// The end of the body; `cutShort` says why it ended early (the reply then unfinished
+    /// is kept with that as its `incomplete` detail).
+    public func finish(cutShort: String? = nil) {
+        if status == nil, let cutShort { self.cutShort = cutShort }
         try? stream.finish()
     }
 }

@@ -53,23 +53,14 @@ public final class APIClient {
         return HTTPRequest(method: method, url: url(path, query: query), headers: headers, body: bytes)
     }
 
-    /// Which API generation the server speaks, from the public `GET /api/version`
-    /// (`{service:"pagespace-web", apiVersion}` on the current one; absent on the legacy one);
-    /// nil when that is the generation in use or the question gets no clear answer.
+    /// What a 404 means here, asked of the server with no credential (GenerationProbe): the
+    /// other API generation, or no PageSpace at all at this address; nil when the server is
+    /// the generation in use or gives no answer.
     func generationNote() -> String? {
-        var probe = request("GET", "/api/version")
-        probe.headers.removeAll { $0.name == "Authorization" }
-        guard let answer = try? http.send(probe) else { return nil }
-        let speaks: APIKind
-        if answer.head.isSuccess, (try? JSON.parse(bytes: answer.body))?["service"]?.stringValue == "pagespace-web" {
-            speaks = .pagespace
-        } else if answer.status == 404 {
-            speaks = .pagespaceLegacy
-        } else {
-            return nil
-        }
+        guard let answer = try? GenerationProbe.ask(self) else { return nil }
+        guard case .speaks(let speaks) = answer else { return GenerationProbe.notPageSpace(session.server) }
         guard let using = session.api, using != speaks else { return nil }
-        return "this server speaks the \(speaks.rawValue) API (GET /api/version), not \(using.rawValue); "
+        return "this server speaks the \(speaks.rawValue) API, not \(using.rawValue); "
             + "log in again for it, or pass --api \(speaks.rawValue)"
     }
 
@@ -157,6 +148,14 @@ public enum URLText {
         if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
         if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }  // never echo userinfo
         return String(rest)
+    }
+
+    /// The URL with any `user:password@` taken out: for messages.
+    public static func withoutUserinfo(_ url: String) -> String {
+        let rest = afterScheme(Substring(url))
+        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+        guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return url }
+        return String(url[..<rest.startIndex]) + String(rest[rest.index(after: at)...])
     }
 
     private static func afterScheme(_ url: Substring) -> Substring {

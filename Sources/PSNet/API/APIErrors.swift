@@ -68,6 +68,8 @@ public enum APIErrors {
         case .tls(let message):
             return ToolError(.networkError,
                 "TLS verification with \(host) failed: \(message) (give a CA bundle with --cacert; --insecure skips the check)")
+        case .proxy(let failure):
+            return ToolError(failure.refusedCredentials ? .authenticationNeeded : .networkError, failure.message(server: host))
         case .tooLarge(let limit):
             return ToolError(.serverError,
                 "the answer from \(host) is larger than \(limit) bytes; stopped reading it (ps-history can allow more with --max-page-bytes, or take smaller pages with --page-size)")

@@ -14,21 +14,12 @@ public enum APIKindDetector {
         return kind
     }
 
-    /// The public `GET /api/version` answers `{service:"pagespace-web"}` on the current API
-    /// only. Failing a clear answer: `GET /api/auth/me` exists only on the current API; the
-    /// legacy one has `/api/ai_conversations/global` instead.
+    /// Asks the server which generation it is (GenerationProbe); an address where neither
+    /// answers is refused as not found, naming it.
     static func probe(session: Session, http: HTTPClient) throws -> APIKind {
-        let client = APIClient(session: session, http: http)
-        let version = try client.response(client.request("GET", "/api/version"))
-        if version.head.isSuccess, (try? JSON.parse(bytes: version.body))?["service"]?.stringValue == "pagespace-web" {
-            return .pagespace
+        switch try GenerationProbe.ask(APIClient(session: session, http: http)) {
+        case .speaks(let kind): return kind
+        case .notPageSpace: throw ToolError(.notFound, GenerationProbe.notPageSpace(session.server))
         }
-        let me = try client.response(client.request("GET", "/api/auth/me"))
-        if me.head.isSuccess { return .pagespace }
-        if me.status != 404 && me.status != 405 {
-            let legacy = try client.response(client.request("GET", "/api/ai_conversations/global"))
-            return legacy.status == 404 ? .pagespace : .pagespaceLegacy
-        }
-        return .pagespaceLegacy
     }
 }

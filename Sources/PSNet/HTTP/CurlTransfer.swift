@@ -24,6 +24,8 @@ final class CurlTransfer {
     private var lastActivity = MonotonicClock.now
     private var idleTimeout = 0.0
     private var timedOut = false
+    /// The environment's proxy for this transfer's URL, to name it when it fails.
+    private var proxy: ConfiguredProxy?
 
     init(handle: UnsafeMutableRawPointer, watchInterrupt: Bool, onHead: @escaping HeadHandler, onBody: @escaping BodyHandler) {
         self.handle = handle
@@ -35,6 +37,7 @@ final class CurlTransfer {
     /// Runs the transfer. Throws a handler's error, or a TransferFailure.
     func perform(_ request: HTTPRequest, options: HTTPOptions) throws {
         curl_easy_reset(handle)
+        proxy = ConfiguredProxy.forURL(request.url)
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         var headerList: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(headerList) }
@@ -64,6 +67,7 @@ final class CurlTransfer {
         }
         let detail = String(cString: errorBuffer).trimmingSpaces
         let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        if let failure = proxyFailure(code, message: message) { throw TransferFailure.proxy(failure) }
         switch code {
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE,
              CURLE_SSL_CERTPROBLEM, CURLE_SSL_ISSUER_ERROR:
@@ -71,6 +75,23 @@ final class CurlTransfer {
         default:
             throw TransferFailure.network(message: message, afterHead: headDelivered)
         }
+    }
+
+    /// Whether the proxy, not the server, failed: it could not be resolved; the address
+    /// libcurl failed to connect to is the proxy's; or it refused the CONNECT of a tunnel.
+    private func proxyFailure(_ code: CURLcode, message: String) -> ProxyFailure? {
+        guard let proxy, !headDelivered else { return nil }
+        if code == CURLE_COULDNT_RESOLVE_PROXY { return ProxyFailure(proxy: proxy, kind: .unreachable(message)) }
+        if code == CURLE_COULDNT_CONNECT || code == CURLE_OPERATION_TIMEDOUT,
+            message.contains(" to \(proxy.host) port \(proxy.port) ")
+        {
+            return ProxyFailure(proxy: proxy, kind: .unreachable(message))
+        }
+        var connectCode = 0
+        ps_curl_getinfo_long(handle, CURLINFO_HTTP_CONNECTCODE, &connectCode)
+        if connectCode == 407 || connectCode == 401 { return ProxyFailure(proxy: proxy, kind: .refusedCredentials(status: connectCode)) }
+        if connectCode >= 300 { return ProxyFailure(proxy: proxy, kind: .refusedTunnel(connectCode)) }
+        return nil
     }
 
     private func setOptions(
@@ -83,6 +104,8 @@ final class CurlTransfer {
         ps_curl_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer)
         ps_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         ps_curl_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
+        // A proxy's answer to CONNECT is not the server's head (its status is read apart).
+        ps_curl_setopt_long(handle, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         // Redirects are not followed: they could carry the Authorization header elsewhere.
         ps_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
         ps_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, options.connectTimeout)
@@ -180,6 +203,10 @@ final class CurlTransfer {
         }
     }
 
+    private var asksForBasicAuthentication: Bool {
+        headers.contains { $0.name.lowercased() == "www-authenticate" && $0.value.lowercased().hasPrefix("basic") }
+    }
+
     private func deliverHeadIfNeeded() {
         guard !headDelivered else { return }
         headDelivered = true
@@ -187,6 +214,13 @@ final class CurlTransfer {
             var code = 0
             ps_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
             status = code
+        }
+        // Only a proxy answers 407; tinyproxy (1.11) answers wrong proxy credentials with 401
+        // and `WWW-Authenticate: Basic`, which no API here asks for. The proxy's page is not
+        // the server's answer, and is not read.
+        if status == 407 || (status == 401 && proxy?.hasCredentials == true && asksForBasicAuthentication) {
+            handlerError = TransferFailure.proxy(ProxyFailure(proxy: proxy, kind: .refusedCredentials(status: status)))
+            return
         }
         do { try onHead(HTTPResponseHead(status: status, headers: headers)) } catch { handlerError = error }
     }

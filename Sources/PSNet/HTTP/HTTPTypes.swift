@@ -62,4 +62,6 @@ public enum TransferFailure: Error, Sendable, Equatable {
     case tls(message: String)
     /// A response read whole was larger than `HTTPOptions.maxResponseBytes`.
     case tooLarge(limit: Int)
+    /// The proxy of the environment could not be reached, or refused (never retried).
+    case proxy(ProxyFailure)
 }
