@@ -148,22 +148,26 @@ import TestSupport
         #expect(models.status == 0, "\(models.stderrText)")
         #expect(Records.ids(try Records.parse(models.stdoutText)).contains("openai/gpt-5.6-luna"))
 
-        // The routes themselves: search's verifyAuth answers a bare JSON "Unauthorized", settings
+        // The routes themselves: search's verifyAuth answers a key a bare JSON "Unauthorized", settings
         // names the refused kind, the catalog needs nothing, the retired key route is 410.
         let mcp = ["Authorization": "Bearer \(LocalServer.mcpKey)"]
         let searchReply = try server.request("GET", "/api/search?q=notes", headers: mcp)
         #expect(searchReply.status == 401)
         #expect((try searchReply.json() as? [String: Any])?["error"] as? String == "Unauthorized")
+        // With no token the middleware answers first, in plain text (middleware.ts:334-366).
         let anonymous = try server.request("GET", "/api/search?q=notes")
         #expect(anonymous.status == 401)
-        #expect((try anonymous.json() as? [String: Any])?["error"] as? String == "Unauthorized")
+        #expect(anonymous.text == "Authentication required" && anonymous.headers["content-type"] == "text/plain")
         let settingsReply = try server.request("GET", "/api/ai/settings", headers: mcp)
         #expect(settingsReply.status == 401)
         #expect(settingsReply.text.contains("MCP tokens are not permitted for this endpoint"))
         let catalog = try server.request("GET", "/api/ai/models")
         #expect(catalog.status == 200)
         #expect(catalog.headers["cache-control"] == "public, max-age=300, s-maxage=300")
-        let retired = try server.request("POST", "/api/ai/settings", headers: ["Content-Type": "application/json"], body: "{}")
+        // (With no token at all the middleware would answer first: middleware.ts:334-366.)
+        let retired = try server.request(
+            "POST", "/api/ai/settings", headers: ["Content-Type": "application/json", "Authorization": "Bearer " + LocalServer.sessionToken],
+            body: "{}")
         #expect(retired.status == 410)
         #expect(retired.text.contains("Per-user API key configuration has been retired"))
     }
