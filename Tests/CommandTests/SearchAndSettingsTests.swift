@@ -88,6 +88,41 @@ import TestSupport
         #expect(after["currentModel"] as? String == "openai/gpt-5.6-luna")
     }
 
+    /// The late-2025 GET /api/ai/settings (apps/web/src/app/api/ai/settings/route.ts:76-119 at
+    /// 458264c5b): nine providers, Ollama and LM Studio reporting a base URL rather than a key,
+    /// the unset selection as pagespace / glm-4.5-air. The lists come from the source through
+    /// scripts/model-catalog.py.
+    @Test func theLegacySettingsReportEveryProviderOfTheRoute() throws {
+        let server = try LocalServer.start(dialect: "pagespace-legacy")
+        defer { server.stop() }
+        let bearer = ["Authorization": "Bearer \(try server.legacyLogin().token)"]
+        let shown = try server.request("GET", "/api/ai/settings", headers: bearer).jsonObject()
+        #expect(shown["currentProvider"] as? String == "pagespace")
+        #expect(shown["currentModel"] as? String == "glm-4.5-air")
+        let providers = try #require(shown["providers"] as? [String: [String: Any]])
+        #expect(Set(providers.keys) == ["pagespace", "openrouter", "google", "openai", "anthropic", "xai", "ollama", "lmstudio", "glm"])
+        for local in ["ollama", "lmstudio"] {
+            #expect(Set(providers[local]?.keys ?? [:].keys) == ["isConfigured", "hasBaseUrl"], "\(local)")
+        }
+        #expect(Set(providers["glm"]?.keys ?? [:].keys) == ["isConfigured", "hasApiKey"])
+        #expect(providers["pagespace"]?["isConfigured"] as? Bool == true && providers["xai"]?["isConfigured"] as? Bool == false)
+
+        // A base URL saved for Ollama shows as configured (route.ts:105-108).
+        let saved = try server.request(
+            "POST", "/api/ai/settings", headers: bearer.merging(["Content-Type": "application/json"]) { $1 },
+            body: #"{"provider":"ollama","baseUrl":"http://127.0.0.1:11434"}"#)
+        #expect(saved.status == 201, "\(saved.text)")
+        #expect(try saved.jsonObject()["message"] as? String == "Ollama API key saved successfully")
+        let later = try server.request("GET", "/api/ai/settings", headers: bearer).jsonObject()
+        let ollama = (later["providers"] as? [String: [String: Any]])?["ollama"]
+        #expect(ollama?["isConfigured"] as? Bool == true && ollama?["hasBaseUrl"] as? Bool == true)
+        // The order is the route's: pagespace first, glm last.
+        let raw = try server.request("GET", "/api/ai/settings", headers: bearer).text
+        let order = ["pagespace", "openrouter", "google", "openai", "anthropic", "xai", "ollama", "lmstudio", "glm"]
+            .compactMap { raw.range(of: "\"\($0)\":{")?.lowerBound }
+        #expect(order.count == 9 && order == order.sorted())
+    }
+
     @Test func theLegacyAPIChangesTheSelectionAndSavesAKeyReadFromStdin() throws {
         let server = try LocalServer.start(dialect: "pagespace-legacy")
         defer { server.stop() }
