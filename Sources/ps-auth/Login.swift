@@ -68,7 +68,7 @@ struct Login: ParsableCommand {
     var device = false
 
     @Option(name: .long, help: ArgumentHelp(
-        "With --device: grant an MCP key for this drive (repeatable).", valueName: "drive-id"))
+        "With --device (required): grant an MCP key for this drive (repeatable).", valueName: "drive-id"))
     var drive: [String] = []
 
     @Option(name: .long, help: ArgumentHelp(

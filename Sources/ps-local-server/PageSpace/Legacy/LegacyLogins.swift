@@ -9,6 +9,8 @@ import Synchronization
 /// the JWT from the Authorization header or, failing that, from the `accessToken` cookie.
 /// Only a cookie is checked for CSRF (index.ts:260-268): a browser sends cookies by itself,
 /// never a header.
+/// No middleware stands in front: that server's apps/web/middleware.ts sat beside a src/app
+/// tree, where Next.js never loads it (today's src/middleware.ts:38-39 says it "never ran").
 final class LegacyLogins: Sendable {
     /// JWT → its CSRF token.
     private let logins = Mutex<[String: String]>([:])
