@@ -106,7 +106,7 @@ complete -c 'ps-auth' -n '__ps-auth_should_offer_completions_for_flags_or_option
 complete -c 'ps-auth' -n '__ps-auth_should_offer_completions_for_flags_or_options "ps-auth login" idle-timeout' -l 'idle-timeout' -d 'Seconds without a byte from the server before giving up (default 300; keep-alive comments count).' -rfka ''
 complete -c 'ps-auth' -n '__ps-auth_should_offer_completions_for_flags_or_options "ps-auth login" with-token' -l 'with-token' -d 'Read a token from stdin (or from the terminal, without echo).'
 complete -c 'ps-auth' -n '__ps-auth_should_offer_completions_for_flags_or_options "ps-auth login" device' -l 'device' -d 'Log in in a browser with a code (OAuth device flow, current API).'
-complete -c 'ps-auth' -n '__ps-auth_should_offer_completions_for_flags_or_options "ps-auth login"' -l 'drive' -d 'With --device: grant an MCP key for this drive (repeatable).' -rfka ''
+complete -c 'ps-auth' -n '__ps-auth_should_offer_completions_for_flags_or_options "ps-auth login"' -l 'drive' -d 'With --device (required): grant an MCP key for this drive (repeatable).' -rfka ''
 complete -c 'ps-auth' -n '__ps-auth_should_offer_completions_for_flags_or_options "ps-auth login" name' -l 'name' -d 'With --device --drive: the key\'s name (default: ps-tools on this host).' -rfka ''
 complete -c 'ps-auth' -n '__ps-auth_should_offer_completions_for_flags_or_options "ps-auth login" email' -l 'email' -d 'Log in with this email and a password (pagespace-legacy).' -rfka ''
 complete -c 'ps-auth' -n '__ps-auth_should_offer_completions_for_flags_or_options "ps-auth login" password-stdin' -l 'password-stdin' -d 'Read the password from the first line of stdin instead of the terminal.'

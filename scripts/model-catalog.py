@@ -9,7 +9,10 @@ settings route accepts (ALL_PROVIDER_NAMES, apps/web/src/lib/ai/core/ai-utils.ts
 default pair (packages/lib/src/ai/model-defaults.ts), the free-tier models and the admin-only
 and dynamic providers; writes Sources/ps-local-server/PageSpace/Models/model-catalog.json with the
 commit each part came from. The legacy generation (late 2025) has no model-defaults.ts and
-no sets: what it lacks is left out.
+no sets: what it lacks is left out; from its settings route (apps/web/src/app/api/ai/settings/
+route.ts) it takes the default pair, the providers GET reports with the flag each carries
+(hasApiKey or hasBaseUrl), the providers POST takes a key for with their display names, and
+the providers PATCH may select.
 """
 import json
 import os
@@ -67,6 +70,35 @@ def constant(text, name):
     return m.group(1)
 
 
+def functions(text):
+    """The route file's exported handlers: name → body (up to the next export)."""
+    parts = re.split(r"\nexport async function ", text)
+    return {part.split("(", 1)[0]: part for part in parts[1:]}
+
+
+def includes_list(body):
+    """The first `['a', 'b', ...].includes(provider)` in a handler: its strings."""
+    if (m := re.search(r"\[([^\]]*)\]\.includes\(provider\)", body)) is None:
+        return None
+    return re.findall(r"'([^']+)'", m.group(1))
+
+
+def legacy_settings(text):
+    """What the late-2025 settings route says about providers; None when it is not that route."""
+    handlers = functions(text)
+    get, post, patch = handlers.get("GET", ""), handlers.get("POST", ""), handlers.get("PATCH", "")
+    if (m := re.search(r"\n      providers: \{\n(.*?)\n      \},\n", get, re.S)) is None:
+        return None
+    reported = re.findall(r"^        ([a-z_]+): \{\n\s+isConfigured: [^\n]*\n\s+(has[A-Za-z]+):", m.group(1), re.M)
+    names = {}
+    if (n := re.search(r"const providerName: Record<string, string> = \{(.*?)\}", post, re.S)) is not None:
+        names = dict(re.findall(r"([a-z_]+): '([^']+)'", n.group(1)))
+    settings = {"reported": [{"id": provider, "flag": flag} for provider, flag in reported],
+                "keyProviders": includes_list(post), "keyProviderNames": names or None,
+                "selectableProviders": includes_list(patch)}
+    return {key: value for key, value in settings.items() if value}
+
+
 def generation(git_dir, commit):
     config = show(git_dir, commit, CONFIG)
     utils = show(git_dir, commit, UTILS)
@@ -85,6 +117,7 @@ def generation(git_dir, commit):
             catalog["defaultModel"] = m.group(1)
         if m := re.search(r"currentProvider: user\?\.currentAiProvider \|\| '([^']+)'", settings):
             catalog["defaultProvider"] = m.group(1)
+        catalog["settings"] = legacy_settings(settings)
     return {key: value for key, value in catalog.items() if value is not None}
 
 

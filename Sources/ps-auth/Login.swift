@@ -12,10 +12,10 @@ struct Login: ParsableCommand {
         discussion: """
             --device logs in like `gh auth login`: a code and a URL are printed on stderr; open \
             the URL in any browser (on any machine: it works over SSH), sign in, type the code \
-            and approve. With --drive (repeatable) the grant is an MCP key for those drives, \
-            named after this host (or --name); that is the credential for scripts. Without \
-            --drive the server grants only an OAuth access token, which reaches no AI route: it \
-            is refused, with the reason.
+            and approve. --drive (repeatable) is required: the grant is an MCP key for those \
+            drives, named after this host (or --name); that is the credential for scripts. \
+            Without a drive the server could grant only an OAuth access token, which reaches no \
+            AI route, so the login is refused before any code is asked for.
 
             With none of --device, --with-token and --email, logs in to an API that needs no \
             credential: an OpenAI-compatible server (--api openai; the server is only asked to \
@@ -68,7 +68,7 @@ struct Login: ParsableCommand {
     var device = false
 
     @Option(name: .long, help: ArgumentHelp(
-        "With --device: grant an MCP key for this drive (repeatable).", valueName: "drive-id"))
+        "With --device (required): grant an MCP key for this drive (repeatable).", valueName: "drive-id"))
     var drive: [String] = []
 
     @Option(name: .long, help: ArgumentHelp(
@@ -108,6 +108,14 @@ struct Login: ParsableCommand {
         if !device && (!drive.isEmpty || name != nil) { throw ValidationError("--drive and --name go with --device") }
         if let model, model.allSatisfy(\.isWhitespace) { throw ValidationError("--model must not be blank") }
         if name != nil && drive.isEmpty { throw ValidationError("--name names a drive key: give --drive too") }
+        // Without a drive scope the grant is an OAuth access token (account) or one the server
+        // refuses everywhere (no scope: parseScopeList('') is empty_scope), and neither reaches
+        // an AI route: refuse before the user approves anything.
+        if device && drive.isEmpty {
+            throw ValidationError(
+                "--device needs --drive ID (repeatable): the key is granted for those drives; without one the server "
+                    + "grants no credential that reaches an AI route (a drive's ID follows /dashboard/ in its address)")
+        }
         if device && connection.api == .pagespaceLegacy {
             throw ValidationError("the pagespace-legacy API has no device login; use --email")
         }

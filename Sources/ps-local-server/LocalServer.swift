@@ -26,7 +26,8 @@ struct LocalServer {
         case .gemini:
             GeminiRoutes(state: state).register(on: router)
             return router
-        case .pagespace, .legacy: break
+        case .pagespace: router.add(middleware: EdgeGate())  // before every route of the current API
+        case .legacy: break
         }
         AuthRoutes(state: state).register(on: router)
         WorkspaceRoutes(state: state).register(on: router)

@@ -22,8 +22,10 @@ struct PsLocalServer: ParsableCommand {
                         MCP key mcp_demo-mcp-key (not Global, settings, abort;
                         the only credential /api/v1/* takes)
               legacy    POST /api/auth/login returns {user, token, csrfToken,
-                        deviceToken}; send the token as a Bearer token, and
-                        X-CSRF-Token on POST, PATCH and DELETE
+                        deviceToken}; send the token as a Bearer token (or
+                        as the accessToken cookie, and then X-CSRF-Token on
+                        POST, PATCH and DELETE); the MCP key is refused on
+                        /api/ai_conversations, settings and agent config
               global    conversation demoglobalconversation (--history-messages)
               drive     drive_demo; AI_CHAT page page_agent_demo with the
                         conversation demoagentconversation; page page_doc_demo

@@ -38,9 +38,10 @@ import TestSupport
         #expect(data.first?["created"] is Int)
 
         for path in ["/api/v1/models", "/api/v1/conversations"] {
+            // No token: the middleware's plain text (middleware.ts:334-366); the route is never asked.
             let none = try server.request("GET", path)
             #expect(none.status == 401)
-            #expect(try Self.error(none) == "MCP token required")
+            #expect(none.text == "Authentication required" && none.headers["content-type"] == "text/plain")
             let session = try server.request("GET", path, headers: ["Authorization": "Bearer \(LocalServer.sessionToken)"])
             #expect(try Self.error(session) == "MCP token required")
             let unknown = try server.request("GET", path, headers: ["Authorization": "Bearer mcp_nope"])

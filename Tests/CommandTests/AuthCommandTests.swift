@@ -57,8 +57,43 @@ import TestSupport
         #expect(lower.text == "Authentication required")
         let oauth = try server.request("GET", "/api/ai/global/active", headers: ["Authorization": "Bearer ps_at_x"])
         #expect(try oauth.jsonObject()["error"] as? String == "OAuth tokens are not permitted for this endpoint")
+        // A prefix the middleware does not know never reaches the route (middleware.ts:175-184,365-366).
         let garbage = try server.request("GET", "/api/auth/me", headers: ["Authorization": "Bearer xyz"])
-        #expect(try garbage.jsonObject()["error"] as? String == "Invalid token format")
+        #expect(garbage.status == 401 && garbage.text == "Authentication required")
+        #expect(garbage.headers["content-type"] == "text/plain")
+    }
+
+    /// Refusals in the real bodies reach the user clearly: the middleware's plain text for a
+    /// token of no known prefix (apps/web/src/middleware.ts:175-184,365-366), the route's JSON
+    /// for an expired session (lib/auth/index.ts:480). Exit 4, the server's words, no token.
+    @Test func refusalsInEitherBodyAreClear() throws {
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        for (token, words) in [("xyz-not-a-token", "Authentication required"), ("ps_sess_expired", "Invalid or expired session")] {
+            let run = try sandbox.run("ps-history", ["--list"], env: [
+                "PAGESPACE_TOKEN": token, "PAGESPACE_API_URL": server.baseURL, "PAGESPACE_API_KIND": "pagespace",
+            ])
+            #expect(run.status == 4, "\(run.stderrText)")
+            #expect(run.stderrText.hasPrefix("ps-history: authentication needed: \(words) ("), "\(run.stderrText)")
+            #expect(!run.stderrText.contains(token))
+            #expect(run.stdoutText.isEmpty)
+        }
+    }
+
+    /// The legacy API's conversation routes allow JWTs only (ai_conversations/*.ts AUTH_OPTIONS
+    /// at 458264c5b; lib/auth/index.ts:234-239): an MCP key there is told to log in with a password.
+    @Test func aLegacyMCPKeyIsToldToLogInWithAPassword() throws {
+        let server = try LocalServer.start(dialect: "pagespace-legacy")
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        let send = try sandbox.run("ps-send", ["hello"], env: [
+            "PAGESPACE_TOKEN": LocalServer.mcpKey, "PAGESPACE_API_URL": server.baseURL, "PAGESPACE_API_KIND": "pagespace-legacy",
+        ])
+        #expect(send.status == 4)
+        #expect(send.stderrText.contains("MCP tokens are not permitted") && send.stderrText.contains("ps-auth login --email"),
+                "\(send.stderrText)")
+        #expect(!send.stderrText.contains(LocalServer.mcpKey))
     }
 
     /// `ps-auth login --device` with the server's answer armed as `spec`.
@@ -76,7 +111,9 @@ import TestSupport
             server, sandbox, #"{"outcome":"approve","afterPolls":2,"interval":0}"#, ["--drive", "drive_demo", "--name", "ci box"])
         #expect(login.status == 0, "\(login.stderrText)")
         #expect(login.stderrText.contains("/activate") && login.stderrText.contains("enter the code"))
-        #expect(login.stderrText.range(of: "[0-9A-F]{4}-[0-9A-F]{4}", options: .regularExpression) != nil)
+        // USER_CODE_ALPHABET (packages/lib/src/auth/oauth/user-code.ts); DEVICE_CODE_TTL_SECONDS = 1800.
+        #expect(login.stderrText.range(of: "[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}", options: .regularExpression) != nil)
+        #expect(login.stderrText.contains("the code expires in 30 minutes"))
         let stored = try String(contentsOfFile: sandbox.credentialsPath, encoding: .utf8)
         #expect(stored.contains("mcp_"))
         let mode = try FileManager.default.attributesOfItem(atPath: sandbox.credentialsPath)[.posixPermissions] as? Int
@@ -97,10 +134,16 @@ import TestSupport
         #expect(denied.status == 4 && denied.stderrText.contains("denied"))
         let expired = try Self.deviceLogin(server, sandbox, #"{"outcome":"expire","interval":0}"#, ["--drive", "drive_demo"])
         #expect(expired.status == 4 && expired.stderrText.contains("expired"))
-        // No drive: an OAuth access token, refused as a chat credential, nothing stored.
+        // No drive: the grant could only be an OAuth access token, which reaches no AI route
+        // (and with no scope at all one the server refuses everywhere: parseScopeList('') is
+        // empty_scope, packages/lib/src/auth/oauth/scopes.ts:143-145). Refused before the user
+        // is asked to approve anything: a usage error naming --drive, no request made.
+        try server.clearRequestLog()
         let oauth = try Self.deviceLogin(server, sandbox, #"{"outcome":"approve","interval":0}"#, [])
-        #expect(oauth.status == 4)
-        #expect(oauth.stderrText.contains("reaches no AI route") && oauth.stderrText.contains("--drive"))
+        #expect(oauth.status == 2)
+        #expect(oauth.stderrText.contains("--device needs --drive ID"), "\(oauth.stderrText)")
+        #expect(!oauth.stderrText.contains("enter the code"))
+        #expect(try !server.requestLog().contains { ($0["path"] as? String)?.hasPrefix("/api/oauth") == true })
         #expect(!FileManager.default.fileExists(atPath: sandbox.credentialsPath))
     }
 

@@ -79,19 +79,37 @@ import TestSupport
 
     // MARK: Authentication
 
+    /// apps/web/src/middleware.ts:175-184,334-366 and middleware/security-headers.ts:54-74: with
+    /// no bearer token of a known prefix the middleware answers a non-public /api path in plain
+    /// text; lib/auth/index.ts:468-484 names a bad session and a bad format in JSON.
     @Test func currentTokenRules() throws {
         let server = try LocalServer.start()
         defer { server.stop() }
-        let none = try server.request("GET", "/api/ai/global")
-        #expect(none.status == 401)
-        #expect(none.headers["content-type"]?.hasPrefix("text/plain") == true)
-
-        let badPrefix = try server.request("GET", "/api/ai/global", headers: ["Authorization": "Bearer abc"])
-        #expect(badPrefix.status == 401)
-        #expect(try badPrefix.jsonObject()["error"] as? String == "Invalid token format")
+        let odd: [[String: String]] = [[:], ["Authorization": "Bearer abc"], ["Authorization": "bearer " + LocalServer.sessionToken]]
+        for path in ["/api/ai/global", "/api/v1/models", "/api/search?q=notes", "/api/auth/socket-token"] {
+            for headers in odd {
+                let refused = try server.request("GET", path, headers: headers)
+                #expect(refused.status == 401, "\(path) \(headers)")
+                #expect(refused.text == "Authentication required", "\(path) \(headers)")
+                #expect(refused.headers["content-type"] == "text/plain")
+                #expect(refused.headers["x-pagespace-api-version"] == "1.0.0")
+            }
+        }
 
         let unknown = try server.request("GET", "/api/ai/global", headers: ["Authorization": "Bearer ps_sess_nope"])
-        #expect(try unknown.jsonObject()["error"] as? String == "Authentication required")
+        #expect(unknown.status == 401)
+        #expect(try unknown.jsonObject()["error"] as? String == "Invalid or expired session")
+
+        // /api/drives is public in the middleware (middleware.ts:291): the route answers, in JSON.
+        let anonymousDrives = try server.request("GET", "/api/drives")
+        #expect(anonymousDrives.status == 401 && anonymousDrives.headers["content-type"] == "application/json")
+        #expect(try anonymousDrives.jsonObject()["error"] as? String == "Authentication required")
+        let oddDrives = try server.request("GET", "/api/drives", headers: ["Authorization": "Bearer abc"])
+        #expect(try oddDrives.jsonObject()["error"] as? String == "Invalid token format")
+        // An unknown or revoked MCP key (lib/auth/index.ts:420-424).
+        let unknownKey = try server.request("GET", "/api/drives", headers: ["Authorization": "Bearer mcp_nope"])
+        #expect(unknownKey.status == 401)
+        #expect(try unknownKey.jsonObject()["error"] as? String == "Invalid MCP token")
 
         let mcp = ["Authorization": "Bearer \(LocalServer.mcpKey)"]
         let mcpOnGlobal = try server.request("GET", "/api/ai/global", headers: mcp)
@@ -104,7 +122,10 @@ import TestSupport
         #expect(me["id"] as? String == "user_demo")
         #expect(me["email"] as? String == LocalServer.email)
 
-        #expect(try server.request("POST", "/api/auth/login", body: #"{"email":"demo@example.com","password":"demo-password"}"#).status == 404)
+        // No password login today: there is no /api/auth/login, and the middleware, which runs
+        // before routing, refuses the path for want of a credential.
+        let login = try server.request("POST", "/api/auth/login", body: #"{"email":"demo@example.com","password":"demo-password"}"#)
+        #expect(login.status == 401 && login.text == "Authentication required")
 
         let logout = try server.request("POST", "/api/auth/logout", headers: Self.session)
         #expect(try logout.jsonObject()["message"] as? String == "Logged out successfully")
@@ -114,6 +135,10 @@ import TestSupport
         #expect(try server.request("GET", "/api/auth/me", headers: mcp).status == 401)
     }
 
+    /// The late-2025 server (458264c5b): authenticateRequestWithOptions takes the JWT from the
+    /// header or the `accessToken` cookie and checks CSRF for the cookie only
+    /// (lib/auth/index.ts:216-271, csrf-validation.ts:66-153); the `/api/ai_conversations`
+    /// routes allow JWTs only, so an MCP key is refused by name (index.ts:234-239).
     @Test func legacyLoginAndCSRF() throws {
         let server = try LocalServer.start(dialect: "pagespace-legacy")
         defer { server.stop() }
@@ -129,23 +154,45 @@ import TestSupport
         #expect((object["deviceToken"] as? String)?.isEmpty == false)
         #expect((object["user"] as? [String: Any])?["id"] as? String == "user_demo")
 
-        #expect(try server.request("GET", "/api/ai_conversations/global").status == 401)
+        let none = try server.request("GET", "/api/ai_conversations/global")
+        #expect(none.status == 401)
+        #expect(try none.jsonObject()["error"] as? String == "Authentication required")
+        let forged = try server.request("GET", "/api/ai_conversations/global", headers: ["Authorization": "Bearer eyJ.x.y"])
+        #expect(try forged.jsonObject()["error"] as? String == "Invalid or expired session")
         #expect(try server.request("GET", "/api/auth/me", headers: ["Authorization": "Bearer \(token)"]).status == 404)
         let global = try server.request("GET", "/api/ai_conversations/global", headers: ["Authorization": "Bearer \(token)"])
         #expect(try global.jsonObject()["id"] as? String == LocalServer.globalConversationID)
 
+        // A bearer JWT is CSRF-exempt (index.ts:260-262): a send without X-CSRF-Token goes through.
         let path = Self.historyPath(server)
-        let noCSRF = try server.request("POST", path, headers: ["Authorization": "Bearer \(token)"], body: Self.sendBody("hi"))
+        let bearer = try server.request("POST", path, headers: ["Authorization": "Bearer \(token)"], body: Self.sendBody("hi"))
+        #expect(bearer.status == 200, "\(bearer.text)")
+        #expect(bearer.eventData.last == "[DONE]")
+        #expect(bearer.headers["x-stream-id"] == nil)
+        // The same JWT as the browser's cookie needs its CSRF token.
+        let cookie = ["Cookie": "theme=dark; accessToken=\(token)"]
+        let noCSRF = try server.request("POST", path, headers: cookie, body: Self.sendBody("hi"))
         #expect(noCSRF.status == 403)
         #expect(try noCSRF.jsonObject()["code"] as? String == "CSRF_TOKEN_MISSING")
-        let badCSRF = try server.request(
-            "POST", path, headers: ["Authorization": "Bearer \(token)", "X-CSRF-Token": "0000"], body: Self.sendBody("hi"))
+        #expect(try noCSRF.jsonObject()["error"] as? String == "CSRF token required")
+        let badCSRF = try server.request("POST", path, headers: cookie.merging(["X-CSRF-Token": "0000"]) { $1 }, body: Self.sendBody("hi"))
         #expect(badCSRF.status == 403)
-        let good = try server.request(
-            "POST", path, headers: ["Authorization": "Bearer \(token)", "X-CSRF-Token": csrf], body: Self.sendBody("hi"))
+        #expect(try badCSRF.jsonObject()["code"] as? String == "CSRF_TOKEN_INVALID")
+        let good = try server.request("POST", path, headers: cookie.merging(["X-CSRF-Token": csrf]) { $1 }, body: Self.sendBody("hi"))
         #expect(good.status == 200)
-        #expect(good.eventData.last == "[DONE]")
-        #expect(good.headers["x-stream-id"] == nil)
+        #expect(try server.request("GET", "/api/ai_conversations/global", headers: cookie).status == 200)
+
+        // MCP keys: refused by name on the JWT-only routes, taken on the hybrid ones.
+        let mcp = ["Authorization": "Bearer \(LocalServer.mcpKey)"]
+        for (method, route) in [("GET", "/api/ai_conversations"), ("GET", "/api/ai_conversations/global"), ("GET", path),
+                                ("GET", "/api/ai/settings"), ("GET", "/api/pages/page_agent_demo/agent-config")] {
+            let refused = try server.request(method, route, headers: mcp)
+            #expect(refused.status == 401, "\(route)")
+            #expect(try refused.jsonObject()["error"] as? String == "MCP tokens are not permitted for this endpoint", "\(route)")
+        }
+        #expect(try server.request("GET", "/api/drives", headers: mcp).status == 200)
+        let unknownKey = try server.request("GET", "/api/drives", headers: ["Authorization": "Bearer mcp_nope"])
+        #expect(try unknownKey.jsonObject()["error"] as? String == "Invalid MCP token")
     }
 
     // MARK: Paging

@@ -88,6 +88,41 @@ import TestSupport
         #expect(after["currentModel"] as? String == "openai/gpt-5.6-luna")
     }
 
+    /// The late-2025 GET /api/ai/settings (apps/web/src/app/api/ai/settings/route.ts:76-119 at
+    /// 458264c5b): nine providers, Ollama and LM Studio reporting a base URL rather than a key,
+    /// the unset selection as pagespace / glm-4.5-air. The lists come from the source through
+    /// scripts/model-catalog.py.
+    @Test func theLegacySettingsReportEveryProviderOfTheRoute() throws {
+        let server = try LocalServer.start(dialect: "pagespace-legacy")
+        defer { server.stop() }
+        let bearer = ["Authorization": "Bearer \(try server.legacyLogin().token)"]
+        let shown = try server.request("GET", "/api/ai/settings", headers: bearer).jsonObject()
+        #expect(shown["currentProvider"] as? String == "pagespace")
+        #expect(shown["currentModel"] as? String == "glm-4.5-air")
+        let providers = try #require(shown["providers"] as? [String: [String: Any]])
+        #expect(Set(providers.keys) == ["pagespace", "openrouter", "google", "openai", "anthropic", "xai", "ollama", "lmstudio", "glm"])
+        for local in ["ollama", "lmstudio"] {
+            #expect(Set(providers[local]?.keys ?? [:].keys) == ["isConfigured", "hasBaseUrl"], "\(local)")
+        }
+        #expect(Set(providers["glm"]?.keys ?? [:].keys) == ["isConfigured", "hasApiKey"])
+        #expect(providers["pagespace"]?["isConfigured"] as? Bool == true && providers["xai"]?["isConfigured"] as? Bool == false)
+
+        // A base URL saved for Ollama shows as configured (route.ts:105-108).
+        let saved = try server.request(
+            "POST", "/api/ai/settings", headers: bearer.merging(["Content-Type": "application/json"]) { $1 },
+            body: #"{"provider":"ollama","baseUrl":"http://127.0.0.1:11434"}"#)
+        #expect(saved.status == 201, "\(saved.text)")
+        #expect(try saved.jsonObject()["message"] as? String == "Ollama API key saved successfully")
+        let later = try server.request("GET", "/api/ai/settings", headers: bearer).jsonObject()
+        let ollama = (later["providers"] as? [String: [String: Any]])?["ollama"]
+        #expect(ollama?["isConfigured"] as? Bool == true && ollama?["hasBaseUrl"] as? Bool == true)
+        // The order is the route's: pagespace first, glm last.
+        let raw = try server.request("GET", "/api/ai/settings", headers: bearer).text
+        let order = ["pagespace", "openrouter", "google", "openai", "anthropic", "xai", "ollama", "lmstudio", "glm"]
+            .compactMap { raw.range(of: "\"\($0)\":{")?.lowerBound }
+        #expect(order.count == 9 && order == order.sorted())
+    }
+
     @Test func theLegacyAPIChangesTheSelectionAndSavesAKeyReadFromStdin() throws {
         let server = try LocalServer.start(dialect: "pagespace-legacy")
         defer { server.stop() }
@@ -148,22 +183,26 @@ import TestSupport
         #expect(models.status == 0, "\(models.stderrText)")
         #expect(Records.ids(try Records.parse(models.stdoutText)).contains("openai/gpt-5.6-luna"))
 
-        // The routes themselves: search's verifyAuth answers a bare JSON "Unauthorized", settings
+        // The routes themselves: search's verifyAuth answers a key a bare JSON "Unauthorized", settings
         // names the refused kind, the catalog needs nothing, the retired key route is 410.
         let mcp = ["Authorization": "Bearer \(LocalServer.mcpKey)"]
         let searchReply = try server.request("GET", "/api/search?q=notes", headers: mcp)
         #expect(searchReply.status == 401)
         #expect((try searchReply.json() as? [String: Any])?["error"] as? String == "Unauthorized")
+        // With no token the middleware answers first, in plain text (middleware.ts:334-366).
         let anonymous = try server.request("GET", "/api/search?q=notes")
         #expect(anonymous.status == 401)
-        #expect((try anonymous.json() as? [String: Any])?["error"] as? String == "Unauthorized")
+        #expect(anonymous.text == "Authentication required" && anonymous.headers["content-type"] == "text/plain")
         let settingsReply = try server.request("GET", "/api/ai/settings", headers: mcp)
         #expect(settingsReply.status == 401)
         #expect(settingsReply.text.contains("MCP tokens are not permitted for this endpoint"))
         let catalog = try server.request("GET", "/api/ai/models")
         #expect(catalog.status == 200)
         #expect(catalog.headers["cache-control"] == "public, max-age=300, s-maxage=300")
-        let retired = try server.request("POST", "/api/ai/settings", headers: ["Content-Type": "application/json"], body: "{}")
+        // (With no token at all the middleware would answer first: middleware.ts:334-366.)
+        let retired = try server.request(
+            "POST", "/api/ai/settings", headers: ["Content-Type": "application/json", "Authorization": "Bearer " + LocalServer.sessionToken],
+            body: "{}")
         #expect(retired.status == 410)
         #expect(retired.text.contains("Per-user API key configuration has been retired"))
     }

@@ -60,6 +60,31 @@ import Testing
         #expect(csrf.message.contains("CSRF token missing") && csrf.message.contains("ps-auth login"))
     }
 
+    /// The current server's middleware refuses in plain text (apps/web/src/middleware.ts:365-366,
+    /// middleware/security-headers.ts:54-74): its words, on one line made safe, exit 4.
+    @Test func aPlainTextRefusalIsShownSafely() {
+        let plain = error(401, "Authentication required")
+        #expect(plain.status == .authenticationNeeded)
+        #expect(plain.message.hasPrefix("authentication needed: Authentication required (GET /api/ai/global/c1/messages)"),
+                "\(plain.message)")
+        let hostile = error(401, "Authentication\u{1B}]0;owned\u{07} required\nsecond line")
+        #expect(hostile.status == .authenticationNeeded)
+        #expect(!hostile.message.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
+        #expect(!hostile.message.contains("second line"))
+    }
+
+    /// The legacy API refuses an MCP key on its JWT-only routes (lib/auth/index.ts:234-239 at
+    /// 458264c5b); the way out there is a password login, not a session token.
+    @Test func theLegacyAPIPointsAnMCPKeyToAPasswordLogin() {
+        let refused = APIErrors.toolError(
+            response(401, #"{"error":"MCP tokens are not permitted for this endpoint"}"#), request: request,
+            wording: LegacyErrorWording())
+        #expect(refused.status == .authenticationNeeded)
+        #expect(refused.message.contains("ps-auth login --email") && !refused.message.contains("ps_sess_"), "\(refused.message)")
+        #expect(APIErrors.toolError(response(401, #"{"error":"Invalid or expired session"}"#), request: request,
+                                    wording: LegacyErrorWording()).message.contains("Invalid or expired session"))
+    }
+
     @Test func rateLimitDetailsOfBothAPIs() {
         let current = error(429, #"{"error":"too_many_in_flight","message":"Too many requests"}"#,
                             headers: [("Retry-After", "30")])

@@ -21,7 +21,7 @@ struct AuthRoutes {
                 guard let email = body["email"]?.stringValue, let password = body["password"]?.stringValue else {
                     throw Refusal.badRequest("Email and password are required")
                 }
-                guard let login = state.authenticator.legacyLogin(email: email, password: password) else {
+                guard let login = state.authenticator.legacyLogins.login(email: email, password: password) else {
                     throw Refusal(status: .unauthorized, error: "Invalid email or password")
                 }
                 return Reply.json(login)

@@ -26,17 +26,13 @@ final class Authenticator: Sendable {
         case anonymous
     }
 
-    private struct State {
-        /// OAuth access tokens handed out by the device flow.
-        var oauthTokens: Set<String> = []
-        /// Legacy logins handed out: JWT → its CSRF token.
-        var legacyLogins: [String: String] = [:]
-    }
-
     let dialect: Dialect
     /// The user's MCP keys (a revoked one no longer passes).
     let mcpKeys = MCPKeys()
-    private let state = Mutex(State())
+    /// The late-2025 server's password logins.
+    let legacyLogins = LegacyLogins()
+    /// OAuth access tokens handed out by the device flow → the scopes granted with them.
+    private let oauthTokens = Mutex<[String: [String]]>([:])
 
     init(dialect: Dialect) { self.dialect = dialect }
 
@@ -44,7 +40,9 @@ final class Authenticator: Sendable {
         let token = Authenticator.bearerToken(request)
         switch dialect {
         case .pagespace: return try requireCurrent(token: token, scope: scope)
-        case .legacy: return try requireLegacy(token: token, request: request)
+        case .legacy:
+            return try legacyLogins.require(
+                request, bearer: token, allowMCP: scope == .sessionOrMCP || scope == .anyToken, mcpKeys: mcpKeys)
         case .openai, .lucid: return .anonymous
         case .gemini:
             try GeminiAuth.require(request)
@@ -53,22 +51,26 @@ final class Authenticator: Sendable {
     }
 
     /// `Authorization: Bearer TOKEN`, the prefix matched case-sensitively as getBearerToken
-    /// does (apps/web/src/lib/auth/index.ts): "bearer x" is no bearer token at all.
+    /// does (apps/web/src/lib/auth/index.ts:127-133): "bearer x" is no bearer token at all.
     static func bearerToken(_ request: Request) -> String? {
         guard let value = request.headers[.authorization], value.hasPrefix("Bearer ") else { return nil }
         let token = String(value.dropFirst(7))
         return token.isEmpty ? nil : token
     }
 
+    /// authenticateRequestWithOptions (apps/web/src/lib/auth/index.ts:539-622) and the
+    /// functions it calls. No credential at all rarely gets here: the middleware answers it
+    /// first, in plain text, except on its public paths (EdgeGate).
     private func requireCurrent(token: String?, scope: Scope) throws -> Credential {
         if scope == .mcpOnly { return try requireMCPOnly(token: token) }
-        guard let token else { throw Refusal(Reply.text("Authentication required", status: .unauthorized)) }
-        let unauthorized = Refusal(Reply.error(401, dialect: .pagespace))
+        // authenticateSessionRequest with no bearer and no cookie (index.ts:491-495).
+        guard let token else { throw Refusal(status: .unauthorized, error: "Authentication required") }
         if token.hasPrefix("mcp_") {
             guard scope == .sessionOrMCP || scope == .anyToken else {
                 throw Refusal(status: .unauthorized, error: "MCP tokens are not permitted for this endpoint")
             }
-            guard let key = mcpKeys.key(token) else { throw unauthorized }
+            // authenticateMCPRequest (index.ts:411-431).
+            guard let key = mcpKeys.key(token) else { throw Refusal(status: .unauthorized, error: "Invalid MCP token") }
             return .mcpKey(drives: key.driveIDs)
         }
         if token.hasPrefix("ps_at_") {
@@ -76,20 +78,32 @@ final class Authenticator: Sendable {
             guard scope == .sessionOrOAuth || scope == .anyToken else {
                 throw Refusal(status: .unauthorized, error: "OAuth tokens are not permitted for this endpoint")
             }
-            guard state.withLock({ $0.oauthTokens.contains(token) }) else {
-                throw Refusal(status: .unauthorized, error: "Invalid OAuth access token")
-            }
+            // authenticateOAuthRequest (index.ts:433-453).
+            guard validOAuthToken(token) else { throw Refusal(status: .unauthorized, error: "Invalid OAuth access token") }
             return .oauth
         }
         if token.hasPrefix("ps_sess_") {
-            guard token == SeedData.sessionToken else { throw unauthorized }
+            // index.ts:468-481.
+            guard token == SeedData.sessionToken else {
+                throw Refusal(status: .unauthorized, error: "Invalid or expired session")
+            }
             return .session
         }
-        throw Refusal(status: .unauthorized, error: "Invalid token format")
+        throw Refusal(status: .unauthorized, error: "Invalid token format")  // index.ts:484
+    }
+
+    /// validateOAuthAccessToken (index.ts:279-372): a token this server issued, whose stored
+    /// scopes parse (an empty list is `empty_scope`) and carry no all_drives, update_key or
+    /// activate_key. Anything else resolves to nobody.
+    private func validOAuthToken(_ token: String) -> Bool {
+        guard let scopes = oauthTokens.withLock({ $0[token] }),
+              case .success(let parsed) = ScopeList.parse(scopes.joined(separator: " "))
+        else { return false }
+        return parsed.updateKeyID == nil && parsed.activateKeyID == nil && !parsed.allDrives
     }
 
     /// authenticateRequestWithOptions with `allow: ['mcp']`: an OAuth token is named and
-    /// refused, anything else that is not an MCP key (no token, a session token) gets
+    /// refused, anything else that is not an MCP key (a session token) gets
     /// authenticateMCPRequest's "MCP token required", an unknown key "Invalid MCP token".
     private func requireMCPOnly(token: String?) throws -> Credential {
         if let token, token.hasPrefix("ps_at_") {
@@ -102,23 +116,6 @@ final class Authenticator: Sendable {
         return .mcpKey(drives: key.driveIDs)
     }
 
-    private func requireLegacy(token: String?, request: Request) throws -> Credential {
-        guard let token else { throw Refusal(Reply.error(401, dialect: .legacy)) }
-        if token == SeedData.mcpKey { return .mcpKey(drives: []) }  // MCP keys skip CSRF: they are not cookies.
-        guard let csrf = state.withLock({ $0.legacyLogins[token] }) else {
-            throw Refusal(Reply.error(401, dialect: .legacy))
-        }
-        if request.method != .get && request.method != .head {
-            guard let sent = request.headers[HTTPField.Name("X-CSRF-Token")!] else {
-                throw Refusal(status: .forbidden, error: "CSRF token missing", code: "CSRF_TOKEN_MISSING")
-            }
-            guard sent == csrf else {
-                throw Refusal(status: .forbidden, error: "Invalid CSRF token", code: "CSRF_TOKEN_INVALID")
-            }
-        }
-        return .legacyJWT(token: token)
-    }
-
     /// getAllowedDriveIds (apps/web/src/lib/auth/index.ts:756-773): a scoped MCP key's drives;
     /// empty (every drive) for any other credential and for an unscoped key.
     static func allowedDrives(_ credential: Credential) -> [String] {
@@ -126,28 +123,11 @@ final class Authenticator: Sendable {
         return []
     }
 
-    /// Legacy password login: a fresh JWT-looking token with its CSRF and device tokens.
-    func legacyLogin(email: String, password: String) -> JSON? {
-        guard email.lowercased() == SeedData.email, password == SeedData.password else { return nil }
-        let issued = Timestamp.now() / Timestamp.second
-        let header: JSON = ["alg": "HS256", "typ": "JWT"]
-        let payload: JSON = [
-            "userId": .string(SeedData.userID), "tokenVersion": 0, "iat": .integer(issued),
-            "exp": .integer(issued + 15 * 60), "jti": .string(Identifiers.randomHex(8)),
-        ]
-        let token = [header, payload].map { Identifiers.base64URL(Array($0.serialized().utf8)) }.joined(separator: ".")
-            + "." + Identifiers.base64URL((0..<32).map { _ in UInt8.random(in: 0...255) })
-        let csrf = Identifiers.randomHex(32)
-        state.withLock { $0.legacyLogins[token] = csrf }
-        return [
-            "user": SeedData.user, "token": .string(token), "csrfToken": .string(csrf),
-            "deviceToken": .string(Identifiers.random(prefix: "dev_", bytes: 16)),
-        ]
-    }
-
-    func issueOAuthToken() -> String {
+    /// An access token for a device grant of `scopes` (oauth-repository.ts pollDeviceToken
+    /// stores the grant's scopes with it).
+    func issueOAuthToken(scopes: [String]) -> String {
         let token = Identifiers.random(prefix: "ps_at_", bytes: 24)
-        state.withLock { _ = $0.oauthTokens.insert(token) }
+        oauthTokens.withLock { $0[token] = scopes }
         return token
     }
 
@@ -157,6 +137,6 @@ final class Authenticator: Sendable {
 
     /// Ends access tokens (their grant was revoked).
     func revokeOAuthTokens(_ tokens: [String]) {
-        state.withLock { state in tokens.forEach { state.oauthTokens.remove($0) } }
+        oauthTokens.withLock { all in tokens.forEach { all[$0] = nil } }
     }
 }

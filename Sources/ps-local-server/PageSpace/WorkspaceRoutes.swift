@@ -50,9 +50,11 @@ struct WorkspaceRoutes {
             }
             return try createPage(body)
         }
-        // apps/web/src/app/api/pages/[pageId]/agent-config/route.ts (GET)
+        // apps/web/src/app/api/pages/[pageId]/agent-config/route.ts (GET): session or MCP key
+        // (route.ts:15-16); JWT only on the legacy server (route.ts:8 at 458264c5b).
+        let configScope: Authenticator.Scope = state.dialect.isCurrent ? .sessionOrMCP : .sessionOnly
         router.get("/api/pages/:pageId/agent-config") { request, context in
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            _ = try auth.require(request, scope: configScope)
             // canPrincipalEditPage is false for a page that does not exist: a 403, not a 404.
             guard let page = state.agents.page(context.parameters.get("pageId") ?? "") else {
                 throw Refusal(status: .forbidden, error: "You do not have permission to view this page configuration")
@@ -61,7 +63,7 @@ struct WorkspaceRoutes {
         }
         // apps/web/src/app/api/pages/[pageId]/agent-config/route.ts (PATCH, and PUT its alias)
         let patch: @Sendable (Request, ServerContext) async throws -> Response = { request, context in
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            _ = try auth.require(request, scope: configScope)
             var request = request
             // request.json() throwing, or .trim() of a non-string: the route's catch-all 500.
             guard let body = try await request.jsonBodyIfValid() else {

@@ -51,7 +51,7 @@ public struct DeviceFlow {
               let uri = start.json["verification_uri"]?.stringValue else {
             throw Self.refusal(start.json["error"]?.stringValue, status: start.status, step: "the device authorization")
         }
-        let expiresIn = Int(start.json["expires_in"]?.intValue ?? 900)
+        let expiresIn = Int(start.json["expires_in"]?.intValue ?? 1800)
         show(Prompt(
             userCode: userCode, verificationURI: uri,
             verificationURIComplete: start.json["verification_uri_complete"]?.stringValue, expiresIn: expiresIn))

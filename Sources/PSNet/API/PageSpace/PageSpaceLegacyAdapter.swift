@@ -13,6 +13,7 @@ public final class PageSpaceLegacyAdapter: APIAdapter, ConversationRenaming, Con
     public init(client: APIClient) {
         self.client = client
         if let csrf = client.session.credentials?.csrfToken { client.mutationHeaders = [("X-CSRF-Token", csrf)] }
+        client.errorWording = LegacyErrorWording()
     }
 
     public func login(email: String, password: String) throws -> LoginResult {
@@ -34,7 +35,15 @@ public final class PageSpaceLegacyAdapter: APIAdapter, ConversationRenaming, Con
     }
 
     /// The stored user, after proving the token still works (the API has no "who am I").
+    /// An MCP key is refused by every `/api/ai_conversations` route (they allow JWTs only,
+    /// lib/auth/index.ts:234-239 at 458264c5b): its drives prove it.
     public func reach() throws -> CredentialReach {
+        if client.session.credentials?.token.hasPrefix("mcp_") == true {
+            let drives = try client.get("/api/drives")
+            return CredentialReach(
+                user: nil, globalAssistant: false, pageAI: true, drives: drives.arrayValue ?? drives["drives"]?.arrayValue,
+                note: "an MCP key reaches Page AI agents in its drives, never the Global assistant; for that, log in with --email")
+        }
         _ = try client.get("/api/ai_conversations/global")
         let drives = try client.get("/api/drives")
         return CredentialReach(
@@ -140,4 +149,16 @@ public final class PageSpaceLegacyAdapter: APIAdapter, ConversationRenaming, Con
     public func abort(streamID: String?, conversationID: String?) throws -> AbortOutcome {
         .unsupported("the pagespace-legacy API has no way to stop a turn")
     }
+}
+
+/// The legacy API's words for an MCP key on a JWT-only route: the way out is a password login.
+struct LegacyErrorWording: APIErrorWording {
+    func toolError(status: Int, reason: String, where: String) -> ToolError? {
+        guard status == 401, reason.contains("MCP tokens are not permitted") else { return nil }
+        return ToolError(.authenticationNeeded,
+            "authentication needed\(reason) (\(`where`)): an MCP key reaches Page AI agents (ps-send --page ID) and "
+                + "drives, not the Global assistant or the AI settings; for those, log in with: ps-auth login --email ADDRESS")
+    }
+
+    func toolError(_ failure: TransferFailure, host: String) -> ToolError? { nil }
 }

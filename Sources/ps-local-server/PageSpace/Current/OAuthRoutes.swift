@@ -3,15 +3,25 @@ import Hummingbird
 import PSCore
 
 /// The OAuth device flow of the current server: the discovery document
-/// (apps/web/src/app/api/well-known/oauth-authorization-server/route.ts), the device
-/// authorization (apps/web/src/app/api/oauth/device_authorization/route.ts) and the token
-/// endpoint's device-code grant (apps/web/src/app/api/oauth/token/route.ts). A drive-scoped
-/// grant is answered with an MCP key, any other with an OAuth access token. Errors are
-/// `{error}` with status 400, no-store.
+/// (apps/web/src/app/api/well-known/oauth-authorization-server/route.ts, built by
+/// packages/lib/src/auth/oauth/metadata.ts), the device authorization
+/// (apps/web/src/app/api/oauth/device_authorization/route.ts) and the token endpoint's
+/// device-code grant (apps/web/src/app/api/oauth/token/route.ts). A pure drive grant with a
+/// name is answered with an MCP key, any other with an OAuth access token (and a refresh
+/// token when `offline_access` was granted). Errors are `{error}`, no-store.
 struct OAuthRoutes {
     let state: ServerState
 
+    static let clientID = "pagespace-cli"
+    /// DEVICE_CODE_TTL_SECONDS (packages/lib/src/auth/oauth/code-lifecycle.ts:28).
+    static let deviceCodeSeconds = 1800
+    /// ACCESS_TOKEN_TTL_SECONDS (packages/lib/src/auth/oauth/issue-tokens.ts:21).
+    static let accessTokenSeconds = 900
+    /// USER_CODE_ALPHABET (packages/lib/src/auth/oauth/user-code.ts).
+    static let userCodeAlphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+
     func register(on router: Router<ServerContext>) {
+        // metadata.ts:10-23,57-72; route.ts:12-21 (the issuer is the deployment's URL: here, this server).
         router.get("/.well-known/oauth-authorization-server") { request, _ in
             let issuer = "http://" + (request.head.authority ?? "127.0.0.1")
             return Reply.json([
@@ -21,63 +31,99 @@ struct OAuthRoutes {
                 "device_authorization_endpoint": .string(issuer + "/api/oauth/device_authorization"),
                 "revocation_endpoint": .string(issuer + "/api/oauth/revoke"),
                 "grant_types_supported": ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"],
-            ])
+                "response_types_supported": ["code"],
+                "code_challenge_methods_supported": ["S256"],
+                "token_endpoint_auth_methods_supported": ["none"],
+                "scopes_supported": ["account", "offline_access", "manage_keys", "drive:*"],
+            ], headers: [.cacheControl: "public, max-age=300, s-maxage=300"])
         }
+        // device_authorization/route.ts:25-139.
         router.post("/api/oauth/device_authorization") { request, _ in
+            guard Self.isForm(request) else { return Self.error("invalid_request") }
             var request = request
             let form = try await request.formBody()
-            guard form["client_id"] == "pagespace-cli" else { return Self.error("invalid_client") }
-            let scopes = (form["scope"] ?? "").split(separator: " ").map(String.init)
-            let drives = scopes.filter { $0.hasPrefix("drive:") }
-            if scopes.contains("all_drives") { return Self.error("invalid_scope") }
-            if !drives.isEmpty && !scopes.contains(where: { $0.hasPrefix("name:") && $0.count > 5 }) {
-                return Self.error("invalid_scope")
-            }
-            if !drives.isEmpty && scopes.contains(where: { ["account", "manage_keys", "offline_access"].contains($0) }) {
-                return Self.error("invalid_scope")
+            guard let client = form["client_id"], !client.isEmpty else { return Self.error("invalid_request") }
+            guard client == Self.clientID else { return Self.error("invalid_client") }
+            var scopes: [String] = []
+            if let raw = form["scope"], !raw.isEmpty {  // route.ts:52-99
+                guard case .success(let parsed) = ScopeList.parse(raw), !parsed.allDrives,
+                      !(parsed.isPureDriveGrant && parsed.newKeyName == nil)
+                else { return Self.error("invalid_scope") }
+                scopes = parsed.formatted
             }
             let code = state.deviceGrants.start(scope: scopes)
-            let userCode = String(Identifiers.randomHex(4).uppercased().prefix(4)) + "-"
-                + String(Identifiers.randomHex(4).uppercased().prefix(4))
+            let userCode = Self.userCode()
             let issuer = "http://" + (request.head.authority ?? "127.0.0.1")
             return Reply.json([
                 "device_code": .string(code), "user_code": .string(userCode),
                 "verification_uri": .string(issuer + "/activate"),
-                "verification_uri_complete": .string(issuer + "/activate?user_code=" + userCode),
-                "expires_in": 900, "interval": .integer(Int64(state.deviceGrants.interval)),
-            ])
+                "verification_uri_complete": .string(issuer + "/activate?user_code=" + ScopeList.encodeURIComponent(userCode)),
+                "expires_in": .integer(Int64(Self.deviceCodeSeconds)), "interval": .integer(Int64(state.deviceGrants.interval)),
+            ], headers: [.cacheControl: "no-store"])
         }
+        // token/route.ts:457-477 (POST) and 419-455 (the device-code grant).
         router.post("/api/oauth/token") { request, _ in
+            guard Self.isForm(request) else { return Self.error("invalid_request") }
             var request = request
             let form = try await request.formBody()
             guard form["grant_type"] == "urn:ietf:params:oauth:grant-type:device_code" else {
                 return Self.error("unsupported_grant_type")
             }
-            guard form["client_id"] == "pagespace-cli" else { return Self.error("invalid_client") }
-            switch state.deviceGrants.poll(form["device_code"] ?? "") {
+            guard let code = form["device_code"], !code.isEmpty, let client = form["client_id"], !client.isEmpty else {
+                return Self.error("invalid_request")
+            }
+            // resolveClient (route.ts:179-199): an unknown client is invalid_grant, a secret invalid_request.
+            guard client == Self.clientID else { return Self.error("invalid_grant") }
+            guard (form["client_secret"] ?? "").isEmpty else { return Self.error("invalid_request") }
+            switch state.deviceGrants.poll(code) {
             case .pending: return Self.error("authorization_pending")
             case .slowDown: return Self.error("slow_down")
             case .denied: return Self.error("access_denied")
             case .expired: return Self.error("expired_token")
             case .invalid: return Self.error("invalid_grant")
-            case .approved(let scope):
-                let scopeText = JSON.string(scope.joined(separator: " "))
-                let drives = scope.filter { $0.hasPrefix("drive:") }
-                    .compactMap { $0.dropFirst(6).split(separator: ":").first.map(String.init) }
-                if !drives.isEmpty {
-                    let name = scope.first { $0.hasPrefix("name:") }.map { String($0.dropFirst(5)) }
-                    let key = state.authenticator.issueMCPKey(
-                        name: name.flatMap { $0.removingPercentEncoding } ?? "PageSpace CLI", driveIDs: drives)
-                    state.grants.add(scopes: scope, token: nil)
-                    return Reply.json(["access_token": .string(key), "token_type": "mcp", "scope": scopeText])
-                }
-                let token = state.authenticator.issueOAuthToken()
-                state.grants.add(scopes: scope, token: token)
-                return Reply.json([
-                    "access_token": .string(token), "token_type": "Bearer", "expires_in": 900, "scope": scopeText,
-                ])
+            case .approved(let scopes): return redeem(scopes)
             }
         }
+    }
+
+    /// pollDeviceToken's approved branch (apps/web/src/lib/repositories/oauth-repository.ts:822-882):
+    /// a pure drive grant mints an MCP key (applyKeyGrant, route.ts:75-81's body); any other
+    /// grant, an empty one included, an access token (route.ts:56-64), with a refresh token
+    /// only for offline_access (issue-tokens.ts:69-95).
+    private func redeem(_ scopes: [String]) -> Response {
+        let scopeText = JSON.string(scopes.joined(separator: " "))
+        let parsed = try? ScopeList.parse(scopes.joined(separator: " ")).get()
+        if parsed?.allDrives == true { return Self.error("invalid_grant") }  // all_drives_unsupported
+        if let parsed, parsed.isPureDriveGrant {
+            let name = parsed.newKeyName ?? "PageSpace CLI"
+            let key = state.authenticator.issueMCPKey(name: name, driveIDs: parsed.drives)
+            state.grants.add(scopes: scopes, token: nil)
+            return Reply.json(["access_token": .string(key), "token_type": "mcp", "scope": scopeText],
+                              headers: [.cacheControl: "no-store"])
+        }
+        let token = state.authenticator.issueOAuthToken(scopes: scopes)
+        state.grants.add(scopes: scopes, token: token)
+        var body = JSONObject()
+        body["access_token"] = .string(token)
+        body["token_type"] = "Bearer"
+        body["expires_in"] = .integer(Int64(Self.accessTokenSeconds))
+        // JSON.stringify drops an undefined refresh_token: absent, not null.
+        if scopes.contains("offline_access") {
+            body["refresh_token"] = .string(Identifiers.random(prefix: "ps_rt_", bytes: 24))
+        }
+        body["scope"] = scopeText
+        return Reply.json(.object(body), headers: [.cacheControl: "no-store"])
+    }
+
+    /// Both routes want a form body (device_authorization/route.ts:26-29, token/route.ts:458-461).
+    static func isForm(_ request: Request) -> Bool {
+        (request.headers[.contentType] ?? "").lowercased().contains("application/x-www-form-urlencoded")
+    }
+
+    /// generateUserCode (user-code.ts): 8 characters of the alphabet as XXXX-XXXX.
+    static func userCode() -> String {
+        let characters = (0..<8).map { _ in userCodeAlphabet[Int(UInt8.random(in: 0...255)) % userCodeAlphabet.count] }
+        return String(characters[0..<4]) + "-" + String(characters[4...])
     }
 
     static func error(_ code: String) -> Response {

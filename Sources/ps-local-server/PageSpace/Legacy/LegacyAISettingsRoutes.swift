@@ -2,18 +2,12 @@ import Hummingbird
 import PSCore
 
 /// The legacy API's AI settings: the selection, and per-user provider API keys
-/// (apps/web/src/app/api/ai/settings/route.ts as of late 2025, before keys were retired).
+/// (apps/web/src/app/api/ai/settings/route.ts at 458264c5b, before keys were retired). Its
+/// provider lists and names come from the source, through model-catalog.json.
 struct LegacyAISettingsRoutes {
     let state: ServerState
 
-    static let keyProviders = ["openrouter", "google", "openai", "anthropic", "xai", "ollama", "lmstudio", "glm"]
-    static let selectable = ["pagespace", "openrouter", "openrouter_free", "google", "openai", "anthropic", "xai",
-                             "ollama", "lmstudio", "glm"]
-    static let shown = ["pagespace", "openrouter", "google", "openai", "anthropic"]
-    static let names = [
-        "openrouter": "OpenRouter", "google": "Google AI", "openai": "OpenAI", "anthropic": "Anthropic", "xai": "xAI",
-        "ollama": "Ollama", "lmstudio": "LM Studio", "glm": "GLM Coder Plan",
-    ]
+    static let catalog = LegacySettingsCatalog.file
 
     static func quoted(_ names: [String]) -> String {
         let quoted = names.map { "\"\($0)\"" }
@@ -24,23 +18,26 @@ struct LegacyAISettingsRoutes {
         let auth = state.authenticator
         let settings = state.aiSettings
 
-        // apps/web/src/app/api/ai/settings/route.ts (legacy GET)
+        // route.ts:40-127 (GET): every provider the route reports, configured when a key (or
+        // for Ollama and LM Studio a base URL) was saved; the deployment's PageSpace key is set.
+        // An unset selection reads as `|| 'pagespace'` and `|| 'glm-4.5-air'` (route.ts:77-78).
         router.get("/api/ai/settings") { request, _ in
             _ = try auth.require(request, scope: .sessionOnly)
             let current = settings.current
             var providers = JSONObject()
-            for name in Self.shown {
-                let keyed = settings.hasKey(name)
-                providers[name] = ["isConfigured": .bool(keyed), "hasApiKey": .bool(keyed)]
+            for provider in Self.catalog.reported {
+                let configured = settings.hasKey(provider.id)
+                providers[provider.id] = ["isConfigured": .bool(configured), provider.flag: .bool(configured)]
             }
+            let defaults = settings.catalog
             return Reply.json([
-                "currentProvider": .string(current.provider), "currentModel": current.model.map(JSON.string) ?? .null,
+                "currentProvider": .string(current.provider.isEmpty ? defaults.defaultProvider : current.provider),
+                "currentModel": .string(current.model.flatMap { $0.isEmpty ? nil : $0 } ?? defaults.defaultModel),
                 "userSubscriptionTier": "free", "providers": .object(providers),
-                "isAnyProviderConfigured": .bool(Self.shown.contains(where: settings.hasKey)),
+                "isAnyProviderConfigured": .bool(Self.catalog.reported.contains { settings.hasKey($0.id) }),
             ])
         }
-        // apps/web/src/app/api/ai/settings/route.ts (legacy POST {provider, apiKey, baseUrl}):
-        // 201 without the key echoed.
+        // route.ts:133-229 (POST {provider, apiKey, baseUrl}): 201 without the key echoed.
         router.post("/api/ai/settings") { request, _ in
             _ = try auth.require(request, scope: .sessionOnly)
             var request = request
@@ -48,8 +45,8 @@ struct LegacyAISettingsRoutes {
                 throw Refusal(status: .internalServerError, error: "Failed to save API key")
             }
             let provider = body["provider"]?.stringValue ?? ""
-            guard Self.keyProviders.contains(provider) else {
-                throw Refusal.badRequest("Invalid provider. Must be " + Self.quoted(Self.keyProviders))
+            guard Self.catalog.keyProviders.contains(provider) else {
+                throw Refusal.badRequest("Invalid provider. Must be " + Self.quoted(Self.catalog.keyProviders))
             }
             if provider == "ollama" || provider == "lmstudio" {
                 guard let url = body["baseUrl"]?.stringValue, !url.trimmingSpaces.isEmpty else {
@@ -63,10 +60,10 @@ struct LegacyAISettingsRoutes {
             settings.saveKey(for: provider)
             return Reply.json([
                 "success": true, "provider": .string(provider),
-                "message": .string("\(Self.names[provider] ?? provider) API key saved successfully"),
+                "message": .string("\(Self.catalog.keyProviderNames[provider] ?? "undefined") API key saved successfully"),
             ], status: .created)
         }
-        // apps/web/src/app/api/ai/settings/route.ts (legacy PATCH {provider, model})
+        // route.ts:231-313 (PATCH {provider, model})
         router.patch("/api/ai/settings") { request, _ in
             _ = try auth.require(request, scope: .sessionOnly)
             var request = request
@@ -74,8 +71,8 @@ struct LegacyAISettingsRoutes {
                 throw Refusal(status: .internalServerError, error: "Failed to update settings")
             }
             let provider = body["provider"]?.stringValue ?? ""
-            guard Self.selectable.contains(provider) else {
-                throw Refusal.badRequest("Invalid provider. Must be " + Self.quoted(Self.selectable))
+            guard Self.catalog.selectableProviders.contains(provider) else {
+                throw Refusal.badRequest("Invalid provider. Must be " + Self.quoted(Self.catalog.selectableProviders))
             }
             guard let model = body["model"]?.stringValue, !model.isEmpty else { throw Refusal.badRequest("Model is required") }
             settings.select(provider: provider, model: model)

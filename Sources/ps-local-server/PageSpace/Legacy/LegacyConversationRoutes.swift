@@ -1,12 +1,14 @@
 import Hummingbird
 import PSCore
 
-/// The late-2025 Global assistant: `/api/ai_conversations/*` (JWT, CSRF on POST/PATCH/DELETE),
-/// as it stood before the routes moved under `/api/ai` (PageSpace commit 60ce27bbb, whose
+/// The late-2025 Global assistant: `/api/ai_conversations/*`, as it stood before the routes moved under `/api/ai` (PageSpace commit 60ce27bbb, whose
 /// parent these follow).
 struct LegacyConversationRoutes {
     let state: ServerState
 
+    /// Every one of these routes is `AUTH_OPTIONS = { allow: ['jwt'], requireCSRF: true }`
+    /// (ai_conversations/route.ts:10, global/route.ts:6, [id]/route.ts:6, [id]/messages/route.ts:41
+    /// at 458264c5b): an MCP key is refused by name (lib/auth/index.ts:234-239).
     func register(on router: Router<ServerContext>) {
         let history = HistoryResponder(state: state)
         let auth = state.authenticator
@@ -14,13 +16,13 @@ struct LegacyConversationRoutes {
         // apps/web/src/app/api/ai_conversations/route.ts (GET): the user's active
         // conversations of every type, most recently active first, as a bare array.
         router.get("/api/ai_conversations") { request, _ in
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            _ = try auth.require(request, scope: .sessionOnly)
             return Reply.json(.array(state.store.list { _ in true }.map(\.summary)))
         }
         // apps/web/src/app/api/ai_conversations/route.ts (POST): {title?, type = global,
         // contextId?}; the title stays null until the first message names it.
         router.post("/api/ai_conversations") { request, _ in
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            _ = try auth.require(request, scope: .sessionOnly)
             var request = request
             guard let body = try await request.jsonBodyIfValid() else {
                 throw Refusal(status: .internalServerError, error: "Failed to create conversation")
@@ -33,18 +35,18 @@ struct LegacyConversationRoutes {
         // apps/web/src/app/api/ai_conversations/global/route.ts: the most recently CREATED
         // global conversation, or null.
         router.get("/api/ai_conversations/global") { request, _ in
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            _ = try auth.require(request, scope: .sessionOnly)
             let newest = state.store.list(kind: .global).max { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
             return Reply.json(newest?.summary ?? .null)
         }
         // apps/web/src/app/api/ai_conversations/[id]/route.ts (GET, PATCH, DELETE): 404
         // {"error":"Conversation not found"} for one the user does not have.
         router.get("/api/ai_conversations/:id") { request, context in
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            _ = try auth.require(request, scope: .sessionOnly)
             return Reply.json(Self.row(try conversation(context)))
         }
         router.patch("/api/ai_conversations/:id") { request, context in
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            _ = try auth.require(request, scope: .sessionOnly)
             var request = request
             guard let body = try await request.jsonBodyIfValid() else {
                 throw Refusal(status: .internalServerError, error: "Failed to update conversation")
@@ -60,19 +62,19 @@ struct LegacyConversationRoutes {
             return Reply.json(Self.row(updated))
         }
         router.delete("/api/ai_conversations/:id") { request, context in
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            _ = try auth.require(request, scope: .sessionOnly)
             guard state.store.remove(try conversation(context).id) else { throw Refusal.notFound("Conversation not found") }
             return Reply.json(["success": true])
         }
         // apps/web/src/app/api/ai_conversations/[id]/messages/route.ts
         router.get("/api/ai_conversations/:id/messages") { request, context in
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            _ = try auth.require(request, scope: .sessionOnly)
             return try await history.page(of: context.parameters.get("id") ?? "", request: request, context: context)
         }
         // The same file (POST): any active conversation of the user; an untitled one is named
         // after the first user message (its first 50 characters, "..." when cut).
         router.post("/api/ai_conversations/:id/messages") { request, context in
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            _ = try auth.require(request, scope: .sessionOnly)
             let conversation = try conversation(context)
             var request = request
             let body = try await request.jsonBody()

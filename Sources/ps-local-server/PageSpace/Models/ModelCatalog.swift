@@ -49,11 +49,14 @@ struct ModelCatalog: Sendable {
     }
 
     /// One generation of the catalog file; an empty catalog if the file is missing (a broken build).
-    static func load(_ generation: String) -> ModelCatalog {
+    static func load(_ generation: String) -> ModelCatalog { ModelCatalog(file(generation)) }
+
+    /// One generation's part of model-catalog.json, or an empty object.
+    static func file(_ generation: String) -> JSON {
         guard let url = Bundle.module.url(forResource: "model-catalog", withExtension: "json"),
               let data = try? Data(contentsOf: url), let json = try? JSON.parse(bytes: Array(data))
-        else { return ModelCatalog(.object(JSONObject())) }
-        return ModelCatalog(json[generation] ?? .object(JSONObject()))
+        else { return .object(JSONObject()) }
+        return json[generation] ?? .object(JSONObject())
     }
 
     func isValidModel(_ provider: String, _ model: String) -> Bool { models[provider]?.contains(model) == true }

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The OAuth device flow on ps-local-server as the current server runs it:
+/// apps/web/src/app/api/well-known/oauth-authorization-server/route.ts with
+/// packages/lib/src/auth/oauth/metadata.ts, apps/web/src/app/api/oauth/device_authorization/route.ts,
+/// apps/web/src/app/api/oauth/token/route.ts, and the access token's check in
+/// apps/web/src/lib/auth/index.ts:279-372.
+@Suite struct DeviceFlowServerTests {
+    static let form = ["Content-Type": "application/x-www-form-urlencoded"]
+
+    static func start(_ server: LocalServer, scope: String?) throws -> HTTPReply {
+        var body = "client_id=pagespace-cli"
+        if let scope { body += "&scope=" + (scope.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? scope) }
+        return try server.request("POST", "/api/oauth/device_authorization", headers: form, body: body)
+    }
+
+    /// The token endpoint's answer once the "user" has approved a grant of `scope`.
+    static func approvedToken(_ server: LocalServer, scope: String?) throws -> [String: Any] {
+        #expect(try server.request("POST", "/_test/device", body: #"{"outcome":"approve","interval":0}"#).status == 200)
+        let started = try start(server, scope: scope)
+        #expect(started.status == 200, "\(started.text)")
+        let code = try #require(try started.jsonObject()["device_code"] as? String)
+        let token = try server.request(
+            "POST", "/api/oauth/token", headers: form,
+            body: "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code&client_id=pagespace-cli&device_code=\(code)")
+        #expect(token.status == 200, "\(token.text)")
+        #expect(token.headers["cache-control"] == "no-store")
+        return try token.jsonObject()
+    }
+
+    /// metadata.ts:10-23,57-72: every field of the RFC 8414 document; route.ts:15-20 its caching.
+    @Test func theDiscoveryDocumentIsWhole() throws {
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        let reply = try server.request("GET", "/.well-known/oauth-authorization-server")
+        #expect(reply.status == 200)
+        #expect(reply.headers["cache-control"] == "public, max-age=300, s-maxage=300")
+        let document = try reply.jsonObject()
+        #expect(Set(document.keys) == [
+            "issuer", "authorization_endpoint", "token_endpoint", "device_authorization_endpoint", "revocation_endpoint",
+            "grant_types_supported", "response_types_supported", "code_challenge_methods_supported",
+            "token_endpoint_auth_methods_supported", "scopes_supported",
+        ])
+        #expect(document["issuer"] as? String == server.baseURL)
+        #expect(document["revocation_endpoint"] as? String == server.baseURL + "/api/oauth/revoke")
+        #expect(document["response_types_supported"] as? [String] == ["code"])
+        #expect(document["code_challenge_methods_supported"] as? [String] == ["S256"])
+        #expect(document["token_endpoint_auth_methods_supported"] as? [String] == ["none"])
+        #expect(document["scopes_supported"] as? [String] == ["account", "offline_access", "manage_keys", "drive:*"])
+    }
+
+    /// device_authorization/route.ts:25-139: a form body, a known client, a scope that parses
+    /// (scopes.ts:142-313), then a code good for DEVICE_CODE_TTL_SECONDS = 1800
+    /// (code-lifecycle.ts:28) and a user code of USER_CODE_ALPHABET (user-code.ts).
+    @Test func theDeviceAuthorizationChecksAndAnswersAsTheRealOne() throws {
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        let reply = try Self.start(server, scope: "drive:drive_demo name:ci%20box")
+        #expect(reply.status == 200)
+        #expect(reply.headers["cache-control"] == "no-store")
+        let object = try reply.jsonObject()
+        #expect(object["expires_in"] as? Int == 1800)
+        #expect(object["interval"] as? Int == 5)
+        let userCode = try #require(object["user_code"] as? String)
+        #expect(userCode.range(of: "^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$", options: .regularExpression) != nil, "\(userCode)")
+        #expect(object["verification_uri"] as? String == server.baseURL + "/activate")
+        #expect(object["verification_uri_complete"] as? String == server.baseURL + "/activate?user_code=" + userCode)
+
+        let json = try server.request("POST", "/api/oauth/device_authorization", headers: ["Content-Type": "application/json"],
+                                      body: #"{"client_id":"pagespace-cli"}"#)
+        #expect(json.status == 400)
+        #expect(try json.jsonObject()["error"] as? String == "invalid_request")
+        let noClient = try server.request("POST", "/api/oauth/device_authorization", headers: Self.form, body: "scope=account")
+        #expect(try noClient.jsonObject()["error"] as? String == "invalid_request")
+        let stranger = try server.request("POST", "/api/oauth/device_authorization", headers: Self.form, body: "client_id=other")
+        #expect(try stranger.jsonObject()["error"] as? String == "invalid_client")
+        // offline_access_alone, a nameless drive grant (route.ts:95-97), all_drives (86-88),
+        // account with a drive, a word the grammar lacks, a double space.
+        for scope in ["offline_access", "drive:drive_demo", "all_drives", "account drive:drive_demo", "everything", "account  offline_access"] {
+            let refused = try Self.start(server, scope: scope)
+            #expect(refused.status == 400, "\(scope)")
+            #expect(try refused.jsonObject()["error"] as? String == "invalid_scope", "\(scope)")
+        }
+        // The token endpoint's own checks (route.ts:179-199,419-425,457-476).
+        let grant = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code"
+        let unknownClient = try server.request("POST", "/api/oauth/token", headers: Self.form, body: grant + "&client_id=other&device_code=x")
+        #expect(try unknownClient.jsonObject()["error"] as? String == "invalid_grant")
+        let noCode = try server.request("POST", "/api/oauth/token", headers: Self.form, body: grant + "&client_id=pagespace-cli")
+        #expect(try noCode.jsonObject()["error"] as? String == "invalid_request")
+    }
+
+    /// oauth-repository.ts:853-882 with issue-tokens.ts:69-95 and token/route.ts:56-64: a refresh
+    /// token only when offline_access was granted, and then the access token works.
+    @Test func offlineAccessBringsARefreshToken() throws {
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        let offline = try Self.approvedToken(server, scope: "account offline_access")
+        #expect(offline["token_type"] as? String == "Bearer")
+        #expect(offline["expires_in"] as? Int == 900)
+        #expect((offline["refresh_token"] as? String)?.hasPrefix("ps_rt_") == true)
+        #expect(offline["scope"] as? String == "account offline_access")
+        let access = try #require(offline["access_token"] as? String)
+        #expect(access.hasPrefix("ps_at_"))
+        #expect(try server.request("GET", "/api/auth/me", headers: ["Authorization": "Bearer " + access]).status == 200)
+
+        let online = try Self.approvedToken(server, scope: "account")
+        #expect(online["refresh_token"] == nil)
+        #expect(online.keys.contains("refresh_token") == false)
+    }
+
+    /// A grant asked for with no scope is stored with none; validateOAuthAccessToken re-parses
+    /// the stored scopes (lib/auth/index.ts:320-324) and parseScopeList('') is empty_scope
+    /// (scopes.ts:143-145), so the token it gets is refused everywhere.
+    @Test func aTokenGrantedWithNoScopeIsRefusedEverywhere() throws {
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        let granted = try Self.approvedToken(server, scope: nil)
+        #expect(granted["scope"] as? String == "")
+        let token = try #require(granted["access_token"] as? String)
+        #expect(token.hasPrefix("ps_at_"))
+        for path in ["/api/auth/me", "/api/drives"] {
+            let reply = try server.request("GET", path, headers: ["Authorization": "Bearer " + token])
+            #expect(reply.status == 401, "\(path)")
+            #expect(try reply.jsonObject()["error"] as? String == "Invalid OAuth access token", "\(path)")
+        }
+    }
+}
