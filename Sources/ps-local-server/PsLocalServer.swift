@@ -28,7 +28,8 @@ struct PsLocalServer: ParsableCommand {
               drive     drive_demo; AI_CHAT page page_agent_demo with the
                         conversation demoagentconversation; page page_doc_demo
               keys      MCP key id key_demo; OAuth grant grant_demo; one
-                        step-up token ps_stepup_demo (good once)
+                        step-up token ps_stepup_demo (good once, for
+                        revoking grant_demo)
 
             OPENAI-COMPATIBLE API (current dialect, MCP key only):
               GET  /api/v1/models          the agents, as ps-agent://PAGE_ID
@@ -144,6 +145,9 @@ struct PsLocalServer: ParsableCommand {
                   "slowDownAtPoll":1,"interval":0}
                   how the device login is answered (approve, deny,
                   expire; pending by default), after how many polls
+              POST /_test/step-up {"actionBinding":{"op":"revoke_oauth_grant",
+                  "grantId":"…"}} gives {stepUpToken}: good once, for that
+                  action only
 
              GET /_test/requests lists the \
             requests received (method, path, query, headers, JSON body; \
