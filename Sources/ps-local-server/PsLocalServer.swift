@@ -120,6 +120,17 @@ struct PsLocalServer: ParsableCommand {
                   the next stream pauses before each event (or only the
                   first "events" after the first), sending ": keep-alive"
                   comments meanwhile (gemini: its own ": keepalive")
+              {"unstoppable":true}
+                  the next reply runs where an abort is not acted on:
+                  POST /api/ai/abort answers code "unconfirmed", it goes on
+              {"frameLog":"kept"} or {"frameLog":"cut","afterFrames":4}
+                  the next reply's frame log outlives it (whole, or its
+                  first frames only): stream-join of the ended reply
+                  replays it ("reload":true unless it holds a finish)
+              {"ring":3}
+                  the next reply keeps only its last 3 chunks in memory:
+                  joining from an older one gets {"done":true,
+                  "resumeFromSeq":N}
               {"dropHistory":true,"afterPages":1}
                   after one history page, the next history GET is closed
                   without an answer
