@@ -72,7 +72,7 @@ import TestSupport
 
     // apps/web/src/app/api/ai/chat/messages/[messageId]/route.ts:56,180-185;
     // apps/web/src/app/api/ai/global/[id]/messages/[messageId]/route.ts:35,141-146;
-    // apps/web/src/app/api/ai/chat/messages/[messageId]/undo/route.ts:218,383-389
+    // apps/web/src/app/api/ai/chat/messages/[messageId]/undo/route.ts:218,382-389
     @Test func editAndUndoBodiesThatAreNotJSONAreA500() throws {
         let server = try Self.start()
         defer { server.stop() }

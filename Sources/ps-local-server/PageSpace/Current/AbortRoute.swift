@@ -29,7 +29,7 @@ struct AbortRoute {
                 throw Refusal(status: .internalServerError, error: "Failed to abort stream")
             }
             func field(_ name: String) -> String? {
-                body[name]?.stringValue.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+                body[name]?.stringValue.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
             }
             let messageID = field("messageId"), streamID = field("streamId"), conversationID = field("conversationId")
             guard messageID != nil || streamID != nil || conversationID != nil else {
@@ -39,9 +39,10 @@ struct AbortRoute {
         }
     }
 
-    /// abortStreamAnywhere: a precise name that stops a stream here is the end of it; then
-    /// every stream of the conversation is stopped; a stream named that does not stop (it
-    /// runs where the abort is not acted on) leaves the answer `unconfirmed`.
+    /// abortStreamAnywhere: a precise name (messageId, else streamId) that stops a stream here
+    /// is the end of it (:95-99); then every stream of the conversation is stopped (:120-122);
+    /// a stream any of the names reach that does not stop (it runs where the abort is not
+    /// acted on: markAbortRequested, then awaitAbortSettled) leaves it `unconfirmed` (:127-201).
     private func outcome(messageID: String?, streamID: String?, conversationID: String?) -> JSON {
         let aborted: JSON = ["aborted": true, "code": "aborted", "reason": "Stream aborted by user request"]
         let precise = messageID.map { state.streams.find(streamID: nil, messageID: $0, conversationID: nil) }
@@ -49,7 +50,8 @@ struct AbortRoute {
         if precise.contains(where: { $0.requestAbort() }) { return aborted }
         let inConversation = conversationID.map { state.streams.find(streamID: nil, messageID: nil, conversationID: $0) } ?? []
         let stopped = inConversation.filter { $0.requestAbort() }
-        if !(precise + inConversation).allSatisfy(\.isAborted) {
+        let marked = state.streams.find(streamID: streamID, messageID: messageID, conversationID: conversationID)
+        if !marked.allSatisfy(\.isAborted) {
             return ["aborted": false, "code": "unconfirmed",
                     "reason": "The stream could not be confirmed stopped and may still be running"]
         }

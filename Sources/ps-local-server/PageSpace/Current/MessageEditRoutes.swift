@@ -64,7 +64,7 @@ struct MessageEditRoutes {
         router.post("/api/ai/chat/messages/:messageId/undo") { request, context in
             _ = try auth.require(request, scope: .sessionOrMCP)
             var request = request
-            // request.json() throwing is the POST's catch-all 500 (route.ts:218, 383-389).
+            // request.json() throwing is the POST's catch-all 500 (route.ts:218, 382-389).
             guard let body = try await request.jsonBodyIfValid() else {
                 throw Refusal(status: .internalServerError, error: "Internal server error")
             }
