@@ -30,7 +30,8 @@ struct PsLocalServer: ParsableCommand {
               drive     drive_demo; AI_CHAT page page_agent_demo with the
                         conversation demoagentconversation; page page_doc_demo
               keys      MCP key id key_demo; OAuth grant grant_demo; one
-                        step-up token ps_stepup_demo (good once)
+                        step-up token ps_stepup_demo (good once, for
+                        revoking grant_demo)
 
             OPENAI-COMPATIBLE API (current dialect, MCP key only):
               GET  /api/v1/models          the agents, as ps-agent://PAGE_ID
@@ -121,6 +122,17 @@ struct PsLocalServer: ParsableCommand {
                   the next stream pauses before each event (or only the
                   first "events" after the first), sending ": keep-alive"
                   comments meanwhile (gemini: its own ": keepalive")
+              {"unstoppable":true}
+                  the next reply runs where an abort is not acted on:
+                  POST /api/ai/abort answers code "unconfirmed", it goes on
+              {"frameLog":"kept"} or {"frameLog":"cut","afterFrames":4}
+                  the next reply's frame log outlives it (whole, or its
+                  first frames only): stream-join of the ended reply
+                  replays it ("reload":true unless it holds a finish)
+              {"ring":3}
+                  the next reply keeps only its last 3 chunks in memory:
+                  joining from an older one gets {"done":true,
+                  "resumeFromSeq":N}
               {"dropHistory":true,"afterPages":1}
                   after one history page, the next history GET is closed
                   without an answer
@@ -146,6 +158,9 @@ struct PsLocalServer: ParsableCommand {
                   "slowDownAtPoll":1,"interval":0}
                   how the device login is answered (approve, deny,
                   expire; pending by default), after how many polls
+              POST /_test/step-up {"actionBinding":{"op":"revoke_oauth_grant",
+                  "grantId":"…"}} gives {stepUpToken}: good once, for that
+                  action only
 
              GET /_test/requests lists the \
             requests received (method, path, query, headers, JSON body; \

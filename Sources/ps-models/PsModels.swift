@@ -30,7 +30,8 @@ struct PsModels: ParsableCommand {
             fallback list of common models instead: they are written marked "fallback":true, \
             after a warning in the server's words on stderr (exit 0); for LM Studio it has no \
             fallback, exit 9 in its words. A deployment without that server is exit 2, one \
-            whose server address it refuses to fetch exit 8. (To ask an Ollama server of your \
+            whose server address it refuses to fetch exit 8. Choosing one of these models \
+            (ps-settings --set) needs a paid plan where the deployment bills. (To ask an Ollama server of your \
             own directly, make it a profile of its own: an OpenAI-compatible server.)
 
             The id is what ps-send --model and ps-auth set-model take.

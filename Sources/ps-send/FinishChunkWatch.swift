@@ -19,6 +19,9 @@ struct FinishChunkWatch {
     private var eventLength = 0
     private var eventStartLine = 0
 
+    /// The parts open so far (started and not ended), so that a stream continued after a gap
+    /// can tell a chunk that continues a part the reader has from one whose part it never got.
+    private(set) var openParts = OpenParts()
     private(set) var sawFinish = false
     private(set) var chunkCount = 0
     private(set) var messageID: String?
@@ -91,11 +94,14 @@ struct FinishChunkWatch {
         chunkCount += 1
         let isStart = whole && messageID == nil && Self.mentions(Self.start, in: data)
         let mentionsFinish = Self.mentions(Self.finish, in: data) || Self.mentions(Self.finishReason, in: data)
-        guard whole, isStart || mentionsFinish, let chunk = try? JSON.parse(bytes: Array(data)) else { return }
+        let opensOrCloses = data.count <= Self.longestFinishLine
+            && (Self.mentions(Self.partStart, in: data) || Self.mentions(Self.partEnd, in: data)
+                || Self.mentions(Self.toolInput, in: data))
+        guard whole, isStart || mentionsFinish || opensOrCloses, let chunk = try? JSON.parse(bytes: Array(data)) else { return }
         switch chunk["type"]?.stringValue {
         case "finish": sawFinish = true
         case "start": messageID = chunk["messageId"]?.stringValue
-        default: break
+        default: openParts.apply(chunk)
         }
         if chunk["object"]?.stringValue == "chat.completion.chunk",
            chunk["choices"]?.arrayValue?.contains(where: { $0["finish_reason"]?.stringValue != nil }) == true {
@@ -104,6 +110,8 @@ struct FinishChunkWatch {
     }
 
     private static let finish = Array("\"finish\"".utf8), start = Array("\"start\"".utf8)
+    private static let partStart = Array("-start\"".utf8), partEnd = Array("-end\"".utf8)
+    private static let toolInput = Array("\"tool-input-available\"".utf8)
     private static let finishReason = Array("\"finish_reason\":\"".utf8)
 
     private static func mentions(_ needle: [UInt8], in data: ArraySlice<UInt8>) -> Bool {
@@ -114,5 +122,44 @@ struct FinishChunkWatch {
             index += 1
         }
         return false
+    }
+}
+
+/// The text and reasoning parts a UI message stream has open (by id) and the tool calls it
+/// has begun (by toolCallId).
+struct OpenParts {
+    var text: Set<String> = []
+    var reasoning: Set<String> = []
+    var toolCalls: Set<String> = []
+
+    mutating func apply(_ chunk: JSON) {
+        let id = chunk["id"]?.stringValue ?? ""
+        switch chunk["type"]?.stringValue {
+        case "text-start": text.insert(id)
+        case "text-end": text.remove(id)
+        case "reasoning-start": reasoning.insert(id)
+        case "reasoning-end": reasoning.remove(id)
+        case "tool-input-start", "tool-input-available":
+            if let call = chunk["toolCallId"]?.stringValue { toolCalls.insert(call) }
+        default: break
+        }
+    }
+
+    /// What to write for `chunk` of a stream that skipped chunks (a gap): a text or
+    /// reasoning delta of a part whose start was in the gap is written after that start,
+    /// made again; an end of such a part, and what continues a tool call whose start was
+    /// in the gap, are left out. Every other chunk is written as it is.
+    func mended(_ chunk: JSON) -> [JSON] {
+        let id = chunk["id"]?.stringValue ?? ""
+        let call = chunk["toolCallId"]?.stringValue ?? ""
+        switch chunk["type"]?.stringValue {
+        case "text-delta" where !text.contains(id): return [["type": "text-start", "id": .string(id)], chunk]
+        case "reasoning-delta" where !reasoning.contains(id): return [["type": "reasoning-start", "id": .string(id)], chunk]
+        case "text-end" where !text.contains(id), "reasoning-end" where !reasoning.contains(id): return []
+        case "tool-input-delta" where !toolCalls.contains(call), "tool-output-available" where !toolCalls.contains(call),
+             "tool-output-error" where !toolCalls.contains(call):
+            return []
+        default: return [chunk]
+        }
     }
 }

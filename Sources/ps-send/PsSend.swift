@@ -45,7 +45,8 @@ struct PsSend: ParsableCommand {
             Ctrl-C stops cleanly: what was received is already written, and on the current API \
             the server is asked to abort the turn (POST /api/ai/abort, naming the stream and \
             the conversation; on the Gemini API POST /conversations/ID/cancel); whether it \
-            stopped is said on stderr; exit status 130. An MCP \
+            stopped is said on stderr (stopped; already over; or not confirmed, so it may \
+            still be running; 10 aborts a minute at most); exit status 130. An MCP \
             key cannot abort: the reply then goes on on the server. The same happens, quietly \
             with status 141, when the reader of the output goes away. A stream the server cuts \
             exits 9 with everything received written; one that ends without [DONE], or with \
@@ -63,7 +64,11 @@ struct PsSend: ParsableCommand {
             missed) and carries on; a note says so on stderr (--no-resume: exit 9 instead). Only whole events are written \
             then, so the output never holds half an event. --resume MESSAGE-ID does the same \
             for a later run (from --from-seq, default the start); --list-streams lists the \
-            replies being generated.
+            replies being generated. When the server no longer holds the chunks from there \
+            (it names the first it has), the rest is written from that chunk, a part begun in \
+            the gap opened again, and the run exits 10 naming the missing chunks; a reply that \
+            already ended is written from what the server still holds of it (exit 10 when that \
+            is not the whole, 6 when it holds nothing: read it with ps-history).
 
             --regenerate asks again: the conversation's last reply is deleted and its last \
             message sent once more (ps-message edits and deletes messages).
@@ -479,6 +484,13 @@ struct PsSend: ParsableCommand {
         switch outcome {
         case .stopped:
             Diagnostics.writeLine("ps-send: the server stopped the turn")
+        case .notStopped("not_found", _):
+            // The turn ended a beat before the abort (abort-stream-anywhere.ts:28-32, 60-62).
+            Diagnostics.writeLine("ps-send: the turn had already ended on the server")
+        case .notStopped("unconfirmed", _):
+            // Found, asked to stop, and still generating (abort-stream-anywhere.ts:34-38, 64-66).
+            Diagnostics.warning("the server could not confirm that the turn stopped: it may still be running "
+                + "(and using credits); see ps-send --list-streams, or stop it in the browser")
         case .notStopped(let code, let reason):
             let detail = [code, reason].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
             Diagnostics.warning("the server did not confirm that it stopped the turn" + (detail.isEmpty ? "" : " (\(TerminalSafeText.sanitize(detail)))"))

@@ -46,6 +46,7 @@ final class ResponseStream {
     var chunksWritten: Int { finishes.chunkCount }
     var messageID: String? { finishes.messageID }
     var sawFinish: Bool { finishes.sawFinish }
+    var openParts: OpenParts { finishes.openParts }
 
     func run(_ request: HTTPRequest, http: HTTPClient) throws {
         let state = self

@@ -18,24 +18,32 @@ struct StreamResumer {
     var afterCut = true
     static let attempts = 4
 
-    private var nextSeq: Int { firstSeq + stream.chunksWritten }
-
     /// Returns once the join says the reply ended (its [DONE] written); throws when the rest
-    /// of the reply cannot be had this way.
+    /// of the reply cannot be had this way. When the server no longer holds the chunks from
+    /// the cursor (`{done, resumeFromSeq}`, stream-join/[messageId]/route.ts:192-193), the
+    /// reply is joined again from the seq it names and the rest is written, mended where a
+    /// part began in the gap (OpenParts.mended); the run then ends with exit 10, naming the
+    /// chunks that are missing and where the whole reply is.
     func resume(messageID: String, cut: String) throws {
         var reason = cut
+        var nextSeq = firstSeq + stream.chunksWritten
+        var gaps: [Range<Int>] = []
         for attempt in 1...Self.attempts {
-            if attempt > 1 || afterCut {
+            if (attempt > 1 || afterCut) && gaps.last?.upperBound != nextSeq {
                 Diagnostics.warning("the connection broke after \(nextSeq) chunks (\(reason)); "
                     + "joining the reply again (stream-join, attempt \(attempt) of \(Self.attempts))")
             }
             let end: StreamJoin.End
+            let joinedAt = nextSeq
             do {
-                end = try join.follow(messageID: messageID, fromSeq: nextSeq) { _, chunk in
-                    var bytes = Array("data: ".utf8)
-                    chunk.write(to: &bytes)
-                    bytes += [0x0A, 0x0A]
-                    try bytes.withUnsafeBytes { try stream.emit($0) }
+                end = try join.follow(messageID: messageID, fromSeq: nextSeq) { seq, chunk in
+                    nextSeq = seq + 1
+                    for piece in gaps.isEmpty ? [chunk] : stream.openParts.mended(chunk) {
+                        var bytes = Array("data: ".utf8)
+                        piece.write(to: &bytes)
+                        bytes += [0x0A, 0x0A]
+                        try bytes.withUnsafeBytes { try stream.emit($0) }
+                    }
                 }
             } catch TransferFailure.network(let message, false) where attempt < Self.attempts {
                 reason = message
@@ -45,13 +53,28 @@ struct StreamResumer {
             switch end {
             case .finished:
                 try Array("data: [DONE]\n\n".utf8).withUnsafeBytes { try stream.emit($0) }
+                guard gaps.isEmpty else {
+                    let missing = gaps.map { "\($0.lowerBound)-\($0.upperBound - 1)" }.joined(separator: ", ")
+                    throw ToolError(.incomplete, "chunks \(missing) of the reply were gone from the server when it was "
+                        + "joined again; the rest was written, and the whole reply is stored: \(historyHint)")
+                }
                 return
             case .cut:
                 reason = "the join was cut too"
                 if attempt < Self.attempts { pause(attempt) }
+            case .gap(let from) where from > nextSeq && attempt < Self.attempts:
+                Diagnostics.warning("the server no longer holds the reply's chunks \(nextSeq)-\(from - 1); "
+                    + "joining it again from chunk \(from)")
+                gaps.append(nextSeq..<from)
+                nextSeq = from
             case .gap(let from):
                 throw ToolError(.incomplete, "the server no longer holds the reply's chunks from \(nextSeq) "
                     + "(it starts at \(from)); what arrived was written, and the whole reply is stored: \(historyHint)")
+            case .released where nextSeq > joinedAt:
+                // A finished reply served from the server's frame log, which ends early
+                // (remote-frame-follower.ts:257-272: cut, or no finish): a prefix.
+                throw ToolError(.incomplete, "the server's copy of the reply's chunks ends early (after chunk "
+                    + "\(nextSeq - 1)); what it held was written, and the whole reply is stored: \(historyHint)")
             case .released where afterCut:
                 throw ToolError(.incomplete, "the reply ended on the server while the connection was down; what arrived "
                     + "was written, and the whole reply is stored: \(historyHint)")

@@ -23,7 +23,9 @@ struct PsSettings: ParsableCommand {
             session token only (an MCP key is exit 4); --set provider=NAME --set model=ID \
             changes the selection (PATCH; a model alone keeps the provider; Ollama and LM Studio \
             need no model). An unknown provider or model, or a provider this deployment cannot \
-            run, is exit 2 in the server's words; a model that needs a paid plan exit 5. The \
+            run, is exit 2 in the server's words; a model that needs a paid plan exit 5 (on the \
+            free plan of a deployment that bills, only the free models: Ollama's and LM Studio's \
+            models need a paid plan too). The \
             legacy PageSpace API has the same GET and PATCH, and keeps the user's own provider \
             API keys: --api-key-stdin PROVIDER reads the key from the first line of stdin and \
             saves it (POST /api/ai/settings), printing the server's answer, which never holds \

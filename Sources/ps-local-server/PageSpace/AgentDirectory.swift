@@ -58,6 +58,14 @@ final class AgentDirectory: Sendable {
         pages.withLock { $0.filter { $0.driveID == driveID }.sorted { $0.position < $1.position } }
     }
 
+    /// The AI_CHAT pages of the given drives (every drive when none is given), in the order
+    /// they were made.
+    func agents(inDrives driveIDs: [String]) -> [Page] {
+        pages.withLock { all in
+            all.filter { $0.type == "AI_CHAT" && (driveIDs.isEmpty || driveIDs.contains($0.driveID)) }
+        }
+    }
+
     func page(_ id: String) -> Page? { pages.withLock { all in all.first { $0.id == id } } }
 
     func isAgent(_ id: String) -> Bool { page(id)?.type == "AI_CHAT" }

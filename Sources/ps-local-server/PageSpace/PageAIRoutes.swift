@@ -84,11 +84,20 @@ struct PageAIRoutes {
 
         // apps/web/src/app/api/ai/page-agents/consult/route.ts: a named conversation must be
         // this agent's (404 "Conversation not found" otherwise, never made anew); without one
-        // a new conversation is made and its id returned.
+        // a new conversation is made and its id returned. A body that is not JSON, or is
+        // null, throws inside the try: the catch-all 500 quoting the error (route.ts:211-212,
+        // 723-728).
         router.post("/api/ai/page-agents/consult") { request, _ in
             _ = try auth.require(request, scope: .sessionOrMCP)
             var request = request
-            let body = try await request.jsonBody()
+            let body: JSON
+            switch try await request.javaScriptJSONBody() {
+            case .failure(let failure): throw Refusal(status: .internalServerError, error: "Failed to consult agent: " + failure.message)
+            case .success(.null):
+                throw Refusal(status: .internalServerError,
+                              error: "Failed to consult agent: Cannot destructure property 'agentId' of 'body' as it is null.")
+            case .success(let json): body = json
+            }
             guard let agentID = body["agentId"]?.stringValue, !agentID.isEmpty,
                 let question = body["question"]?.stringValue, !question.isEmpty
             else { throw Refusal.badRequest("agentId and question are required") }
@@ -183,6 +192,13 @@ struct PageAIRoutes {
                 "timestamp": .string(Timestamp.iso8601(Timestamp.now())),
             ],
             "summary": .string("Consulted agent \"\(agent.title)\" and received \(text.utf16.count) character response"),
+            // route.ts:715-720
+            "nextSteps": [
+                "Review the agent's response for insights",
+                "Continue the conversation if needed using the agent's page",
+                "Consider adjusting the agent's configuration if the response wasn't helpful",
+                .string("Agent: \(agent.title) (\(agent.id))"),
+            ],
         ]
     }
 }

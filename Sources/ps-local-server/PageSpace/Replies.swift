@@ -63,6 +63,16 @@ extension Request {
         return try? JSON.parse(bytes: Array(buffer.readableBytesView))
     }
 
+    /// The body as JSON; when it is not JSON, the message of the SyntaxError a Next.js
+    /// route's `await request.json()` throws (for routes whose catch-all quotes it).
+    mutating func javaScriptJSONBody() async throws -> Result<JSON, JavaScriptParseError.Failure> {
+        let bytes = Array(try await collectBody(upTo: Self.maxBodyBytes).readableBytesView)
+        guard let json = try? JSON.parse(bytes: bytes) else {
+            return .failure(JavaScriptParseError.Failure(message: JavaScriptParseError.message(for: bytes)))
+        }
+        return .success(json)
+    }
+
     func query(_ name: String) -> String? {
         uri.queryParameters[name[...]].map(String.init)
     }

@@ -52,12 +52,15 @@ struct SearchRoutes {
                 "matchLocation": "title", "relevanceScore": .integer(Int64(score)),
             ]))
         }
-        // 2. Pages: every word in the title, or (documents) any word in the content.
-        for page in pages.prefix(50) {
-            let title = page.title.lowercased(), content = page.json["content"]?.stringValue ?? ""
-            let byTitle = words.allSatisfy { title.contains($0) }
-            let byContent = page.type == "DOCUMENT" && words.contains { content.lowercased().contains($0) }
-            guard byTitle || byContent else { continue }
+        // 2. Pages: every word in the title, or (documents) any word in the content; the query
+        // filters first, then takes 50 (route.ts:294-317: the WHERE, then .limit(50)).
+        let matching = pages.filter { page in
+            let title = page.title.lowercased(), content = (page.json["content"]?.stringValue ?? "").lowercased()
+            return words.allSatisfy { title.contains($0) }
+                || (page.type == "DOCUMENT" && words.contains { content.contains($0) })
+        }
+        for page in matching.prefix(50) {
+            let content = page.json["content"]?.stringValue ?? ""
             let location = SearchRanking.location(title: page.title, content: content, query: query)
             let score = SearchRanking.score(title: page.title, query: query, location: location)
             hits.append((score, 1, page.title, [

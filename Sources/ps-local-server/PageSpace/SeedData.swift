@@ -59,8 +59,6 @@ enum SeedData {
         ]
     }
 
-    static func isAgentPage(_ id: String) -> Bool { pages.contains { $0.id == id && $0.type == "AI_CHAT" } }
-    static func isPage(_ id: String) -> Bool { pages.contains { $0.id == id } }
 
     static let availableTools: [(String, String)] = [
         ("read_page", "Read the content of a page"),

@@ -33,11 +33,24 @@ struct WorkspaceRoutes {
             let includeSystemPrompt = request.query("includeSystemPrompt") == "true"
             let includeTools = request.query("includeTools") != "false"
             let agents = state.agents.pages(inDrive: SeedData.driveID).filter { $0.type == "AI_CHAT" }
+            // route.ts:145-165: the counts over what the caller may see (every agent here).
+            let withTools = agents.filter { includeTools && !$0.config.enabledTools.isEmpty }.count
             return Reply.json([
                 "success": true, "driveId": .string(SeedData.driveID), "driveName": "Demo Drive", "driveSlug": "demo-drive",
                 "agents": .array(agents.map { Self.agentSummary($0, includeSystemPrompt: includeSystemPrompt, includeTools: includeTools) }),
                 "count": .integer(Int64(agents.count)),
                 "summary": .string("Found \(agents.count) accessible AI agent(s) in drive \"Demo Drive\""),
+                "stats": [
+                    "totalInDrive": .integer(Int64(agents.count)), "accessible": .integer(Int64(agents.count)),
+                    "withSystemPrompt": .integer(Int64(agents.filter { !$0.config.systemPrompt.isEmpty }.count)),
+                    "withTools": .integer(Int64(withTools)),
+                ],
+                "nextSteps": [
+                    .string(agents.isEmpty ? "No agents found - consider creating one" : "Use read_page to view full agent configurations"),
+                    "Use update_agent_config to modify agent settings",
+                    "Use spawn_session (with the agent id as `agent`) to delegate to specific agents",
+                    .string("Drive: Demo Drive (\(SeedData.driveID))"),
+                ],
             ])
         }
         // apps/web/src/app/api/pages/route.ts (POST): zod-checked body, tools checked against
@@ -78,7 +91,9 @@ struct WorkspaceRoutes {
         router.put("/api/pages/:pageId/agent-config", use: patch)
     }
 
-    static let creatableTypes = ["FOLDER", "DOCUMENT", "CHANNEL", "AI_CHAT", "CANVAS", "SHEET", "TASK_LIST", "CODE"]
+    /// getCreatablePageTypes (packages/lib/src/content/page-types.config.ts:306-308): every
+    /// PageType (packages/lib/src/utils/enums.ts:1-11, FILE included), none experimental.
+    static let creatableTypes = ["FOLDER", "DOCUMENT", "CHANNEL", "AI_CHAT", "CANVAS", "FILE", "SHEET", "TASK_LIST", "CODE"]
 
     private func createPage(_ body: JSON) throws -> Response {
         var problems: [String] = []

@@ -13,13 +13,15 @@ struct AgentCompletionRoutes {
     func register(on router: Router<ServerContext>) {
         let auth = state.authenticator
 
-        // Follows apps/web/src/app/api/v1/models/route.ts
+        // apps/web/src/app/api/v1/models/route.ts:23-41: every AI_CHAT page of the pages table
+        // (those made by POST /api/pages too), in the key's drives when it is scoped, with
+        // its own createdAt.
         router.get("/api/v1/models") { request, _ in
-            _ = try auth.require(request, scope: .mcpOnly)
-            let models: [JSON] = SeedData.pages.filter { $0.type == "AI_CHAT" }.map { page in
+            let drives = Authenticator.allowedDrives(try auth.require(request, scope: .mcpOnly))
+            let models: [JSON] = state.agents.agents(inDrives: drives).map { page in
                 [
                     "id": .string(InferenceRequest.agentModelPrefix + page.id), "object": "model",
-                    "created": .integer(SeedData.pageCreatedAt / Timestamp.second), "owned_by": "pagespace",
+                    "created": .integer(page.createdAt / Timestamp.second), "owned_by": "pagespace",
                 ]
             }
             return Reply.json(["object": "list", "data": .array(models)])
@@ -31,7 +33,8 @@ struct AgentCompletionRoutes {
             var request = request
             guard let body = try await request.jsonBodyIfValid() else { throw Refusal.badRequest("Invalid JSON body") }
             var inference = try InferenceRequest(body)
-            guard SeedData.isAgentPage(inference.pageID) else { throw Refusal.notFound("Agent not found") }
+            // apps/web/src/app/api/v1/chat/completions/route.ts:106-109: any AI_CHAT page.
+            guard state.agents.isAgent(inference.pageID) else { throw Refusal.notFound("Agent not found") }
             let conversationID = try conversation(for: inference)
             // A kept conversation: the stored history and the request's last message only.
             if let conversationID, !inference.clientManagesHistory {

@@ -1,7 +1,7 @@
 import Hummingbird
 import PSCore
 
-/// The current server's Global assistant: `/api/ai/global/*` and `/api/ai/abort`, session
+/// The current server's Global assistant: `/api/ai/global/*` and `/api/ai/abort` (AbortRoute), session
 /// tokens only.
 struct GlobalRoutes {
     let state: ServerState
@@ -71,26 +71,7 @@ struct GlobalRoutes {
             let id = try globalConversationCreatingNew(context).id
             return try ReplyStreamer.respond(to: body, conversationID: id, state: state)
         }
-        // apps/web/src/app/api/ai/abort/route.ts: messageId, then streamId, then conversationId;
-        // answers {aborted, code, reason}.
-        router.post("/api/ai/abort") { request, _ in
-            _ = try auth.require(request, scope: .sessionOnly)
-            var request = request
-            let body = try await request.jsonBody()
-            func field(_ name: String) -> String? {
-                body[name]?.stringValue.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
-            }
-            let messageID = field("messageId"), streamID = field("streamId"), conversationID = field("conversationId")
-            guard messageID != nil || streamID != nil || conversationID != nil else {
-                throw Refusal.badRequest("streamId, messageId or conversationId is required")
-            }
-            let found = state.streams.find(streamID: streamID, messageID: messageID, conversationID: conversationID)
-            guard !found.isEmpty else {
-                return Reply.json(["aborted": false, "code": "not_found", "reason": "nothing in flight"])
-            }
-            found.forEach { $0.requestAbort() }
-            return Reply.json(["aborted": true, "code": "aborted", "reason": "stopped"])
-        }
+        AbortRoute(state: state).register(on: router)
     }
 
     /// The conversation a send names; a new one when the id is unknown and cuid-shaped

@@ -42,10 +42,12 @@ struct KeyRoutes {
                     "message": "Invalid input: expected string",
                 ]]], status: .badRequest))
             }
-            guard let token = stepUp?.stringValue, !token.isEmpty, state.grants.consumeStepUp(token) else {
+            let grantID = context.parameters.get("grantId") ?? ""
+            let binding = OAuthGrants.ActionBinding(["op": "revoke_oauth_grant", "grantId": grantID])
+            guard let token = stepUp?.stringValue, !token.isEmpty, state.grants.consumeStepUp(token, for: binding) else {
                 throw Refusal(status: .unauthorized, error: "step_up_required")
             }
-            guard let tokens = state.grants.revoke(context.parameters.get("grantId") ?? "") else {
+            guard let tokens = state.grants.revoke(grantID) else {
                 throw Refusal.notFound("Grant not found")
             }
             auth.revokeOAuthTokens(tokens)

@@ -64,8 +64,11 @@ struct MessageEditRoutes {
         router.post("/api/ai/chat/messages/:messageId/undo") { request, context in
             _ = try auth.require(request, scope: .sessionOrMCP)
             var request = request
-            let body = try await request.jsonBodyIfValid()
-            guard let mode = body?["mode"]?.stringValue, mode == "messages_only" || mode == "messages_and_changes" else {
+            // request.json() throwing is the POST's catch-all 500 (route.ts:218, 382-389).
+            guard let body = try await request.jsonBodyIfValid() else {
+                throw Refusal(status: .internalServerError, error: "Internal server error")
+            }
+            guard let mode = body["mode"]?.stringValue, mode == "messages_only" || mode == "messages_and_changes" else {
                 throw Refusal.badRequest(#"Invalid mode. Must be "messages_only" or "messages_and_changes""#)
             }
             let (conversation, _, affected) = try undoTarget(context)
@@ -79,8 +82,14 @@ struct MessageEditRoutes {
         }
     }
 
+    /// `const { content } = await request.json()`: a body that is not JSON, or is null, throws
+    /// into the catch-all 500 (global [messageId]/route.ts:35,141-146; chat
+    /// messages/[messageId]/route.ts:56,180-185); no string content is a 400.
     private static func content(_ request: inout Request) async throws -> String {
-        guard let content = try await request.jsonBodyIfValid()?["content"]?.stringValue, !content.isEmpty else {
+        guard let body = try await request.jsonBodyIfValid(), body != .null else {
+            throw Refusal(status: .internalServerError, error: "Failed to edit message")
+        }
+        guard let content = body["content"]?.stringValue, !content.isEmpty else {
             throw Refusal.badRequest("Content is required and must be a string")
         }
         return content

@@ -5,8 +5,10 @@ import Synchronization
 /// The OAuth grants on the account (apps/web/src/app/api/account/oauth-grants/route.ts):
 /// a seeded one for the PageSpace CLI and one per approved device flow, each with the access
 /// tokens issued under it, which revoking the grant ends (revokeOAuthGrantFamily). Revoking
-/// needs a step-up token (a fresh passkey or e-mail-link confirmation, step-up-gate.ts):
-/// nobody confirms anything here, so one is seeded, and each is good once.
+/// needs a step-up token (a fresh passkey or e-mail-link confirmation, step-up-gate.ts),
+/// bound to the one action it confirms (`{op:"revoke_oauth_grant", grantId}`, [grantId]/
+/// route.ts:43-50): nobody confirms anything here, so one is seeded for grant_demo and the
+/// test route mints others; each is good once, and only for its action.
 final class OAuthGrants: Sendable {
     struct Grant: Sendable {
         let id: String
@@ -51,7 +53,30 @@ final class OAuthGrants: Sendable {
     private struct State {
         var grants = [Grant(id: "grant_demo", clientName: "PageSpace CLI", scopes: ["account", "offline_access"],
                             createdAt: Timestamp.seedEpoch - 2 * Timestamp.day)]
-        var stepUpTokens: Set<String> = [OAuthGrants.seededStepUpToken]
+        /// Each unused step-up token and the action it is bound to.
+        var stepUpTokens: [String: ActionBinding] = [
+            OAuthGrants.seededStepUpToken: ActionBinding(["op": "revoke_oauth_grant", "grantId": "grant_demo"]),
+        ]
+    }
+
+    /// What a step-up confirmed (computeActionBindingHash, packages/lib/src/auth/
+    /// step-up-decisions.ts: the keys sorted, a missing value as ""; compared whole).
+    struct ActionBinding: Equatable, Sendable {
+        let parts: [String: String]
+
+        init(_ parts: [String: String?]) { self.parts = parts.mapValues { $0 ?? "" } }
+
+        /// The binding of a request body's `actionBinding` object (strings, or null).
+        init?(_ json: JSON?) {
+            guard let object = json?.objectValue else { return nil }
+            var parts: [String: String?] = [:]
+            for (key, value) in object {
+                if value == .null { parts[key] = .some(nil); continue }
+                guard let text = value.stringValue else { return nil }
+                parts[key] = text
+            }
+            self.init(parts)
+        }
     }
 
     private let state = Mutex(State())
@@ -65,9 +90,23 @@ final class OAuthGrants: Sendable {
 
     var active: [Grant] { state.withLock { $0.grants.filter { !$0.revoked } } }
 
-    /// consumeStepUpGrant: true once per step-up token.
-    func consumeStepUp(_ token: String) -> Bool {
-        state.withLock { $0.stepUpTokens.remove(token) != nil }
+    /// consumeStepUpGrant (packages/lib/src/auth/step-up-service.ts:252-279): true once per
+    /// token, for the action it is bound to; a token shown for another action is refused and
+    /// stays unused (decideStepUpGrant's binding_mismatch comes before the use is written).
+    func consumeStepUp(_ token: String, for binding: ActionBinding) -> Bool {
+        state.withLock { state in
+            guard state.stepUpTokens[token] == binding else { return false }
+            state.stepUpTokens[token] = nil
+            return true
+        }
+    }
+
+    /// A new step-up token for `binding` (what a passkey or e-mail-link ceremony mints,
+    /// step-up/webauthn/verify/route.ts).
+    func mintStepUp(for binding: ActionBinding) -> String {
+        let token = Identifiers.random(prefix: "ps_stepup_", bytes: 16)
+        state.withLock { $0.stepUpTokens[token] = binding }
+        return token
     }
 
     /// Revokes a grant; its access tokens, or nil when there is no such grant.

@@ -13,9 +13,13 @@ struct StreamJoinRoutes {
         let auth = state.authenticator
 
         // apps/web/src/app/api/ai/chat/stream-join/[messageId]/route.ts: `data: {seq, chunk}`
-        // from fromSeq (a bad one counts as 0), then `data: {done, aborted}`; a stream that
-        // already ended has released its frames (`reload: true`: read the stored message);
-        // an unknown message is a 404 {"error":"Stream not found"}.
+        // from fromSeq (a bad one counts as 0, :152-155), then `data: {done, aborted}`
+        // (:192-198). A seq the memory ring no longer holds ends at once with
+        // `{done, resumeFromSeq}` (:192-193, stream-channel.ts:314-321). A reply that already
+        // ended (its `terminal` row, :141-146) is followed through its durable frame log: the
+        // frames the log still holds, then the end, with `reload: true` only when the log was
+        // released, is empty or never reached a finish/abort/error frame
+        // (remote-frame-follower.ts:257-272). An unknown message is a 404 {"error":"Stream not found"}.
         router.get("/api/ai/chat/stream-join/:messageId") { request, context in
             _ = try auth.require(request, scope: .sessionOnly)
             let messageID = context.parameters.get("messageId") ?? ""
@@ -25,37 +29,36 @@ struct StreamJoinRoutes {
             let events: AsyncStream<ReplyGeneration.JoinEvent>
             if let generation = found.running {
                 events = generation.join(fromSeq: fromSeq)
-            } else if let aborted = found.endedAborted {
-                events = AsyncStream { $0.yield(.end(aborted: aborted)); $0.finish() }
+            } else if let ended = found.ended {
+                events = Self.followLog(ended, fromSeq: fromSeq)
             } else {
                 throw Refusal(status: .notFound, error: "Stream not found")
             }
-            let released = found.running == nil
             var headers = HTTPFields()
             headers[.contentType] = "text/event-stream"
             headers[.cacheControl] = "no-cache"
             headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
-            headers[HTTPField.Name("X-Stream-Join-Source")!] = released ? "terminal" : "local"
+            headers[HTTPField.Name("X-Stream-Join-Source")!] = found.running == nil ? "terminal" : "local"
             let body = ResponseBody { writer in
                 for await event in Self.withPings(events) {
-                    var bytes: [UInt8]
+                    var bytes = Array("data: ".utf8)
                     switch event {
                     case .some(.frame(let seq, let chunk)):
-                        bytes = Array("data: ".utf8)
                         let frame: JSON = ["seq": .integer(Int64(seq)), "chunk": chunk]
                         frame.write(to: &bytes)
-                        bytes += [10, 10]
-                    case .some(.end(let aborted)):
+                    case .some(.end(let aborted, let reload)):
                         var done = JSONObject()
                         done["done"] = true
                         done["aborted"] = .bool(aborted)
-                        if released { done["reload"] = true }
-                        bytes = Array("data: ".utf8)
+                        if reload { done["reload"] = true }
                         JSON.object(done).write(to: &bytes)
-                        bytes += [10, 10]
+                    case .some(.overflow(let resumeFromSeq)):
+                        let done: JSON = ["done": true, "resumeFromSeq": .integer(Int64(resumeFromSeq))]
+                        done.write(to: &bytes)
                     case .none:
-                        bytes = Array(": ping\n\n".utf8)
+                        bytes = Array(": ping".utf8)
                     }
+                    bytes += [10, 10]
                     try await writer.write(ByteBuffer(bytes: bytes))
                 }
                 try await writer.finish(nil)
@@ -102,6 +105,22 @@ struct StreamJoinRoutes {
     private func channel(of generation: ReplyGeneration) -> String {
         if case .agent(let pageID)? = state.store.conversation(generation.conversationID)?.kind { return pageID }
         return "user:\(SeedData.userID):global"
+    }
+
+    /// remote-frame-follower.ts: the log read from seq 0 into a channel, the joiner served
+    /// from its cursor, then the end; a clean end needs proof that the log is whole
+    /// (STREAM_TERMINATOR_FRAMES, :90), else `reload`.
+    static func followLog(_ ended: StreamRegistry.Ended, fromSeq: Int) -> AsyncStream<ReplyGeneration.JoinEvent> {
+        let log = ended.log ?? []
+        let terminators: Set<String> = ["finish", "abort", "error"]
+        let whole = log.contains { terminators.contains($0["type"]?.stringValue ?? "") }
+        return AsyncStream { continuation in
+            for (seq, chunk) in log.enumerated() where seq >= fromSeq {
+                continuation.yield(.frame(seq: seq, chunk: chunk))
+            }
+            continuation.yield(.end(aborted: ended.aborted, reload: !whole))
+            continuation.finish()
+        }
     }
 
     /// The events, with nil (a ping) after each silent interval.

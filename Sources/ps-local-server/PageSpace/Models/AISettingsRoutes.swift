@@ -80,9 +80,12 @@ struct AISettingsRoutes {
                 "error": "Provider restricted", "message": "This provider is restricted to administrators.",
             ], status: .forbidden))
         }
-        // requiresProSubscription: the demo user is on the free tier (FREE_TIER_MODELS,
-        // ai-providers-config.ts:66-79; a provider with no model list has no model to check).
-        if !catalog.hasNoModelList(provider), let model, !catalog.freeTierModels.contains(model) {
+        // requiresProSubscription (lib/subscription/rate-limit-middleware.ts:17-21): the demo
+        // user is on the free tier, where only FREE_TIER_MODELS may be chosen
+        // (isModelAllowedForTier, ai-providers-config.ts:66-88). The check is on the model
+        // alone, whatever the provider: Ollama, LM Studio and Azure OpenAI, whose models no
+        // list holds (or none given), are refused too.
+        if !(model.map(catalog.freeTierModels.contains) ?? false) {
             var refusal = JSONObject()
             refusal["error"] = "Subscription required"
             refusal["message"] = "This model is available on paid plans. Upgrade to access the full model catalog."

@@ -30,17 +30,24 @@ final class ReplyGeneration: Sendable {
         var slow: FaultBoard.SlowFault?
     }
 
-    /// What a joiner (`stream-join`) is sent: a chunk with its seq, or the end.
+    /// What a joiner (`stream-join`) is sent: a chunk with its seq, the end, or (the seq asked
+    /// for is no longer in the memory ring) the oldest seq that is.
     enum JoinEvent: Sendable {
         case frame(seq: Int, chunk: JSON)
-        case end(aborted: Bool)
+        case end(aborted: Bool, reload: Bool)
+        case overflow(resumeFromSeq: Int)
     }
 
-    /// The chunks so far (a chunk's seq is its index), how it ended, and the joiners.
+    /// The frames in memory (a ring: seqs firstAvailableSeq..<nextSeq), the durable frame log,
+    /// how it ended, and the joiners.
     private struct Channel {
-        var frames: [JSON] = []
+        var ring: [JSON] = []
+        var firstAvailableSeq = 0
+        var log: [JSON] = []
         var ended: Bool?
         var joiners: [AsyncStream<JoinEvent>.Continuation] = []
+
+        var nextSeq: Int { firstAvailableSeq + ring.count }
     }
 
     let streamID: String
@@ -48,33 +55,58 @@ final class ReplyGeneration: Sendable {
     let conversationID: String
     let startedAt = Timestamp.now()
     let events: AsyncStream<StreamEvent>
+    /// How it behaves on the server side (a fault armed for it, or the defaults).
+    let fault: FaultBoard.ReplyFault?
     private let continuation: AsyncStream<StreamEvent>.Continuation
     private let abortRequested = Mutex(false)
     private let channel = Mutex(Channel())
 
-    init(streamID: String, messageID: String, conversationID: String) {
+    /// stream-channel.ts DEFAULT_MAX_MEMORY_FRAMES.
+    static let ringFrames = 50_000
+
+    init(streamID: String, messageID: String, conversationID: String, fault: FaultBoard.ReplyFault? = nil) {
         self.streamID = streamID
         self.messageID = messageID
         self.conversationID = conversationID
+        self.fault = fault
         (events, continuation) = AsyncStream.makeStream(of: StreamEvent.self, bufferingPolicy: .unbounded)
     }
 
-    func requestAbort() { abortRequested.withLock { $0 = true } }
+    /// An abort reaches it, unless it runs where aborts are not acted on (the unstoppable fault).
+    @discardableResult
+    func requestAbort() -> Bool {
+        guard fault?.unstoppable != true else { return false }
+        abortRequested.withLock { $0 = true }
+        return true
+    }
 
     var isAborted: Bool { abortRequested.withLock { $0 } }
 
-    var frameCount: Int { channel.withLock { $0.frames.count } }
+    var frameCount: Int { channel.withLock { $0.nextSeq } }
+
+    /// The durable frame log once the reply ended: nil when it was released (the normal case:
+    /// stream-lifecycle.ts deletes the frames once the message is saved).
+    var retainedLog: [JSON]? {
+        guard fault?.frameLog != nil else { return nil }
+        return channel.withLock { $0.log }
+    }
 
     /// The chunks from `fromSeq` on, then each new one, then the end (stream-channel.ts
-    /// subscribe: a seq is the chunk's index, counted from 0).
+    /// subscribe:309-353: a seq is the chunk's index, counted from 0); a seq the ring has
+    /// evicted ends it at once with the oldest seq it still holds.
     func join(fromSeq: Int) -> AsyncStream<JoinEvent> {
         let (stream, joiner) = AsyncStream.makeStream(of: JoinEvent.self, bufferingPolicy: .unbounded)
         channel.withLock { channel in
-            for seq in max(0, fromSeq)..<max(max(0, fromSeq), channel.frames.count) {
-                joiner.yield(.frame(seq: seq, chunk: channel.frames[seq]))
+            if fromSeq < channel.firstAvailableSeq {
+                joiner.yield(.overflow(resumeFromSeq: channel.firstAvailableSeq))
+                joiner.finish()
+                return
+            }
+            for seq in max(fromSeq, channel.firstAvailableSeq)..<max(fromSeq, channel.nextSeq) {
+                joiner.yield(.frame(seq: seq, chunk: channel.ring[seq - channel.firstAvailableSeq]))
             }
             if let aborted = channel.ended {
-                joiner.yield(.end(aborted: aborted))
+                joiner.yield(.end(aborted: aborted, reload: false))
                 joiner.finish()
             } else {
                 channel.joiners.append(joiner)
@@ -84,9 +116,17 @@ final class ReplyGeneration: Sendable {
     }
 
     private func publish(_ chunk: JSON) {
+        let ringFrames = fault?.ringFrames ?? Self.ringFrames
+        let logFrames: Int
+        if case .cut(let frames)? = fault?.frameLog { logFrames = frames } else { logFrames = Int.max }
         channel.withLock { channel in
-            let seq = channel.frames.count
-            channel.frames.append(chunk)
+            let seq = channel.nextSeq
+            channel.ring.append(chunk)
+            if channel.ring.count > ringFrames {
+                channel.ring.removeFirst()
+                channel.firstAvailableSeq += 1
+            }
+            if fault?.frameLog != nil, channel.log.count < logFrames { channel.log.append(chunk) }
             for joiner in channel.joiners { joiner.yield(.frame(seq: seq, chunk: chunk)) }
         }
         continuation.yield(.chunk(chunk))
@@ -96,7 +136,7 @@ final class ReplyGeneration: Sendable {
         channel.withLock { channel in
             channel.ended = aborted
             for joiner in channel.joiners {
-                joiner.yield(.end(aborted: aborted))
+                joiner.yield(.end(aborted: aborted, reload: false))
                 joiner.finish()
             }
             channel.joiners = []
@@ -141,21 +181,28 @@ final class ReplyGeneration: Sendable {
 }
 
 /// The generations still running, so that an abort can find one by stream, message or
-/// conversation id and a joiner by message id; and how those that ended, ended (their
-/// `ai_stream_sessions` row: a join then learns that the frames are gone).
+/// conversation id and a joiner by message id; and those that ended: their
+/// `ai_stream_sessions` row (how it ended) and what their durable frame log still holds.
 final class StreamRegistry: Sendable {
+    struct Ended: Sendable {
+        let aborted: Bool
+        /// nil: released.
+        let log: [JSON]?
+    }
+
     private let running = Mutex<[String: ReplyGeneration]>([:])
-    private let ended = Mutex<[String: Bool]>([:])
+    private let ended = Mutex<[String: Ended]>([:])
 
     func add(_ generation: ReplyGeneration) { running.withLock { $0[generation.streamID] = generation } }
 
     func remove(_ generation: ReplyGeneration, aborted: Bool = false) {
-        ended.withLock { $0[generation.messageID] = aborted }
+        let log = generation.retainedLog
+        ended.withLock { $0[generation.messageID] = Ended(aborted: aborted, log: log) }
         running.withLock { _ = $0.removeValue(forKey: generation.streamID) }
     }
 
     /// The running generation of a message, or how a finished one ended, or nothing.
-    func lookup(messageID: String) -> (running: ReplyGeneration?, endedAborted: Bool?) {
+    func lookup(messageID: String) -> (running: ReplyGeneration?, ended: Ended?) {
         if let generation = running.withLock({ all in all.values.first { $0.messageID == messageID } }) {
             return (generation, nil)
         }

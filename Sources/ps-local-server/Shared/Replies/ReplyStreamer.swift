@@ -15,7 +15,7 @@ enum ReplyStreamer {
 
         let generation = ReplyGeneration(
             streamID: Identifiers.random(prefix: "stream_"), messageID: state.ids.nextMessageID(),
-            conversationID: conversationID)
+            conversationID: conversationID, fault: state.faults.takeReply())
         let segments = ReplyScript.reply(to: userMessage.plainText, callID: Identifiers.random(prefix: "call_", bytes: 8))
         let chunks = ChunkScript.chunks(for: segments, messageID: generation.messageID, dialect: state.dialect)
         let pacing = ReplyGeneration.Pacing(paceMs: state.paceMs, slow: state.faults.takeSlow())

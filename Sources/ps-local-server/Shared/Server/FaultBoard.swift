@@ -39,7 +39,26 @@ final class FaultBoard: Sendable {
         var remaining: Int
     }
 
+    /// How the next reply's generation behaves on the server side: `unstoppable`, it runs on
+    /// an instance that does not act on an abort (POST /api/ai/abort then answers
+    /// `unconfirmed` and the reply goes on); `frameLog` "kept", its durable frame log is not
+    /// released when it ends (the terminal message write failed), "cut" the log stops after
+    /// `afterFrames` frames (the writer gave up early) and is kept; `ring`, its memory ring
+    /// holds only its last N frames (stream-channel.ts DEFAULT_MAX_MEMORY_FRAMES: 50,000).
+    struct ReplyFault: Sendable {
+        var unstoppable = false
+        var frameLog: FrameLog? = nil
+        var ringFrames: Int? = nil
+        var remaining: Int
+
+        enum FrameLog: Sendable, Equatable {
+            case kept
+            case cut(afterFrames: Int)
+        }
+    }
+
     private struct State {
+        var replies: [ReplyFault] = []
         var statuses: [StatusFault] = []
         var drops: [DropFault] = []
         var slows: [SlowFault] = []
@@ -83,12 +102,23 @@ final class FaultBoard: Sendable {
                 events: spec["events"] == nil ? nil : try Self.integer(spec, "events", default: 0, minimum: 1),
                 remaining: times)
             state.withLock { $0.slows.append(fault) }
+        } else if spec["unstoppable"] != nil || spec["frameLog"] != nil || spec["ring"] != nil {
+            var fault = ReplyFault(unstoppable: spec["unstoppable"]?.boolValue == true, remaining: times)
+            switch spec["frameLog"]?.stringValue {
+            case nil: break
+            case "kept": fault.frameLog = .kept
+            case "cut": fault.frameLog = .cut(afterFrames: try Self.integer(spec, "afterFrames", default: 3, minimum: 0))
+            default: throw Refusal.badRequest("frameLog must be \"kept\" or \"cut\"")
+            }
+            if spec["ring"] != nil { fault.ringFrames = try Self.integer(spec, "ring", default: 1, minimum: 1) }
+            let armed = fault
+            state.withLock { $0.replies.append(armed) }
         } else if spec["dropHistory"]?.boolValue == true {
             let fault = HistoryDropFault(
                 afterPages: try Self.integer(spec, "afterPages", default: 1, minimum: 0), remaining: times)
             state.withLock { $0.historyDrops.append(fault) }
         } else {
-            throw Refusal.badRequest("fault needs one of status, drop, stop, slow or dropHistory")
+            throw Refusal.badRequest("fault needs one of status, drop, stop, slow, unstoppable, frameLog, ring or dropHistory")
         }
     }
 
@@ -107,6 +137,10 @@ final class FaultBoard: Sendable {
 
     func takeDrop() -> DropFault? {
         state.withLock { Self.takeFirst(&$0.drops, remaining: \.remaining) }
+    }
+
+    func takeReply() -> ReplyFault? {
+        state.withLock { Self.takeFirst(&$0.replies, remaining: \.remaining) }
     }
 
     func takeSlow() -> SlowFault? {

@@ -26,6 +26,14 @@ struct TestRoutes {
             try state.deviceGrants.arm(spec)
             return Reply.json(["armed": spec])
         }
+        // A confirmed step-up: {actionBinding:{…}} → {stepUpToken}, bound to that action.
+        router.post("/_test/step-up") { request, _ in
+            var request = request
+            guard let binding = OAuthGrants.ActionBinding(try await request.jsonBody()["actionBinding"]) else {
+                throw Refusal.badRequest("give actionBinding, an object of strings")
+            }
+            return Reply.json(["stepUpToken": .string(state.grants.mintStepUp(for: binding))])
+        }
         router.post("/_test/messages") { request, _ in
             var request = request
             let spec = try await request.jsonBody()
