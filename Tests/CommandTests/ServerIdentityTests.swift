@@ -103,7 +103,7 @@ import TestSupport
         #expect(try blank.jsonObject()["errors"] as? [String: [String]] == ["email": ["Invalid email address"], "password": ["Password is required"]])
     }
 
-    /// middleware.ts:50-72 at 458264c5b: the legacy server has no /api/version, and its
+    /// middleware.ts:50-74 at 458264c5b: the legacy server has no /api/version, and its
     /// middleware answers a request without the session cookie in plain text first.
     @Test func theLegacyServerHasNoVersionRoute() throws {
         let legacy = try LocalServer.start(dialect: "pagespace-legacy")

@@ -26,7 +26,7 @@ struct AuthRoutes {
                 }
                 return Reply.json(login)
             }
-            // middleware.ts:50-72 at 458264c5b: no route here, and the middleware, which
+            // middleware.ts:50-74 at 458264c5b: no route here, and the middleware, which
             // leaves only the auth, MCP and drive routes public, answers a request without
             // the session cookie before Next.js could say 404.
             router.get("/api/version") { _, _ in
