@@ -28,9 +28,14 @@ import TestSupport
         let marker = try #require(kept.last?["incomplete"] as? [String: Any])
         #expect(marker["reason"] as? String == "waiting-for-tool")
         #expect((marker["detail"] as? String)?.contains("read_page") == true)
-        // On a terminal the same words come from the rendered reply's command.
+        // Read back, the kept reply says what it waits for, and is not whole (exit 10).
+        let shown = try sandbox.shell("ps-history | ps-render --format plain --width 100")
+        #expect(shown.status == 10, "\(shown.stderrText)")
+        #expect(shown.stdoutText.contains("waiting-for-tool"), "\(shown.stdoutText)")
+        // Rendered by ps-send itself, the same status and words.
         let rendered = try sandbox.run("ps-send", ["--model", "ps-demo", "--render", "please use a tool to read the page"])
         #expect(rendered.status == 10, "\(rendered.stderrText)")
+        #expect(rendered.stderrText.contains("it asks for the tool read_page"), "\(rendered.stderrText)")
         // The conversation goes on: the unanswered call is not sent back.
         let next = try sandbox.run("ps-send", ["--model", "ps-demo", "Never mind, just say hello"])
         #expect(next.status == 0, "\(next.stderrText)")
