@@ -70,6 +70,20 @@ import TestSupport
         #expect(messages.first?["content"] as? String == "Tell me a long story")
     }
 
+    /// The Gemini mobile API keeps the conversation on the server, and the client remembers
+    /// it as the last used before sending: a first send cut by `| head` loses nothing either.
+    @Test func aGeminiFirstSendCutByHeadIsContinued() throws {
+        let server = try GeminiBackendTests.start(["--pace-ms", "40"])
+        defer { server.stop() }
+        let sandbox = try GeminiBackendTests.sandbox(server)
+        let cut = try sandbox.shell(
+            "ps-send --new-conversation --print-ids 'Tell me a long story' 2>'\(sandbox.directory)/ids' | head -c 1 >/dev/null; cat '\(sandbox.directory)/ids'")
+        let first = try #require(Records.value("conversation", in: cut.stdoutText), "\(cut.stdoutText) \(cut.stderrText)")
+        let next = try sandbox.run("ps-send", ["--print-ids", "And then?"])
+        #expect(next.status == 0, "\(next.stderrText)")
+        #expect(Records.value("conversation", in: next.stderrText) == first, "\(next.stderrText)")
+    }
+
     @Test func aFirstSendInterruptedIsKept() throws {
         let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet", "--pace-ms", "40"])
         defer { server.stop() }
