@@ -28,9 +28,14 @@ import TestSupport
         let marker = try #require(kept.last?["incomplete"] as? [String: Any])
         #expect(marker["reason"] as? String == "waiting-for-tool")
         #expect((marker["detail"] as? String)?.contains("read_page") == true)
-        // On a terminal the same words come from the rendered reply's command.
+        // Read back, the kept reply says what it waits for, and is not whole (exit 10).
+        let shown = try sandbox.shell("ps-history | ps-render --format plain --width 100")
+        #expect(shown.status == 10, "\(shown.stderrText)")
+        #expect(shown.stdoutText.contains("waiting-for-tool"), "\(shown.stdoutText)")
+        // Rendered by ps-send itself, the same status and words.
         let rendered = try sandbox.run("ps-send", ["--model", "ps-demo", "--render", "please use a tool to read the page"])
         #expect(rendered.status == 10, "\(rendered.stderrText)")
+        #expect(rendered.stderrText.contains("it asks for the tool read_page"), "\(rendered.stderrText)")
         // The conversation goes on: the unanswered call is not sent back.
         let next = try sandbox.run("ps-send", ["--model", "ps-demo", "Never mind, just say hello"])
         #expect(next.status == 0, "\(next.stderrText)")
@@ -63,6 +68,20 @@ import TestSupport
         let sends = try server.requestLog().filter { $0["path"] as? String == "/v1/chat/completions" }
         let messages = try #require((sends.last?["body"] as? [String: Any])?["messages"] as? [[String: Any]])
         #expect(messages.first?["content"] as? String == "Tell me a long story")
+    }
+
+    /// The Gemini mobile API keeps the conversation on the server, and the client remembers
+    /// it as the last used before sending: a first send cut by `| head` loses nothing either.
+    @Test func aGeminiFirstSendCutByHeadIsContinued() throws {
+        let server = try GeminiBackendTests.start(["--pace-ms", "40"])
+        defer { server.stop() }
+        let sandbox = try GeminiBackendTests.sandbox(server)
+        let cut = try sandbox.shell(
+            "ps-send --new-conversation --print-ids 'Tell me a long story' 2>'\(sandbox.directory)/ids' | head -c 1 >/dev/null; cat '\(sandbox.directory)/ids'")
+        let first = try #require(Records.value("conversation", in: cut.stdoutText), "\(cut.stdoutText) \(cut.stderrText)")
+        let next = try sandbox.run("ps-send", ["--print-ids", "And then?"])
+        #expect(next.status == 0, "\(next.stderrText)")
+        #expect(Records.value("conversation", in: next.stderrText) == first, "\(next.stderrText)")
     }
 
     @Test func aFirstSendInterruptedIsKept() throws {

@@ -102,4 +102,14 @@ import TestSupport
         let blank = try legacy.request("POST", "/api/auth/login", body: #"{"email":"nobody","password":""}"#)
         #expect(try blank.jsonObject()["errors"] as? [String: [String]] == ["email": ["Invalid email address"], "password": ["Password is required"]])
     }
+
+    /// middleware.ts:50-74 at 458264c5b: the legacy server has no /api/version, and its
+    /// middleware answers a request without the session cookie in plain text first.
+    @Test func theLegacyServerHasNoVersionRoute() throws {
+        let legacy = try LocalServer.start(dialect: "pagespace-legacy")
+        defer { legacy.stop() }
+        let version = try legacy.request("GET", "/api/version")
+        #expect(version.status == 401)
+        #expect(version.text == "Authentication required")
+    }
 }

@@ -26,6 +26,12 @@ struct AuthRoutes {
                 }
                 return Reply.json(login)
             }
+            // middleware.ts:50-74 at 458264c5b: no route here, and the middleware, which
+            // leaves only the auth, MCP and drive routes public, answers a request without
+            // the session cookie before Next.js could say 404.
+            router.get("/api/version") { _, _ in
+                Reply.text("Authentication required", status: .unauthorized)
+            }
         case .pagespace:
             // apps/web/src/app/api/version/route.ts: public, no credential.
             router.get("/api/version") { _, _ in
