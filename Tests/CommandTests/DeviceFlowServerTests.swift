@@ -167,6 +167,25 @@ import TestSupport
         #expect(try Self.refresh(server, otherRefresh).jsonObject()["error"] as? String == "invalid_grant")
     }
 
+    /// refresh-rotation.ts:85-96: a rotated token presented again after REFRESH_GRACE_WINDOW_MS
+    /// (30 s, refresh-rotation.ts:18) is reuse: the whole family ends (revokeTokenFamily), the
+    /// access token and the newest refresh token with it.
+    @Test func aRefreshTokenReusedAfterTheGraceWindowEndsItsFamily() throws {
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        let first = try Self.approvedToken(server, scope: "account offline_access")
+        let spent = try #require(first["refresh_token"] as? String)
+        let pair = try Self.refresh(server, spent).jsonObject()
+        let newest = try #require(pair["refresh_token"] as? String)
+        let access = try #require(pair["access_token"] as? String)
+        Thread.sleep(forTimeInterval: 31)
+        #expect(try Self.refresh(server, spent).jsonObject()["error"] as? String == "invalid_grant")
+        #expect(try Self.refresh(server, newest).jsonObject()["error"] as? String == "invalid_grant")
+        let me = try server.request("GET", "/api/auth/me", headers: ["Authorization": "Bearer " + access])
+        #expect(me.status == 401)
+        #expect(try me.jsonObject()["error"] as? String == "Invalid OAuth access token")
+    }
+
     /// A grant asked for with no scope is stored with none; validateOAuthAccessToken re-parses
     /// the stored scopes (lib/auth/index.ts:320-324) and parseScopeList('') is empty_scope
     /// (scopes.ts:143-145), so the token it gets is refused everywhere.
