@@ -110,6 +110,82 @@ import TestSupport
         #expect(online.keys.contains("refresh_token") == false)
     }
 
+    static func refresh(_ server: LocalServer, _ token: String, scope: String? = nil) throws -> HTTPReply {
+        var body = "grant_type=refresh_token&client_id=pagespace-cli&refresh_token=\(token)"
+        if let scope { body += "&scope=" + (scope.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? scope) }
+        return try server.request("POST", "/api/oauth/token", headers: form, body: body)
+    }
+
+    /// token/route.ts:333-379 with oauth-repository.ts:535-660 and refresh-rotation.ts:79-111:
+    /// a refresh token is good once (presented again at once: invalid_grant, the grace
+    /// window's cache miss); a narrower scope may be asked for, a wider one is invalid_scope
+    /// (scopes.ts:364-414); revoking the grant ends its refresh tokens.
+    @Test func aRefreshTokenRotatesOnce() throws {
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        let first = try Self.approvedToken(server, scope: "account offline_access")
+        let refreshToken = try #require(first["refresh_token"] as? String)
+
+        let wider = try Self.refresh(server, refreshToken, scope: "account offline_access manage_keys")
+        #expect(wider.status == 400)
+        #expect(try wider.jsonObject()["error"] as? String == "invalid_scope")
+
+        let rotated = try Self.refresh(server, refreshToken)
+        #expect(rotated.status == 200, "\(rotated.text)")
+        #expect(rotated.headers["cache-control"] == "no-store")
+        let pair = try rotated.jsonObject()
+        let next = try #require(pair["refresh_token"] as? String)
+        #expect(next != refreshToken && next.hasPrefix("ps_rt_"))
+        #expect(pair["scope"] as? String == "account offline_access" && pair["expires_in"] as? Int == 900)
+        let access = try #require(pair["access_token"] as? String)
+        #expect(try server.request("GET", "/api/auth/me", headers: ["Authorization": "Bearer " + access]).status == 200)
+
+        let again = try Self.refresh(server, refreshToken)
+        #expect(again.status == 400)
+        #expect(try again.jsonObject()["error"] as? String == "invalid_grant")
+
+        // Narrowed to account alone: an access token and no refresh token.
+        let narrowed = try Self.refresh(server, next, scope: "account").jsonObject()
+        #expect(narrowed["scope"] as? String == "account" && narrowed["refresh_token"] == nil)
+
+        let unknown = try Self.refresh(server, "ps_rt_nonesuch")
+        #expect(try unknown.jsonObject()["error"] as? String == "invalid_grant")
+        let stranger = try server.request(
+            "POST", "/api/oauth/token", headers: Self.form, body: "grant_type=refresh_token&client_id=other&refresh_token=x")
+        #expect(try stranger.jsonObject()["error"] as? String == "invalid_grant")
+
+        // Revoking the grant (account/oauth-grants/[grantId]) ends the family.
+        let other = try Self.approvedToken(server, scope: "account offline_access")
+        let otherRefresh = try #require(other["refresh_token"] as? String)
+        let session = ["Authorization": "Bearer " + LocalServer.sessionToken]
+        let grants = try #require(try server.request("GET", "/api/account/oauth-grants", headers: session).json() as? [[String: Any]])
+        let newest = try #require(grants.last?["id"] as? String)
+        let revoked = try server.request(
+            "DELETE", "/api/account/oauth-grants/\(newest)", headers: session.merging(["Content-Type": "application/json"]) { $1 },
+            body: #"{"stepUpToken":"ps_stepup_demo"}"#)
+        #expect(revoked.status == 200, "\(revoked.text)")
+        #expect(try Self.refresh(server, otherRefresh).jsonObject()["error"] as? String == "invalid_grant")
+    }
+
+    /// refresh-rotation.ts:85-96: a rotated token presented again after REFRESH_GRACE_WINDOW_MS
+    /// (30 s, refresh-rotation.ts:18) is reuse: the whole family ends (revokeTokenFamily), the
+    /// access token and the newest refresh token with it.
+    @Test func aRefreshTokenReusedAfterTheGraceWindowEndsItsFamily() throws {
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        let first = try Self.approvedToken(server, scope: "account offline_access")
+        let spent = try #require(first["refresh_token"] as? String)
+        let pair = try Self.refresh(server, spent).jsonObject()
+        let newest = try #require(pair["refresh_token"] as? String)
+        let access = try #require(pair["access_token"] as? String)
+        Thread.sleep(forTimeInterval: 31)
+        #expect(try Self.refresh(server, spent).jsonObject()["error"] as? String == "invalid_grant")
+        #expect(try Self.refresh(server, newest).jsonObject()["error"] as? String == "invalid_grant")
+        let me = try server.request("GET", "/api/auth/me", headers: ["Authorization": "Bearer " + access])
+        #expect(me.status == 401)
+        #expect(try me.jsonObject()["error"] as? String == "Invalid OAuth access token")
+    }
+
     /// A grant asked for with no scope is stored with none; validateOAuthAccessToken re-parses
     /// the stored scopes (lib/auth/index.ts:320-324) and parseScopeList('') is empty_scope
     /// (scopes.ts:143-145), so the token it gets is refused everywhere.

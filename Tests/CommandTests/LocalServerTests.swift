@@ -96,6 +96,14 @@ import TestSupport
             }
         }
 
+        // A CORS preflight is answered by the middleware (middleware.ts:163-165); a bearer
+        // request passes with the CORS headers (175-184, security-headers.ts:269-274).
+        let preflight = try server.request("OPTIONS", "/api/ai/global")
+        #expect(preflight.status == 204)
+        #expect(preflight.headers["access-control-allow-headers"] == "Authorization, Content-Type, X-PageSpace-API-Version")
+        let withBearer = try server.request("GET", "/api/auth/me", headers: Self.session)
+        #expect(withBearer.status == 200 && withBearer.headers["access-control-allow-origin"] == "*")
+
         let unknown = try server.request("GET", "/api/ai/global", headers: ["Authorization": "Bearer ps_sess_nope"])
         #expect(unknown.status == 401)
         #expect(try unknown.jsonObject()["error"] as? String == "Invalid or expired session")

@@ -22,19 +22,31 @@ struct EdgeGate: RouterMiddleware {
         "/api/oauth/token", "/api/oauth/device_authorization", "/api/auth/logout", "/api/ai/models", "/api/version",
     ]
 
+    /// API_CORS_HEADERS (middleware/security-headers.ts:269-274).
+    static let corsHeaders: HTTPFields = [
+        HTTPField.Name("Access-Control-Allow-Origin")!: "*",
+        HTTPField.Name("Access-Control-Allow-Methods")!: "GET, POST, PATCH, DELETE, PUT, OPTIONS",
+        HTTPField.Name("Access-Control-Allow-Headers")!: "Authorization, Content-Type, X-PageSpace-API-Version",
+        HTTPField.Name("Access-Control-Expose-Headers")!: "X-PageSpace-API-Version, Retry-After",
+    ]
+
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard Self.lets(request) else { return Self.authenticationRequired() }
-        return try await next(request, context)
-    }
-
-    static func lets(_ request: Request) -> Bool {
         let path = request.uri.path
-        guard path.hasPrefix("/api") else { return true }
-        if request.method == .options { return true }  // middleware.ts:163-165: CORS preflight
-        if let header = request.headers[.authorization], bearerPrefixes.contains(where: header.hasPrefix) { return true }
-        return publicPaths.contains(path) || publicPrefixes.contains(where: path.hasPrefix)
+        guard path.hasPrefix("/api") else { return try await next(request, context) }
+        // middleware.ts:163-165: a CORS preflight is answered here, whatever the path.
+        if request.method == .options { return Response(status: .noContent, headers: Self.corsHeaders) }
+        // middleware.ts:175-184: a bearer token of a known prefix goes on, with the CORS headers.
+        if let header = request.headers[.authorization], Self.bearerPrefixes.contains(where: header.hasPrefix) {
+            var response = try await next(request, context)
+            for field in Self.corsHeaders { response.headers[field.name] = field.value }
+            return response
+        }
+        guard Self.publicPaths.contains(path) || Self.publicPrefixes.contains(where: path.hasPrefix) else {
+            return Self.authenticationRequired()
+        }
+        return try await next(request, context)
     }
 
     /// createSecureErrorResponse('Authentication required', 401) (security-headers.ts:45-74):

@@ -81,12 +81,26 @@ final class OAuthGrants: Sendable {
 
     private let state = Mutex(State())
 
-    /// Records an approved device flow and the access token issued under it.
-    func add(scopes: [String], token: String?) {
+    /// Records an approved device flow and the access token issued under it; the grant's id.
+    @discardableResult
+    func add(scopes: [String], token: String?) -> String {
         let grant = Grant(id: Identifiers.cuid(), clientName: "PageSpace CLI", scopes: scopes, createdAt: Timestamp.now(),
                           tokens: token.map { [$0] } ?? [])
         state.withLock { $0.grants.append(grant) }
+        return grant.id
     }
+
+    /// Adds an access token issued by a refresh to its grant; false when the grant is revoked
+    /// (revokeOAuthGrantFamily ended its refresh tokens too).
+    func attach(_ token: String, to id: String) -> Bool {
+        state.withLock { state in
+            guard let index = state.grants.firstIndex(where: { $0.id == id && !$0.revoked }) else { return false }
+            state.grants[index].tokens.append(token)
+            return true
+        }
+    }
+
+    func isActive(_ id: String) -> Bool { state.withLock { $0.grants.contains { $0.id == id && !$0.revoked } } }
 
     var active: [Grant] { state.withLock { $0.grants.filter { !$0.revoked } } }
 

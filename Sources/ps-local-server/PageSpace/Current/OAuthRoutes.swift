@@ -8,7 +8,8 @@ import PSCore
 /// (apps/web/src/app/api/oauth/device_authorization/route.ts) and the token endpoint's
 /// device-code grant (apps/web/src/app/api/oauth/token/route.ts). A pure drive grant with a
 /// name is answered with an MCP key, any other with an OAuth access token (and a refresh
-/// token when `offline_access` was granted). Errors are `{error}`, no-store.
+/// token when `offline_access` was granted, which the refresh-token grant rotates). Errors are
+/// `{error}`, no-store.
 struct OAuthRoutes {
     let state: ServerState
 
@@ -66,6 +67,7 @@ struct OAuthRoutes {
             guard Self.isForm(request) else { return Self.error("invalid_request") }
             var request = request
             let form = try await request.formBody()
+            if form["grant_type"] == "refresh_token" { return refresh(form) }
             guard form["grant_type"] == "urn:ietf:params:oauth:grant-type:device_code" else {
                 return Self.error("unsupported_grant_type")
             }
@@ -102,16 +104,43 @@ struct OAuthRoutes {
                               headers: [.cacheControl: "no-store"])
         }
         let token = state.authenticator.issueOAuthToken(scopes: scopes)
-        state.grants.add(scopes: scopes, token: token)
-        var body = JSONObject()
-        body["access_token"] = .string(token)
-        body["token_type"] = "Bearer"
-        body["expires_in"] = .integer(Int64(Self.accessTokenSeconds))
-        // JSON.stringify drops an undefined refresh_token: absent, not null.
-        if scopes.contains("offline_access") {
-            body["refresh_token"] = .string(Identifiers.random(prefix: "ps_rt_", bytes: 24))
+        let grantID = state.grants.add(scopes: scopes, token: token)
+        return Self.tokenPair(access: token, scopes: scopes, refresh: { state.refreshTokens.issue(grantID: grantID, scopes: scopes) })
+    }
+
+    /// handleRefreshTokenGrant (token/route.ts:333-379): both fields, the client, then the
+    /// rotation; a refused token is invalid_grant whatever the reason, a wider scope invalid_scope.
+    private func refresh(_ form: [String: String]) -> Response {
+        guard let token = form["refresh_token"], !token.isEmpty, let client = form["client_id"], !client.isEmpty else {
+            return Self.error("invalid_request")
         }
-        body["scope"] = scopeText
+        guard client == Self.clientID else { return Self.error("invalid_grant") }
+        guard (form["client_secret"] ?? "").isEmpty else { return Self.error("invalid_request") }
+        switch state.refreshTokens.redeem(token, requestedScope: form["scope"], grantActive: state.grants.isActive) {
+        case .invalidScope: return Self.error("invalid_scope")
+        case .invalidGrant(let reused):
+            // revokeTokenFamily on reuse: the grant and every access token under it end.
+            if let reused, let tokens = state.grants.revoke(reused) { state.authenticator.revokeOAuthTokens(tokens) }
+            return Self.error("invalid_grant")
+        case .rotate(let grantID, let scopes):
+            let access = state.authenticator.issueOAuthToken(scopes: scopes)
+            guard state.grants.attach(access, to: grantID) else {
+                state.authenticator.revokeOAuthTokens([access])
+                return Self.error("invalid_grant")
+            }
+            return Self.tokenPair(access: access, scopes: scopes, refresh: { state.refreshTokens.issue(grantID: grantID, scopes: scopes) })
+        }
+    }
+
+    /// tokenSuccessBody (token/route.ts:56-64): a refresh token only with offline_access
+    /// (issue-tokens.ts:69-95); JSON.stringify drops an undefined one, so it is absent, not null.
+    static func tokenPair(access: String, scopes: [String], refresh: () -> String) -> Response {
+        var body = JSONObject()
+        body["access_token"] = .string(access)
+        body["token_type"] = "Bearer"
+        body["expires_in"] = .integer(Int64(accessTokenSeconds))
+        if scopes.contains("offline_access") { body["refresh_token"] = .string(refresh()) }
+        body["scope"] = .string(scopes.joined(separator: " "))
         return Reply.json(.object(body), headers: [.cacheControl: "no-store"])
     }
 

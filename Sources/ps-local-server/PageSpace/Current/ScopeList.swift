@@ -102,6 +102,20 @@ struct ScopeList: Equatable {
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 
+    /// isScopeSubset (scopes.ts:364-414): whether a refresh may narrow `granted` to this.
+    func isSubset(of granted: ScopeList) -> Bool {
+        if offlineAccess && !granted.offlineAccess { return false }
+        if manageKeys && !granted.manageKeys { return false }
+        if allDrives && !granted.allDrives { return false }
+        if let updateKeyID, updateKeyID != granted.updateKeyID { return false }
+        if let activateKeyID, activateKeyID != granted.activateKeyID { return false }
+        if newKeyName != granted.newKeyName { return false }
+        if account { return granted.account }
+        if granted.account || granted.allDrives { return true }
+        // The same drive with the same role: the scopes' canonical text is equal.
+        return driveScopes.allSatisfy(granted.driveScopes.contains)
+    }
+
     /// isPureDriveGrant (scopes.ts:425-427).
     var isPureDriveGrant: Bool {
         !account && !manageKeys && !drives.isEmpty && updateKeyID == nil && activateKeyID == nil

@@ -22,6 +22,7 @@ final class ServerState: Sendable {
     let agents: AgentDirectory
     let deviceGrants = DeviceGrants()
     let grants = OAuthGrants()
+    let refreshTokens = OAuthRefreshTokens()
     let ids: Identifiers
     let gemini = GeminiConversations()
     let aiSettings: AISettingsStore
