@@ -234,7 +234,10 @@ struct BlockRenderer {
         let codeStyle = style { $0.color = ansi ? .yellow : nil }
         let language = info.split(separator: " ").first.map(String.init) ?? ""
         // Never wrapped: a line cut in two would paste back as two lines. It runs on past the width.
-        let body = literalLines(literal).map { line -> StyledLine in
+        let source = literalLines(literal)
+        // In ansi, coloured by its language where source-highlight knows it; yellow otherwise.
+        let highlighted = ansi ? SyntaxHighlighter.lines(source, language: language, base: base) : nil
+        let body = highlighted ?? source.map { line -> StyledLine in
             let text = line.withoutControlCharacters
             return text.isEmpty ? [] : [Span(text, codeStyle)]
         }
