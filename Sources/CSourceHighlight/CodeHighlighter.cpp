@@ -75,24 +75,22 @@ Library &library() {
     return *instance;
 }
 
-uint8_t kindOf(const std::string &element) {
-    static const std::map<std::string, uint8_t> kinds = {
-        {"keyword", PS_CODE_KEYWORD},
-        {"type", PS_CODE_TYPE}, {"usertype", PS_CODE_TYPE}, {"classname", PS_CODE_TYPE},
-        {"key", PS_CODE_TYPE}, {"property", PS_CODE_TYPE}, {"attribute", PS_CODE_TYPE},
-        {"selector", PS_CODE_TYPE}, {"label", PS_CODE_TYPE},
-        {"string", PS_CODE_STRING}, {"regexp", PS_CODE_STRING}, {"specialchar", PS_CODE_STRING},
-        {"value", PS_CODE_STRING},
-        {"comment", PS_CODE_COMMENT}, {"todo", PS_CODE_COMMENT},
-        {"number", PS_CODE_NUMBER},
-        {"preproc", PS_CODE_PREPROCESSOR},
-        {"function", PS_CODE_FUNCTION}, {"predef_func", PS_CODE_FUNCTION},
-        {"variable", PS_CODE_VARIABLE}, {"predef_var", PS_CODE_VARIABLE},
-        {"oldfile", PS_CODE_DELETED}, {"newfile", PS_CODE_INSERTED}, {"difflines", PS_CODE_META},
-    };
-    auto found = kinds.find(element);
-    return found == kinds.end() ? 0 : found->second;
-}
+// The elements of the language definitions that get a colour, and which. The others (names,
+// operators, brackets) stay plain.
+const std::map<std::string, uint8_t> elementKinds = {
+    {"keyword", PS_CODE_KEYWORD},
+    {"type", PS_CODE_TYPE}, {"usertype", PS_CODE_TYPE}, {"classname", PS_CODE_TYPE},
+    {"key", PS_CODE_TYPE}, {"keyquote", PS_CODE_TYPE}, {"property", PS_CODE_TYPE}, {"attribute", PS_CODE_TYPE},
+    {"selector", PS_CODE_TYPE}, {"label", PS_CODE_TYPE},
+    {"string", PS_CODE_STRING}, {"regexp", PS_CODE_STRING}, {"specialchar", PS_CODE_STRING},
+    {"value", PS_CODE_STRING}, {"valquote", PS_CODE_STRING},
+    {"comment", PS_CODE_COMMENT}, {"todo", PS_CODE_COMMENT},
+    {"number", PS_CODE_NUMBER},
+    {"preproc", PS_CODE_PREPROCESSOR},
+    {"function", PS_CODE_FUNCTION}, {"predef_func", PS_CODE_FUNCTION},
+    {"variable", PS_CODE_VARIABLE}, {"predef_var", PS_CODE_VARIABLE},
+    {"oldfile", PS_CODE_DELETED}, {"newfile", PS_CODE_INSERTED}, {"difflines", PS_CODE_META},
+};
 
 // Where the formatters put what they are given: the spans, and where the current line starts.
 struct Sink {
@@ -150,13 +148,8 @@ struct ps_code_highlighter {
     std::vector<LineEnd> lineEnds;
 
     explicit ps_code_highlighter(srchilite::HighlightStatePtr state) : mainState(state) {
-        static const char *elements[] = {
-            "keyword", "type", "usertype", "classname", "key", "property", "attribute", "selector", "label",
-            "string", "regexp", "specialchar", "value", "comment", "todo", "number", "preproc", "function",
-            "predef_func", "variable", "predef_var", "oldfile", "newfile", "difflines",
-        };
-        for (const char *element : elements) {
-            formatters.addFormatter(element, srchilite::FormatterPtr(new SpanFormatter(sink, kindOf(element))));
+        for (const auto &element : elementKinds) {
+            formatters.addFormatter(element.first, srchilite::FormatterPtr(new SpanFormatter(sink, element.second)));
         }
         highlighter = std::make_unique<srchilite::SourceHighlighter>(mainState);
         highlighter->setFormatterManager(&formatters);
