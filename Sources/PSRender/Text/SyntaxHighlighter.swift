@@ -36,10 +36,11 @@ enum SyntaxHighlighter {
     }
 
     /// The spans of `code` (lines separated by "\n") in `language`, the word after its fence; nil
-    /// when source-highlight has no definition for it.
-    static func spans(_ code: String, language: String) -> [CodeSpan]? {
+    /// when source-highlight has no definition for it. `finished`: the block will not grow, and
+    /// its spans are kept for a while (a finished message is rendered again whole).
+    static func spans(_ code: String, language: String, finished: Bool = false) -> [CodeSpan]? {
         guard !language.isEmpty, let file = language.withCString({ ps_code_language_file($0) }) else { return nil }
-        return Pool.shared.withHighlighter(for: String(cString: file)) { highlighter in
+        return Pool.shared.withHighlighter(for: String(cString: file), code: code, finished: finished) { highlighter in
             var code = code
             return code.withUTF8 { bytes -> [CodeSpan] in
                 var pointer: UnsafePointer<ps_code_span>?
@@ -56,9 +57,9 @@ enum SyntaxHighlighter {
 
     /// The lines of `code` (the block's literal lines) coloured for `language`, from `base`; nil
     /// when the language is not known.
-    static func lines(_ lines: [String], language: String, base: TextStyle) -> [StyledLine]? {
+    static func lines(_ lines: [String], language: String, base: TextStyle, finished: Bool = false) -> [StyledLine]? {
         let code = lines.joined(separator: "\n")
-        guard let spans = spans(code, language: language) else { return nil }
+        guard let spans = spans(code, language: language, finished: finished) else { return nil }
         let bytes = Array(code.utf8)
         var result: [StyledLine] = []
         result.reserveCapacity(lines.count)
@@ -100,17 +101,31 @@ enum SyntaxHighlighter {
         return offset
     }
 
-    /// One highlighter per language, a few languages at most (the least recently used goes),
-    /// behind a lock: renders may run on several threads.
+    /// One highlighter per language, a few languages at most (the least recently used goes), and
+    /// the spans of the last finished blocks (up to 4 MB of code), behind a lock: renders may run
+    /// on several threads.
     final class Pool: @unchecked Sendable {
         static let shared = Pool()
         private let lock = NSLock()
         private var highlighters: [(file: String, highlighter: OpaquePointer)] = []
         private let capacity = 4
 
-        func withHighlighter<T>(for file: String, _ body: (OpaquePointer) -> T) -> T? {
+        private struct Block: Hashable {
+            let file: String
+            let code: String
+        }
+        private var finished: [Block: [CodeSpan]] = [:]
+        private var finishedOrder: [Block] = []
+        private var finishedBytes = 0
+        private let finishedCapacity = 4 << 20
+
+        func withHighlighter(
+            for file: String, code: String, finished isFinished: Bool, _ body: (OpaquePointer) -> [CodeSpan]
+        ) -> [CodeSpan]? {
             lock.lock()
             defer { lock.unlock() }
+            let block = Block(file: file, code: code)
+            if isFinished, let spans = finished[block] { return spans }
             let highlighter: OpaquePointer
             if let index = highlighters.firstIndex(where: { $0.file == file }) {
                 highlighter = highlighters.remove(at: index).highlighter
@@ -120,7 +135,22 @@ enum SyntaxHighlighter {
                 if highlighters.count >= capacity { ps_code_highlighter_destroy(highlighters.removeFirst().highlighter) }
             }
             highlighters.append((file, highlighter))
-            return body(highlighter)
+            let spans = body(highlighter)
+            if isFinished && code.utf8.count <= finishedCapacity { keep(spans, for: block) }
+            return spans
+        }
+
+        private func keep(_ spans: [CodeSpan], for block: Block) {
+            let size = block.code.utf8.count + spans.count * MemoryLayout<CodeSpan>.stride
+            while finishedBytes + size > finishedCapacity, !finishedOrder.isEmpty {
+                let oldest = finishedOrder.removeFirst()
+                if let old = finished.removeValue(forKey: oldest) {
+                    finishedBytes -= oldest.code.utf8.count + old.count * MemoryLayout<CodeSpan>.stride
+                }
+            }
+            finished[block] = spans
+            finishedOrder.append(block)
+            finishedBytes += size
         }
     }
 }
