@@ -43,9 +43,14 @@ def markdown(blocks, unknown):
     out = ["# Code\n"]
     for n in range(blocks):
         language = languages[n % len(languages)]
-        lines = []
+        # Every block differs from the others (its first line, where its snippet starts), as
+        # real blocks do: none is a copy whose colours could be reused.
+        first = {"python": "# block {}", "sh": "# block {}", "json": '{{"block": {}}}'}.get(language, "// block {}")
+        snippet = SNIPPETS[language]
+        start = rng.randrange(len(snippet))
+        lines = [first.format(n)]
         while len(lines) < rng.randint(10, 40):
-            lines += SNIPPETS[language]
+            lines += snippet[start:] + snippet[:start]
         name = "x-" + language if unknown else language
         out.append(f"Step {n}: the `{language}` part, explained in a sentence or two before the code.\n\n"
                    f"```{name}\n" + "\n".join(lines) + "\n```\n")

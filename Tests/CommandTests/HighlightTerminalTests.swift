@@ -33,4 +33,25 @@ import TestSupport
         let noColor = try Run.command("ps-render", [], stdin: Self.message, environment: ["CLICOLOR_FORCE": "1", "NO_COLOR": "1"])
         #expect(noColor.stdout == piped.stdout)
     }
+
+    /// Without source-highlight's definitions (a missing folder, a broken definition), code is
+    /// plain yellow as before, with no error: colours are an extra, never a failure.
+    @Test func missingOrBrokenDefinitionsLeaveCodePlain() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ps-highlight-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "python = python.lang\n".write(to: folder.appendingPathComponent("lang.map"), atomically: true, encoding: .utf8)
+        try "keyword = \"def\n((( broken\n".write(to: folder.appendingPathComponent("python.lang"), atomically: true, encoding: .utf8)
+        for dataDir in [folder.appendingPathComponent("missing").path, folder.path] {
+            let result = try Run.command("ps-render", ["--width", "40"], stdin: Self.message,
+                                         environment: ["CLICOLOR_FORCE": "1", "SOURCE_HIGHLIGHT_DATADIR": dataDir])
+            #expect(result.status == 0)
+            #expect(result.stderr.isEmpty, "\(result.stderrText)")
+            #expect(result.stdoutText.contains("\u{1B}[33mdef f():\u{1B}[0m\n"), "\(dataDir)")
+        }
+        // And the real folder, given by the same variable, colours it.
+        let real = try Run.command("ps-render", ["--width", "40"], stdin: Self.message,
+                                   environment: ["CLICOLOR_FORCE": "1", "SOURCE_HIGHLIGHT_DATADIR": "/usr/share/source-highlight"])
+        #expect(real.stdoutText.contains("\u{1B}[35mdef\u{1B}[0m"))
+    }
 }
