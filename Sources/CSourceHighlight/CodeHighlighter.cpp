@@ -28,9 +28,11 @@ namespace {
 // Longer lines are left plain: the cost of a line grows with its length squared in some
 // definitions (a 1 KB line of minified JSON takes milliseconds, 40 KB most of a second).
 constexpr size_t maxLineLength = 512;
-// The sum of the highlighted lines' lengths squared, past which the rest of a text is plain:
-// about 1,250 lines of 80 columns; at worst (lines of 512 bytes of hostile JSON) some 0.1 s.
+// The sum of the lines' lengths squared (a line counts as 32 bytes at least), past which the rest
+// of a text is plain: about 1,250 lines of 80 columns, 8,192 short ones; at worst (lines of 512
+// bytes of hostile JSON) some 0.1 s. It bounds the memory kept per line as well.
 constexpr uint64_t workBudget = 8u << 20;
+constexpr uint64_t shortestLine = 32;
 
 // Names written after a fence that lang.map does not know, and the definition that fits them.
 // Swift has no definition; Go's is the closest (func, var, struct, import, switch/case, //
@@ -186,7 +188,8 @@ struct ps_code_highlighter {
             sink.spans.clear();
             startAfresh();
         }
-        while (position <= length) {
+        // Once the budget is spent the rest is plain: nothing more to read or to keep.
+        while (position <= length && workUsed <= workBudget) {
             const void *found = std::memchr(text + position, '\n', length - position);
             size_t end = found ? static_cast<const char *>(found) - text : length;
             highlightLine(text, position, end - position, workUsed);
@@ -195,22 +198,22 @@ struct ps_code_highlighter {
                                 StackAccess::list(*highlighter->getStateStack()), workUsed});
             position = end + 1;
         }
-        previousText.assign(text, length);
+        // Only the lines with a state kept can be compared next time.
+        previousText.assign(text, lineEnds.empty() ? 0 : lineEnds.back().newline + 1);
         return sink.spans.size();
     }
 
     void highlightLine(const char *text, size_t start, size_t lineLength, uint64_t &workUsed) {
-        if (lineLength == 0 || workUsed > workBudget) return;
+        uint64_t counted = lineLength > maxLineLength ? shortestLine : std::max<uint64_t>(lineLength, shortestLine);
+        if (workUsed + counted * counted > workBudget) {
+            workUsed = workBudget + 1;
+            return;
+        }
+        workUsed += counted * counted;
         if (lineLength > maxLineLength) {
             startAfresh();
             return;
         }
-        uint64_t work = static_cast<uint64_t>(lineLength) * lineLength;
-        if (workUsed + work > workBudget) {
-            workUsed = workBudget + 1;
-            return;
-        }
-        workUsed += work;
         size_t spansBefore = sink.spans.size();
         sink.lineStart = start;
         sink.lineLength = lineLength;

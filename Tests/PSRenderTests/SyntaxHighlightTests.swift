@@ -141,6 +141,10 @@ import TestSupport
         // 8 Mi of length squared: 8 * 1024 * 1024 / 456^2 is 40 lines.
         #expect(highlightedLines.count == 8 * 1024 * 1024 / (line.utf8.count * line.utf8.count))
         #expect(highlightedLines.max()! == highlightedLines.count - 1)
+        // Short lines count as 32 bytes: at most 8,192 of them, whatever the block's length.
+        let short = Array(repeating: "x = 1", count: 20_000).joined(separator: "\n")
+        let shortSpans = try #require(SyntaxHighlighter.spans(short, language: "python"))
+        #expect(Set(shortSpans.map { $0.offset / 6 }).count == 8 * 1024 * 1024 / (32 * 32))
     }
 
     func render(_ text: String, ansi: Bool) -> [StyledLine] {

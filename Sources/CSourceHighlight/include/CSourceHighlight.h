@@ -54,7 +54,8 @@ void ps_code_highlighter_destroy(ps_code_highlighter *highlighter);
 /// that grows at its end costs only its new lines.
 ///
 /// Work is bounded: a line over 512 bytes is left plain (and the next line starts afresh), and
-/// once the lines so far add up to a fixed budget (their lengths squared), the rest is plain.
+/// once the lines so far add up to a fixed budget (their lengths squared, 32 bytes at least),
+/// the rest is plain.
 size_t ps_code_highlighter_run(ps_code_highlighter *highlighter, const char *text, size_t length,
                                const ps_code_span **spans);
 
