@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -53,8 +54,10 @@ struct Library {
     srchilite::RegexRuleFactory ruleFactory;
     srchilite::LangDefManager definitions{&ruleFactory};
     std::unique_ptr<srchilite::LangMap> languages;
-    // Resolved names, so each name is looked up once (and every returned string lives on).
-    std::map<std::string, std::string> resolved;
+    // The definition files named so far (a few dozen at most): every string returned lives on.
+    std::set<std::string> files;
+    // Names looked up, and their file (null: none), forgotten when there are many.
+    std::map<std::string, const std::string *> resolved;
 
     Library() {
         // The library's own variable, else the folder it was built for. Not Settings::
@@ -257,9 +260,9 @@ const char *ps_code_language_file(const char *name) {
         if (file == "nohilite.lang") file.clear();
         // Bounded: names are only remembered while there are few.
         if (lib.resolved.size() >= 512) lib.resolved.clear();
-        cached = lib.resolved.emplace(key, file).first;
+        cached = lib.resolved.emplace(key, file.empty() ? nullptr : &*lib.files.insert(file).first).first;
     }
-    return cached->second.empty() ? nullptr : cached->second.c_str();
+    return cached->second ? cached->second->c_str() : nullptr;
 }
 
 ps_code_highlighter *ps_code_highlighter_create(const char *language_file) {
