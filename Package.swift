@@ -47,7 +47,11 @@ let package = Package(
         .target(
             name: "PSCore",
             dependencies: ["CJansson", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .target(name: "PSRender", dependencies: ["PSCore", "CCmarkGFM"]),
+        // GNU source-highlight (C++) behind a C function, for the colours of fenced code.
+        .target(
+            name: "CSourceHighlight",
+            linkerSettings: [.linkedLibrary("source-highlight"), .linkedLibrary("boost_regex")]),
+        .target(name: "PSRender", dependencies: ["PSCore", "CCmarkGFM", "CSourceHighlight"]),
         // The message archive (SQLite with FTS5): no network code.
         .target(name: "PSArchive", dependencies: ["PSCore", "CSQLite"]),
         .target(

@@ -24,6 +24,11 @@ struct PsRender: ParsableCommand {
             to 6 bold after their `###` marker (in ansi the marker dimmed, and from level 4 on \
             italic).
 
+            In ansi, fenced code is coloured by the language named after its fence (GNU \
+            source-highlight's definitions: python, sh, json, c, js, ts, go, rust and many more; \
+            swift is read as Go), each line as soon as it is complete; other code is yellow. Only \
+            styles are added: the code copies as it was written.
+
             Links are OSC 8 hyperlinks in ansi on terminals known to show them (iTerm2, WezTerm, \
             kitty, foot, Alacritty, Ghostty, VS Code, Windows Terminal, VTE 0.50 and later: \
             GNOME Terminal and others), and `text <url>` everywhere else: in plain, inside tmux \

@@ -234,7 +234,15 @@ struct BlockRenderer {
         let codeStyle = style { $0.color = ansi ? .yellow : nil }
         let language = info.split(separator: " ").first.map(String.init) ?? ""
         // Never wrapped: a line cut in two would paste back as two lines. It runs on past the width.
-        let body = literalLines(literal).map { line -> StyledLine in
+        let source = literalLines(literal)
+        // Content starts on the line after the opening fence (indented code: on its first line).
+        let firstContentLine = fenced ? node.startLine + 1 : node.startLine
+        let closedByFence = fenced && node.endLine >= firstContentLine + source.count
+        // In ansi, coloured by its language where source-highlight knows it; yellow otherwise.
+        let highlighted = ansi
+            ? SyntaxHighlighter.lines(
+                source, language: language, base: base, finished: closedByFence && !(growth.growing && open)) : nil
+        let body = highlighted ?? source.map { line -> StyledLine in
             let text = line.withoutControlCharacters
             return text.isEmpty ? [] : [Span(text, codeStyle)]
         }
@@ -242,9 +250,6 @@ struct BlockRenderer {
         let bottom: StyledLine = [Span("```", fenceStyle)]
         let lines = [top] + body + [bottom]
         guard growth.growing && open else { return .final(lines) }
-        // Content starts on the line after the opening fence (indented code: on its first line).
-        let firstContentLine = fenced ? node.startLine + 1 : node.startLine
-        let closedByFence = fenced && node.endLine >= firstContentLine + body.count
         if closedByFence && lineEnded(node) { return .final(lines) }
         // The opening fence's info string (the language) is final only with its newline.
         guard fenced, node.startLine <= growth.completeLines else { return RenderedBlock(lines: lines, stable: 0) }

@@ -1,0 +1,156 @@
+import CSourceHighlight
+import Foundation
+
+/// The colours of a fenced code block's lines, from GNU source-highlight's language definitions
+/// (see CSourceHighlight). Only styles are added: each line's text is the code's text, passed
+/// through the same terminal-safe path as plain code.
+///
+/// A line's colours depend only on the lines before it, so a block that is still being written
+/// has the colours it will have when finished, and highlighting it again as it grows costs only
+/// its new lines: a highlighter is kept per language and resumes where it stopped.
+enum SyntaxHighlighter {
+    /// What the code is and how it looks (the 8 basic colours, so the terminal's theme decides).
+    enum Kind: UInt8 {
+        case keyword = 1, type, string, comment, number, preprocessor, function, variable, deleted, inserted, meta
+
+        func style(from base: TextStyle) -> TextStyle {
+            var style = base
+            switch self {
+            case .keyword, .preprocessor: style.color = .magenta
+            case .type, .variable, .meta: style.color = .cyan
+            case .string, .inserted: style.color = .green
+            case .comment: style.dim = true
+            case .number: style.color = .yellow
+            case .function: style.color = .blue
+            case .deleted: style.color = .red
+            }
+            return style
+        }
+    }
+
+    /// `length` bytes at UTF-8 offset `offset` of the code.
+    struct CodeSpan: Equatable {
+        let offset: Int
+        let length: Int
+        let kind: Kind
+    }
+
+    /// The spans of `code` (lines separated by "\n") in `language`, the word after its fence; nil
+    /// when source-highlight has no definition for it. `finished`: the block will not grow, and
+    /// its spans are kept for a while (a finished message is rendered again whole).
+    static func spans(_ code: String, language: String, finished: Bool = false) -> [CodeSpan]? {
+        guard !language.isEmpty, let file = language.withCString({ ps_code_language_file($0) }) else { return nil }
+        return Pool.shared.withHighlighter(for: String(cString: file), code: code, finished: finished) { highlighter in
+            var code = code
+            return code.withUTF8 { bytes -> [CodeSpan] in
+                var pointer: UnsafePointer<ps_code_span>?
+                let count = bytes.withMemoryRebound(to: CChar.self) { chars in
+                    ps_code_highlighter_run(highlighter, chars.baseAddress, chars.count, &pointer)
+                }
+                guard let pointer else { return [] }
+                return UnsafeBufferPointer(start: pointer, count: count).compactMap { span in
+                    Kind(rawValue: span.kind).map { CodeSpan(offset: Int(span.offset), length: Int(span.length), kind: $0) }
+                }
+            }
+        }
+    }
+
+    /// The lines of `code` (the block's literal lines) coloured for `language`, from `base`; nil
+    /// when the language is not known.
+    static func lines(_ lines: [String], language: String, base: TextStyle, finished: Bool = false) -> [StyledLine]? {
+        let code = lines.joined(separator: "\n")
+        guard let spans = spans(code, language: language, finished: finished) else { return nil }
+        let bytes = Array(code.utf8)
+        var result: [StyledLine] = []
+        result.reserveCapacity(lines.count)
+        var next = 0  // the first span not yet used
+        var lineStart = 0
+        for line in lines {
+            let lineEnd = lineStart + line.utf8.count
+            var styled: StyledLine = []
+            var position = lineStart
+            func add(_ end: Int, _ style: TextStyle) {
+                let end = scalarBoundary(bytes, max(position, min(end, lineEnd)))
+                guard end > position else { return }
+                let text = String(decoding: bytes[position..<end], as: UTF8.self).withoutControlCharacters
+                if let last = styled.last, last.style == style {
+                    styled[styled.count - 1].text += text
+                } else {
+                    styled.append(Span(text, style))
+                }
+                position = end
+            }
+            while next < spans.count && spans[next].offset < lineEnd {
+                let span = spans[next]
+                add(span.offset, base)
+                add(span.offset + span.length, span.kind.style(from: base))
+                next += 1
+            }
+            add(lineEnd, base)
+            result.append(styled)
+            lineStart = lineEnd + 1
+        }
+        return result
+    }
+
+    /// `offset`, or the start of the next scalar when it falls inside one (source-highlight works
+    /// on bytes; a span never splits a character).
+    private static func scalarBoundary(_ bytes: [UInt8], _ offset: Int) -> Int {
+        var offset = offset
+        while offset < bytes.count && bytes[offset] & 0xC0 == 0x80 { offset += 1 }
+        return offset
+    }
+
+    /// One highlighter per language, a few languages at most (the least recently used goes), and
+    /// the spans of the last finished blocks (up to 4 MB of code), behind a lock: renders may run
+    /// on several threads.
+    final class Pool: @unchecked Sendable {
+        static let shared = Pool()
+        private let lock = NSLock()
+        private var highlighters: [(file: String, highlighter: OpaquePointer)] = []
+        private let capacity = 4
+
+        private struct Block: Hashable {
+            let file: String
+            let code: String
+        }
+        private var finished: [Block: [CodeSpan]] = [:]
+        private var finishedOrder: [Block] = []
+        private var finishedBytes = 0
+        private let finishedCapacity = 4 << 20
+
+        func withHighlighter(
+            for file: String, code: String, finished isFinished: Bool, _ body: (OpaquePointer) -> [CodeSpan]
+        ) -> [CodeSpan]? {
+            lock.lock()
+            defer { lock.unlock() }
+            let block = Block(file: file, code: code)
+            if isFinished, let spans = finished[block] { return spans }
+            let highlighter: OpaquePointer
+            if let index = highlighters.firstIndex(where: { $0.file == file }) {
+                highlighter = highlighters.remove(at: index).highlighter
+            } else {
+                guard let created = file.withCString({ ps_code_highlighter_create($0) }) else { return nil }
+                highlighter = created
+                if highlighters.count >= capacity { ps_code_highlighter_destroy(highlighters.removeFirst().highlighter) }
+            }
+            highlighters.append((file, highlighter))
+            let spans = body(highlighter)
+            if isFinished && code.utf8.count <= finishedCapacity { keep(spans, for: block) }
+            return spans
+        }
+
+        private func keep(_ spans: [CodeSpan], for block: Block) {
+            let size = block.code.utf8.count + spans.count * MemoryLayout<CodeSpan>.stride
+            while finishedBytes + size > finishedCapacity, !finishedOrder.isEmpty {
+                let oldest = finishedOrder.removeFirst()
+                if let old = finished.removeValue(forKey: oldest) {
+                    finishedBytes -= oldest.code.utf8.count + old.count * MemoryLayout<CodeSpan>.stride
+                }
+            }
+            finished[block] = spans
+            finishedOrder.append(block)
+            finishedBytes += size
+        }
+    }
+}
