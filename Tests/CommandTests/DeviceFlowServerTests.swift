@@ -160,9 +160,13 @@ import TestSupport
         let session = ["Authorization": "Bearer " + LocalServer.sessionToken]
         let grants = try #require(try server.request("GET", "/api/account/oauth-grants", headers: session).json() as? [[String: Any]])
         let newest = try #require(grants.last?["id"] as? String)
+        // A step-up token is bound to its action and grant ([grantId]/route.ts:43-50).
+        let minted = try server.request(
+            "POST", "/_test/step-up", body: #"{"actionBinding":{"op":"revoke_oauth_grant","grantId":"\#(newest)"}}"#)
+        let stepUp = try #require(try minted.jsonObject()["stepUpToken"] as? String)
         let revoked = try server.request(
             "DELETE", "/api/account/oauth-grants/\(newest)", headers: session.merging(["Content-Type": "application/json"]) { $1 },
-            body: #"{"stepUpToken":"ps_stepup_demo"}"#)
+            body: #"{"stepUpToken":"\#(stepUp)"}"#)
         #expect(revoked.status == 200, "\(revoked.text)")
         #expect(try Self.refresh(server, otherRefresh).jsonObject()["error"] as? String == "invalid_grant")
     }

@@ -56,9 +56,13 @@ public final class APIClient {
     /// What a 404 means here, asked of the server with no credential (GenerationProbe): the
     /// other API generation, or no PageSpace at all at this address; nil when the server is
     /// the generation in use or gives no answer.
-    func generationNote() -> String? {
+    /// `otherGenerationOnly`: nil unless the server is PageSpace of the other generation (for a
+    /// 401, which today's server also gives to a legacy route asked with a legacy token).
+    func generationNote(otherGenerationOnly: Bool = false) -> String? {
         guard let answer = try? GenerationProbe.ask(self) else { return nil }
-        guard case .speaks(let speaks) = answer else { return GenerationProbe.notPageSpace(session.server) }
+        guard case .speaks(let speaks) = answer else {
+            return otherGenerationOnly ? nil : GenerationProbe.notPageSpace(session.server)
+        }
         guard let using = session.api, using != speaks else { return nil }
         return "this server speaks the \(speaks.rawValue) API, not \(using.rawValue); "
             + "log in again for it, or pass --api \(speaks.rawValue)"
@@ -94,6 +98,11 @@ public final class APIClient {
             // not there at all. Ask the server which generation it speaks.
             let error = APIErrors.toolError(response, request: request, wording: errorWording)
             if response.status == 404, probesGenerationOnNotFound, let note = generationNote() { throw ToolError(.notFound, error.message + "; " + note) }
+            // Today's middleware answers a legacy route, asked with a legacy token, 401 in plain
+            // text (middleware.ts:340-342): the route is not there for that token either.
+            if response.status == 401, probesGenerationOnNotFound, let note = generationNote(otherGenerationOnly: true) {
+                throw ToolError(.notFound, error.message + "; " + note)
+            }
             throw error
         }
         if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .null }
