@@ -77,15 +77,15 @@ function __ps-models_custom_completion
 end
 
 complete -c 'ps-models' -f
-complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" profile' -l 'profile' -d 'The profile to use (default: PS_PROFILE, then the configured default, then \'default\').' -rfka ''
-complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" server' -l 'server' -d 'The server\'s base URL; overrides PAGESPACE_API_URL and the profile\'s server.' -rfka ''
-complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" api' -l 'api' -d 'The API the server speaks: pagespace, pagespace-legacy, openai, lucid, gemini (default: the profile\'s, else detected).' -rfka 'pagespace pagespace-legacy openai lucid gemini'
-complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" cacert' -l 'cacert' -d 'Verify the server\'s TLS certificate with this CA bundle.' -rfka ''
-complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" insecure' -l 'insecure' -d 'Do not verify the server\'s TLS certificate (only for a local test server).'
-complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" retries' -l 'retries' -d 'How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. A send is not.' -rfka ''
-complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" max-retry-wait' -l 'max-retry-wait' -d 'The longest Retry-After to wait for, in seconds; a longer one fails at once. Also PS_MAX_RETRY_WAIT.' -rfka ''
+complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" profile' -l 'profile' -d 'The profile to use. Default: PS_PROFILE, then the configured default, then \'default\'.' -rfka ''
+complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" server' -l 'server' -d 'The server\'s base URL. It overrides PAGESPACE_API_URL and the profile\'s server.' -rfka ''
+complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" api' -l 'api' -d 'The API the server speaks. One of pagespace, pagespace-legacy, openai, lucid, gemini; default: the profile\'s, else detected.' -rfka 'pagespace pagespace-legacy openai lucid gemini'
+complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" cacert' -l 'cacert' -d 'Verify TLS certificates with this CA bundle.' -rfka ''
+complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" insecure' -l 'insecure' -d 'Do not verify the server\'s TLS certificate. Only for a local test server.'
+complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" retries' -l 'retries' -d 'How often a failed read is retried. A read fails with a network error, a 5xx or a 429; also PS_RETRIES. A send is not retried.' -rfka ''
+complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" max-retry-wait' -l 'max-retry-wait' -d 'The longest Retry-After waited for, in seconds. A longer one fails at once; also PS_MAX_RETRY_WAIT.' -rfka ''
 complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" connect-timeout' -l 'connect-timeout' -d 'Seconds to wait for a connection (default 15).' -rfka ''
-complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" idle-timeout' -l 'idle-timeout' -d 'Seconds without a byte from the server before giving up (default 300; keep-alive comments count).' -rfka ''
+complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" idle-timeout' -l 'idle-timeout' -d 'Seconds of silence before giving up (default 300). Silence is no byte from the server; keep-alive comments count as bytes.' -rfka ''
 complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" provider' -l 'provider' -d 'List the models of the deployment\'s own Ollama or LM Studio, as the server finds them.' -rfka 'ollama lmstudio'
 complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" version' -l 'version' -d 'Show the version.'
 complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" h help' -s 'h' -l 'help' -d 'Show help information.'

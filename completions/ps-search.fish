@@ -77,16 +77,16 @@ function __ps-search_custom_completion
 end
 
 complete -c 'ps-search' -f
-complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" max-record-size' -l 'max-record-size' -d 'The longest line, event or record to hold, in MiB (default 64; also PS_MAX_RECORD_MIB).' -rfka ''
-complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" profile' -l 'profile' -d 'The profile to use (default: PS_PROFILE, then the configured default, then \'default\').' -rfka ''
-complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" server' -l 'server' -d 'The server\'s base URL; overrides PAGESPACE_API_URL and the profile\'s server.' -rfka ''
-complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" api' -l 'api' -d 'The API the server speaks: pagespace, pagespace-legacy, openai, lucid, gemini (default: the profile\'s, else detected).' -rfka 'pagespace pagespace-legacy openai lucid gemini'
-complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" cacert' -l 'cacert' -d 'Verify the server\'s TLS certificate with this CA bundle.' -rfka ''
-complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" insecure' -l 'insecure' -d 'Do not verify the server\'s TLS certificate (only for a local test server).'
-complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" retries' -l 'retries' -d 'How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. A send is not.' -rfka ''
-complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" max-retry-wait' -l 'max-retry-wait' -d 'The longest Retry-After to wait for, in seconds; a longer one fails at once. Also PS_MAX_RETRY_WAIT.' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" max-record-size' -l 'max-record-size' -d 'The longest line, event or record held, in MiB. Default 64; also PS_MAX_RECORD_MIB.' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" profile' -l 'profile' -d 'The profile to use. Default: PS_PROFILE, then the configured default, then \'default\'.' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" server' -l 'server' -d 'The server\'s base URL. It overrides PAGESPACE_API_URL and the profile\'s server.' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" api' -l 'api' -d 'The API the server speaks. One of pagespace, pagespace-legacy, openai, lucid, gemini; default: the profile\'s, else detected.' -rfka 'pagespace pagespace-legacy openai lucid gemini'
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" cacert' -l 'cacert' -d 'Verify TLS certificates with this CA bundle.' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" insecure' -l 'insecure' -d 'Do not verify the server\'s TLS certificate. Only for a local test server.'
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" retries' -l 'retries' -d 'How often a failed read is retried. A read fails with a network error, a 5xx or a 429; also PS_RETRIES. A send is not retried.' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" max-retry-wait' -l 'max-retry-wait' -d 'The longest Retry-After waited for, in seconds. A longer one fails at once; also PS_MAX_RETRY_WAIT.' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" connect-timeout' -l 'connect-timeout' -d 'Seconds to wait for a connection (default 15).' -rfka ''
-complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" idle-timeout' -l 'idle-timeout' -d 'Seconds without a byte from the server before giving up (default 300; keep-alive comments count).' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" idle-timeout' -l 'idle-timeout' -d 'Seconds of silence before giving up (default 300). Silence is no byte from the server; keep-alive comments count as bytes.' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" in' -l 'in' -d 'Search this file of message records offline instead of the server (\'-\': standard input).' -rF
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" limit' -l 'limit' -d 'At most this many server results, 1 to 50 (the server\'s default: 20).' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" json' -l 'json' -d 'Write NDJSON records even on a terminal.'

@@ -19,9 +19,12 @@ struct Ask: ParsableCommand {
             retried: the agent may already have answered.
 
             EXAMPLES:
-              ps-agents ask "Research Assistant" "What changed this week?" | ps-sse | ps-parts | ps-render
-              ps-agents ask --print-ids page_123 "Start a plan" 2>ids.txt | ps-sse | ps-parts --final
-              echo "And the risks?" | ps-agents ask page_123 --conversation conv_1 | ps-sse | ps-parts | ps-render
+              ps-agents ask "Research Assistant" "What changed this week?" | ps-sse \\
+                  | ps-parts | ps-render
+              ps-agents ask --print-ids page_123 "Start a plan" 2>ids.txt | ps-sse \\
+                  | ps-parts --final
+              echo "And the risks?" | ps-agents ask page_123 --conversation conv_1 \\
+                  | ps-sse | ps-parts | ps-render
             """)
 
     @OptionGroup var connection: ConnectionOptions

@@ -38,7 +38,8 @@ struct PsModels: ParsableCommand {
             EXAMPLES:
               ps-models
               ps-models --provider ollama | jq -r .id
-              ps-settings --set provider=ollama --set model="$(ps-models --provider ollama | jq -r .id | head -n 1)"
+              model=$(ps-models --provider ollama | jq -r .id | head -n 1)
+              ps-settings --set provider=ollama --set model="$model"
               ps-models --profile ollama | jq -r .id
               ps-auth set-model "$(ps-models | jq -r .id | head -n 1)"
 

@@ -12,11 +12,7 @@ import TestSupport
     static let singleCommands = commands.filter { !withSubcommands.contains($0) }
     static let root = Executables.packageRoot
 
-    @Test(arguments: commands.map { [$0] } + ["login", "status", "token", "logout", "set-model"].map { ["ps-auth", $0] }
-        + ["list", "extract", "off", "on", "search"].map { ["ps-facts", $0] } + ["generate", "list"].map { ["ps-summary", $0] }
-        + ["list", "drives", "show", "set", "create", "ask"].map { ["ps-agents", $0] }
-        + ["list", "revoke", "grants", "revoke-grant"].map { ["ps-keys", $0] }
-        + ["edit", "delete", "undo"].map { ["ps-message", $0] })
+    @Test(arguments: commands.map { [$0] } + subcommandWords)
     func helpFitsEightyColumns(_ words: [String]) throws {
         let result = try Run.command(words[0], Array(words.dropFirst()) + ["--help"], environment: ["COLUMNS": "80"], timeout: 30)
         #expect(result.status == 0)
@@ -25,6 +21,47 @@ import TestSupport
         for line in lines {
             #expect(line.count <= 80, "\(words.joined(separator: " ")): \(line.count) columns: \(line)")
         }
+    }
+
+    static let subcommandWords: [[String]] = ["login", "status", "token", "logout", "set-model"].map { ["ps-auth", $0] }
+        + ["list", "extract", "off", "on", "search"].map { ["ps-facts", $0] } + ["generate", "list"].map { ["ps-summary", $0] }
+        + ["list", "drives", "show", "set", "create", "ask"].map { ["ps-agents", $0] }
+        + ["list", "revoke", "grants", "revoke-grant"].map { ["ps-keys", $0] }
+        + ["edit", "delete", "undo"].map { ["ps-message", $0] }
+
+    /// --help is a glance: the summary, then USAGE, the options, a few examples that never wrap
+    /// at 80 columns, and the man page's name; at most 60 lines, for every command and subcommand.
+    @Test(arguments: commands.map { [$0] } + subcommandWords)
+    func helpIsAGlance(_ words: [String]) throws {
+        let result = try Run.command(words[0], Array(words.dropFirst()) + ["--help"], environment: ["COLUMNS": "200"], timeout: 30)
+        #expect(result.status == 0)
+        let lines = result.stdoutText.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        let name = words.joined(separator: " ")
+        #expect(lines.count <= 60, "\(name) --help: \(lines.count) lines")
+        #expect(lines.count > 5)
+        let usage = try #require(lines.firstIndex { $0.hasPrefix("USAGE: ") }, "\(name): no USAGE line")
+        #expect(lines[usage...].prefix { !$0.isEmpty }.joined().contains(words.last!), "\(name): \(lines[usage])")
+        #expect(lines[..<usage].filter { !$0.isEmpty }.count <= 3, "\(name): more than the summary before USAGE")
+        #expect(lines.contains("OPTIONS:"))
+        #expect(!lines.contains { $0.hasPrefix("EXIT STATUS") || $0.hasPrefix("ENVIRONMENT") }, "\(name): prose in the glance")
+        #expect(lines.last == "The description, environment and exit status: man \(words[0])")
+        let examples = lines.drop { $0 != "EXAMPLES:" }.dropFirst().prefix { !$0.isEmpty }
+        for line in examples {
+            #expect(line.count <= 80, "\(name): example over 80 columns: \(line)")
+        }
+        if words.count == 1 {
+            let count = examples.filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }.count
+            #expect((3...6).contains(count), "\(name): \(count) examples")
+        }
+    }
+
+    /// The man page keeps what the glance leaves out: the whole text of an option.
+    @Test func theManualKeepsTheWholeTextOfAnOption() throws {
+        let help = try Run.command("ps-send", ["--help"], timeout: 30).stdoutText
+        #expect(help.contains("Attach this file (repeatable)."))
+        #expect(!help.contains("goes into the message"))
+        let page = try String(contentsOfFile: Self.root.appendingPathComponent("man/ps-send.1").path, encoding: .utf8)
+        #expect(page.contains("a UTF-8 text file goes into the message"))
     }
 
     @Test func aMistypedAuthSubcommandIsNamed() throws {
