@@ -78,7 +78,7 @@ end
 
 complete -c 'ps-search' -f
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" max-record-size' -l 'max-record-size' -d 'The longest line, event or record held, in MiB. Default 64; also PS_MAX_RECORD_MIB.' -rfka ''
-complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" profile' -l 'profile' -d 'The profile to use. Default: PS_PROFILE, then the configured default, then \'default\'.' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" profile' -l 'profile' -d 'The profile to use. Default: PS_PROFILE, then the configured default, then \'default\'.' -rfka '(__ps-search_custom_completion ---completion -- --profile (count (__ps-search_tokens -pc)) (__ps-search_tokens -tC))'
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" server' -l 'server' -d 'The server\'s base URL. It overrides PAGESPACE_API_URL and the profile\'s server.' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" api' -l 'api' -d 'The API the server speaks. One of pagespace, pagespace-legacy, openai, lucid, gemini; default: the profile\'s, else detected.' -rfka 'pagespace pagespace-legacy openai lucid gemini'
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" cacert' -l 'cacert' -d 'Verify TLS certificates with this CA bundle.' -rfka ''
@@ -94,7 +94,7 @@ complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_op
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" db' -l 'db' -d 'The archive file (implies --archive; default: $XDG_DATA_HOME/ps-tools/archive.sqlite).' -rF
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" source' -l 'source' -d 'Only messages from this source (--archive).' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" conversation' -l 'conversation' -d 'Only messages of this conversation (--archive).' -rfka ''
-complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" role' -l 'role' -d 'Only messages with this role: user, assistant or system (--archive).' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" role' -l 'role' -d 'Only messages with this role: user, assistant or system (--archive).' -rfka 'user assistant system'
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" since' -l 'since' -d 'Only messages created at or after this time, e.g. 2025-11-01 (--archive).' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" until' -l 'until' -d 'Only messages created before this time (--archive).' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" version' -l 'version' -d 'Show the version.'

@@ -78,7 +78,7 @@ end
 
 complete -c 'ps-send' -f
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" max-record-size' -l 'max-record-size' -d 'The longest line, event or record held, in MiB. Default 64; also PS_MAX_RECORD_MIB.' -rfka ''
-complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" profile' -l 'profile' -d 'The profile to use. Default: PS_PROFILE, then the configured default, then \'default\'.' -rfka ''
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" profile' -l 'profile' -d 'The profile to use. Default: PS_PROFILE, then the configured default, then \'default\'.' -rfka '(__ps-send_custom_completion ---completion -- --profile (count (__ps-send_tokens -pc)) (__ps-send_tokens -tC))'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" server' -l 'server' -d 'The server\'s base URL. It overrides PAGESPACE_API_URL and the profile\'s server.' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" api' -l 'api' -d 'The API the server speaks. One of pagespace, pagespace-legacy, openai, lucid, gemini; default: the profile\'s, else detected.' -rfka 'pagespace pagespace-legacy openai lucid gemini'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" cacert' -l 'cacert' -d 'Verify TLS certificates with this CA bundle.' -rfka ''
@@ -87,7 +87,7 @@ complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_option
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" max-retry-wait' -l 'max-retry-wait' -d 'The longest Retry-After waited for, in seconds. A longer one fails at once; also PS_MAX_RETRY_WAIT.' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" connect-timeout' -l 'connect-timeout' -d 'Seconds to wait for a connection (default 15).' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" idle-timeout' -l 'idle-timeout' -d 'Seconds of silence before giving up (default 300). Silence is no byte from the server; keep-alive comments count as bytes.' -rfka ''
-complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" conversation' -l 'conversation' -d 'The conversation to send to. A Global assistant conversation, or with --page the agent\'s.' -rfka ''
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" conversation' -l 'conversation' -d 'The conversation to send to. A Global assistant conversation, or with --page the agent\'s.' -rfka '(__ps-send_custom_completion ---completion -- --conversation (count (__ps-send_tokens -pc)) (__ps-send_tokens -tC))'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" page' -l 'page' -d 'Send to this Page AI agent (an AI_CHAT page).' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" agent' -l 'agent' -d 'Send to this Page AI agent, by title or page id. The title is matched ignoring case; a page id is as --page.' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" new-conversation' -l 'new-conversation' -d 'Start a new conversation. A Global assistant one, or an OpenAI-compatible server\'s.'

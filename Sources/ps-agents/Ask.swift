@@ -29,7 +29,7 @@ struct Ask: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Option(name: .long, help: ArgumentHelp("Continue this conversation with the agent.", valueName: "id"))
+    @Option(name: .long, help: ArgumentHelp("Continue this conversation with the agent.", valueName: "id"), completion: LocalCompletions.conversations)
     var conversation: String?
 
     @Flag(name: .long, help: "Print conversation=ID and message=ID lines on stderr, for scripts.")

@@ -105,7 +105,7 @@ struct PsHistory: ParsableCommand {
     var delete: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "The conversation to export. Default: the current Global assistant conversation.", valueName: "id"))
+        "The conversation to export. Default: the current Global assistant conversation.", valueName: "id"), completion: LocalCompletions.conversations)
     var conversation: String?
 
     @Option(name: .long, help: ArgumentHelp("Export a Page AI agent's history. With --conversation, that conversation.",

@@ -21,7 +21,7 @@ struct ArchiveOptions: ParsableArguments {
     var conversation: String?
 
     @Option(name: .long, help: ArgumentHelp("Only messages with this role: user, assistant or system (--archive).",
-                                            valueName: "role"))
+                                            valueName: "role"), completion: .list(["user", "assistant", "system"]))
     var role: String?
 
     @Option(name: .long, help: ArgumentHelp("Only messages created at or after this time, e.g. 2025-11-01 (--archive).",

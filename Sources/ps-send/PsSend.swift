@@ -119,7 +119,7 @@ struct PsSend: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     @Option(name: .long, help: ArgumentHelp(
-        "The conversation to send to. A Global assistant conversation, or with --page the agent's.", valueName: "id"))
+        "The conversation to send to. A Global assistant conversation, or with --page the agent's.", valueName: "id"), completion: LocalCompletions.conversations)
     var conversation: String?
 
     @Option(name: .long, help: ArgumentHelp("Send to this Page AI agent (an AI_CHAT page).", valueName: "page-id"))

@@ -15,7 +15,7 @@ public enum CredentialChoice {
 public struct ConnectionOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The profile to use. Default: PS_PROFILE, then the configured default, then 'default'.",
-        valueName: "name"))
+        valueName: "name"), completion: LocalCompletions.profiles)
     public var profile: String?
 
     @Option(name: .long, help: ArgumentHelp(
