@@ -86,7 +86,7 @@ complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_op
 complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" max-retry-wait' -l 'max-retry-wait' -d 'The longest Retry-After waited for, in seconds. A longer one fails at once; also PS_MAX_RETRY_WAIT.' -rfka ''
 complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" connect-timeout' -l 'connect-timeout' -d 'Seconds to wait for a connection (default 15).' -rfka ''
 complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" idle-timeout' -l 'idle-timeout' -d 'Seconds of silence before giving up (default 300). Silence is no byte from the server; keep-alive comments count as bytes.' -rfka ''
-complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" provider' -l 'provider' -d 'List the models of the deployment\'s own Ollama or LM Studio, as the server finds them.' -rfka 'ollama lmstudio'
+complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" provider' -l 'provider' -d 'List the models of the deployment\'s own server. Ollama or LM Studio, as the PageSpace server finds them.' -rfka 'ollama lmstudio'
 complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" version' -l 'version' -d 'Show the version.'
 complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'ps-models' -n '__ps-models_should_offer_completions_for_flags_or_options "ps-models help" version' -l 'version' -d 'Show the version.'

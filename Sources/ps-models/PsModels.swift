@@ -55,7 +55,7 @@ struct PsModels: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     @Option(help: ArgumentHelp(
-        "List the models of the deployment's own Ollama or LM Studio, as the server finds them.",
+        "List the models of the deployment's own server. Ollama or LM Studio, as the PageSpace server finds them.",
         valueName: "ollama|lmstudio"))
     var provider: LocalModelProvider?
 

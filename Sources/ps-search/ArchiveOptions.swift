@@ -7,7 +7,7 @@ import Glibc
 
 /// The options of a search in the archive ps-archive keeps.
 struct ArchiveOptions: ParsableArguments {
-    @Flag(name: .long, help: "Search the archive (ps-archive's; the default when no server, profile or file is named and it exists).")
+    @Flag(name: .long, help: "Search the archive (ps-archive's). It is the default when no server, profile or file is named and it exists.")
     var archive = false
 
     @Option(name: .long, help: ArgumentHelp("The archive file (implies --archive; default: $XDG_DATA_HOME/ps-tools/archive.sqlite).",
