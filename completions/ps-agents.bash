@@ -194,6 +194,7 @@ _ps-agents_list() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-agents_add_completions -W "$(__ps-agents_custom_complete ---completion list -- --profile "${COMP_CWORD}" "$(__ps-agents_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -234,6 +235,7 @@ _ps-agents_drives() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-agents_add_completions -W "$(__ps-agents_custom_complete ---completion drives -- --profile "${COMP_CWORD}" "$(__ps-agents_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -271,6 +273,7 @@ _ps-agents_show() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-agents_add_completions -W "$(__ps-agents_custom_complete ---completion show -- --profile "${COMP_CWORD}" "$(__ps-agents_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -308,6 +311,7 @@ _ps-agents_set() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-agents_add_completions -W "$(__ps-agents_custom_complete ---completion set -- --profile "${COMP_CWORD}" "$(__ps-agents_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -363,6 +367,7 @@ _ps-agents_create() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-agents_add_completions -W "$(__ps-agents_custom_complete ---completion create -- --profile "${COMP_CWORD}" "$(__ps-agents_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -412,6 +417,7 @@ _ps-agents_ask() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-agents_add_completions -W "$(__ps-agents_custom_complete ---completion ask -- --profile "${COMP_CWORD}" "$(__ps-agents_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -437,6 +443,7 @@ _ps-agents_ask() {
         return
         ;;
     '--conversation')
+        __ps-agents_add_completions -W "$(__ps-agents_custom_complete ---completion ask -- --conversation "${COMP_CWORD}" "$(__ps-agents_cursor_index_in_current_word)")"
         return
         ;;
     esac

@@ -194,6 +194,7 @@ _ps-auth_login() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-auth_add_completions -W "$(__ps-auth_custom_complete ---completion login -- --profile "${COMP_CWORD}" "$(__ps-auth_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -252,6 +253,7 @@ _ps-auth_status() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-auth_add_completions -W "$(__ps-auth_custom_complete ---completion status -- --profile "${COMP_CWORD}" "$(__ps-auth_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -289,6 +291,7 @@ _ps-auth_token() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-auth_add_completions -W "$(__ps-auth_custom_complete ---completion token -- --profile "${COMP_CWORD}" "$(__ps-auth_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -326,6 +329,7 @@ _ps-auth_logout() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-auth_add_completions -W "$(__ps-auth_custom_complete ---completion logout -- --profile "${COMP_CWORD}" "$(__ps-auth_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -363,6 +367,7 @@ _ps-auth_set-model() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-auth_add_completions -W "$(__ps-auth_custom_complete ---completion set-model -- --profile "${COMP_CWORD}" "$(__ps-auth_cursor_index_in_current_word)")"
         return
         ;;
     '--server')

@@ -194,6 +194,7 @@ _ps-facts_list() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-facts_add_completions -W "$(__ps-facts_custom_complete ---completion list -- --profile "${COMP_CWORD}" "$(__ps-facts_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -231,6 +232,7 @@ _ps-facts_extract() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-facts_add_completions -W "$(__ps-facts_custom_complete ---completion extract -- --profile "${COMP_CWORD}" "$(__ps-facts_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -274,6 +276,7 @@ _ps-facts_off() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-facts_add_completions -W "$(__ps-facts_custom_complete ---completion off -- --profile "${COMP_CWORD}" "$(__ps-facts_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -311,6 +314,7 @@ _ps-facts_on() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-facts_add_completions -W "$(__ps-facts_custom_complete ---completion on -- --profile "${COMP_CWORD}" "$(__ps-facts_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -348,6 +352,7 @@ _ps-facts_search() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-facts_add_completions -W "$(__ps-facts_custom_complete ---completion search -- --profile "${COMP_CWORD}" "$(__ps-facts_cursor_index_in_current_word)")"
         return
         ;;
     '--server')

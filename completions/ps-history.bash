@@ -174,6 +174,7 @@ _ps-history() {
         return
         ;;
     '--profile')
+        __ps-history_add_completions -W "$(__ps-history_custom_complete ---completion -- --profile "${COMP_CWORD}" "$(__ps-history_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -211,6 +212,7 @@ _ps-history() {
         return
         ;;
     '--conversation')
+        __ps-history_add_completions -W "$(__ps-history_custom_complete ---completion -- --conversation "${COMP_CWORD}" "$(__ps-history_cursor_index_in_current_word)")"
         return
         ;;
     '--page')

@@ -194,6 +194,7 @@ _ps-keys_list() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-keys_add_completions -W "$(__ps-keys_custom_complete ---completion list -- --profile "${COMP_CWORD}" "$(__ps-keys_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -231,6 +232,7 @@ _ps-keys_revoke() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-keys_add_completions -W "$(__ps-keys_custom_complete ---completion revoke -- --profile "${COMP_CWORD}" "$(__ps-keys_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -268,6 +270,7 @@ _ps-keys_grants() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-keys_add_completions -W "$(__ps-keys_custom_complete ---completion grants -- --profile "${COMP_CWORD}" "$(__ps-keys_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -305,6 +308,7 @@ _ps-keys_revoke-grant() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-keys_add_completions -W "$(__ps-keys_custom_complete ---completion revoke-grant -- --profile "${COMP_CWORD}" "$(__ps-keys_cursor_index_in_current_word)")"
         return
         ;;
     '--server')

@@ -194,6 +194,7 @@ _ps-message_edit() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-message_add_completions -W "$(__ps-message_custom_complete ---completion edit -- --profile "${COMP_CWORD}" "$(__ps-message_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -219,6 +220,7 @@ _ps-message_edit() {
         return
         ;;
     '--conversation')
+        __ps-message_add_completions -W "$(__ps-message_custom_complete ---completion edit -- --conversation "${COMP_CWORD}" "$(__ps-message_cursor_index_in_current_word)")"
         return
         ;;
     '--page')
@@ -237,6 +239,7 @@ _ps-message_delete() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-message_add_completions -W "$(__ps-message_custom_complete ---completion delete -- --profile "${COMP_CWORD}" "$(__ps-message_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -262,6 +265,7 @@ _ps-message_delete() {
         return
         ;;
     '--conversation')
+        __ps-message_add_completions -W "$(__ps-message_custom_complete ---completion delete -- --conversation "${COMP_CWORD}" "$(__ps-message_cursor_index_in_current_word)")"
         return
         ;;
     '--page')
@@ -280,6 +284,7 @@ _ps-message_undo() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-message_add_completions -W "$(__ps-message_custom_complete ---completion undo -- --profile "${COMP_CWORD}" "$(__ps-message_cursor_index_in_current_word)")"
         return
         ;;
     '--server')

@@ -171,6 +171,7 @@ _ps-models() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-models_add_completions -W "$(__ps-models_custom_complete ---completion -- --profile "${COMP_CWORD}" "$(__ps-models_cursor_index_in_current_word)")"
         return
         ;;
     '--server')

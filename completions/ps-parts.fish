@@ -79,7 +79,7 @@ end
 complete -c 'ps-parts' -f
 complete -c 'ps-parts' -n '__ps-parts_should_offer_completions_for_positional "ps-parts" -eq 1' -F
 complete -c 'ps-parts' -n '__ps-parts_should_offer_completions_for_flags_or_options "ps-parts" final' -l 'final' -d 'Write one complete UIMessage line per message at its end instead of part records.'
-complete -c 'ps-parts' -n '__ps-parts_should_offer_completions_for_flags_or_options "ps-parts" max-record-size' -l 'max-record-size' -d 'The longest line, event or record to hold, in MiB (default 64; also PS_MAX_RECORD_MIB).' -rfka ''
+complete -c 'ps-parts' -n '__ps-parts_should_offer_completions_for_flags_or_options "ps-parts" max-record-size' -l 'max-record-size' -d 'The longest line, event or record held, in MiB. Default 64; also PS_MAX_RECORD_MIB.' -rfka ''
 complete -c 'ps-parts' -n '__ps-parts_should_offer_completions_for_flags_or_options "ps-parts" version' -l 'version' -d 'Show the version.'
 complete -c 'ps-parts' -n '__ps-parts_should_offer_completions_for_flags_or_options "ps-parts" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'ps-parts' -n '__ps-parts_should_offer_completions_for_flags_or_options "ps-parts help" version' -l 'version' -d 'Show the version.'

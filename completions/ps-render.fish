@@ -85,7 +85,7 @@ complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_op
 complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" usage' -l 'usage' -d 'After a reply, a dim line with its token count where the stream gave one (`1,234 in · 567 out`): show or hide (default: show on a terminal).' -rfka 'show hide'
 complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" live' -l 'live' -d 'Show the block being written live, redrawn as it grows (default: on a terminal, with ansi or plain).'
 complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" no-live' -l 'no-live' -d 'Show the block being written live, redrawn as it grows (default: on a terminal, with ansi or plain).'
-complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" max-record-size' -l 'max-record-size' -d 'The longest line, event or record to hold, in MiB (default 64; also PS_MAX_RECORD_MIB).' -rfka ''
+complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" max-record-size' -l 'max-record-size' -d 'The longest line, event or record held, in MiB. Default 64; also PS_MAX_RECORD_MIB.' -rfka ''
 complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" version' -l 'version' -d 'Show the version.'
 complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'ps-render' -n '__ps-render_should_offer_completions_for_flags_or_options "ps-render help" version' -l 'version' -d 'Show the version.'

@@ -174,6 +174,7 @@ _ps-search() {
         return
         ;;
     '--profile')
+        __ps-search_add_completions -W "$(__ps-search_custom_complete ---completion -- --profile "${COMP_CWORD}" "$(__ps-search_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -216,6 +217,7 @@ _ps-search() {
         return
         ;;
     '--role')
+        __ps-search_add_completions -W 'user'$'\n''assistant'$'\n''system'
         return
         ;;
     '--since')

@@ -174,6 +174,7 @@ _ps-send() {
         return
         ;;
     '--profile')
+        __ps-send_add_completions -W "$(__ps-send_custom_complete ---completion -- --profile "${COMP_CWORD}" "$(__ps-send_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -199,6 +200,7 @@ _ps-send() {
         return
         ;;
     '--conversation')
+        __ps-send_add_completions -W "$(__ps-send_custom_complete ---completion -- --conversation "${COMP_CWORD}" "$(__ps-send_cursor_index_in_current_word)")"
         return
         ;;
     '--page')

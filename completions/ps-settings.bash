@@ -171,6 +171,7 @@ _ps-settings() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-settings_add_completions -W "$(__ps-settings_custom_complete ---completion -- --profile "${COMP_CWORD}" "$(__ps-settings_cursor_index_in_current_word)")"
         return
         ;;
     '--server')

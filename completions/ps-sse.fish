@@ -78,8 +78,8 @@ end
 
 complete -c 'ps-sse' -f
 complete -c 'ps-sse' -n '__ps-sse_should_offer_completions_for_flags_or_options "ps-sse" raw' -l 'raw' -d 'Write each event\'s data as the exact string, never decoded as JSON.'
-complete -c 'ps-sse' -n '__ps-sse_should_offer_completions_for_flags_or_options "ps-sse" format' -l 'format' -d 'The input\'s format: sse, data-stream (AI SDK v4 CODE:JSON lines), or auto to tell them apart by the first line.' -rfka 'auto sse data-stream'
-complete -c 'ps-sse' -n '__ps-sse_should_offer_completions_for_flags_or_options "ps-sse" max-record-size' -l 'max-record-size' -d 'The longest line, event or record to hold, in MiB (default 64; also PS_MAX_RECORD_MIB).' -rfka ''
+complete -c 'ps-sse' -n '__ps-sse_should_offer_completions_for_flags_or_options "ps-sse" format' -l 'format' -d 'The input\'s format: sse, data-stream or auto. A data stream is AI SDK v4 CODE:JSON lines; auto tells them apart by the first line.' -rfka 'auto sse data-stream'
+complete -c 'ps-sse' -n '__ps-sse_should_offer_completions_for_flags_or_options "ps-sse" max-record-size' -l 'max-record-size' -d 'The longest line, event or record held, in MiB. Default 64; also PS_MAX_RECORD_MIB.' -rfka ''
 complete -c 'ps-sse' -n '__ps-sse_should_offer_completions_for_flags_or_options "ps-sse" version' -l 'version' -d 'Show the version.'
 complete -c 'ps-sse' -n '__ps-sse_should_offer_completions_for_flags_or_options "ps-sse" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'ps-sse' -n '__ps-sse_should_offer_completions_for_flags_or_options "ps-sse help" version' -l 'version' -d 'Show the version.'

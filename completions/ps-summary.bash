@@ -194,6 +194,7 @@ _ps-summary_generate() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-summary_add_completions -W "$(__ps-summary_custom_complete ---completion generate -- --profile "${COMP_CWORD}" "$(__ps-summary_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -219,6 +220,7 @@ _ps-summary_generate() {
         return
         ;;
     '--conversation')
+        __ps-summary_add_completions -W "$(__ps-summary_custom_complete ---completion generate -- --conversation "${COMP_CWORD}" "$(__ps-summary_cursor_index_in_current_word)")"
         return
         ;;
     '--message-count')
@@ -237,6 +239,7 @@ _ps-summary_list() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __ps-summary_add_completions -W "$(__ps-summary_custom_complete ---completion list -- --profile "${COMP_CWORD}" "$(__ps-summary_cursor_index_in_current_word)")"
         return
         ;;
     '--server')
@@ -262,6 +265,7 @@ _ps-summary_list() {
         return
         ;;
     '--conversation')
+        __ps-summary_add_completions -W "$(__ps-summary_custom_complete ---completion list -- --conversation "${COMP_CWORD}" "$(__ps-summary_cursor_index_in_current_word)")"
         return
         ;;
     esac

@@ -19,14 +19,17 @@ struct Ask: ParsableCommand {
             retried: the agent may already have answered.
 
             EXAMPLES:
-              ps-agents ask "Research Assistant" "What changed this week?" | ps-sse | ps-parts | ps-render
-              ps-agents ask --print-ids page_123 "Start a plan" 2>ids.txt | ps-sse | ps-parts --final
-              echo "And the risks?" | ps-agents ask page_123 --conversation conv_1 | ps-sse | ps-parts | ps-render
+              ps-agents ask "Research Assistant" "What changed this week?" | ps-sse \\
+                  | ps-parts | ps-render
+              ps-agents ask --print-ids page_123 "Start a plan" 2>ids.txt | ps-sse \\
+                  | ps-parts --final
+              echo "And the risks?" | ps-agents ask page_123 --conversation conv_1 \\
+                  | ps-sse | ps-parts | ps-render
             """)
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Option(name: .long, help: ArgumentHelp("Continue this conversation with the agent.", valueName: "id"))
+    @Option(name: .long, help: ArgumentHelp("Continue this conversation with the agent.", valueName: "id"), completion: LocalCompletions.conversations)
     var conversation: String?
 
     @Flag(name: .long, help: "Print conversation=ID and message=ID lines on stderr, for scripts.")

@@ -12,7 +12,8 @@ struct Create: ParsableCommand {
 
             EXAMPLES:
               ps-agents create --drive demo-drive --title "Release notes"
-              ps-agents create --drive drive_123 --title Reviewer --system-prompt-file reviewer.md
+              ps-agents create --drive drive_123 --title Reviewer \\
+                  --system-prompt-file reviewer.md
               ps-agents create --drive drive_123 --title Reviewer | jq -r .id
             """)
 

@@ -28,11 +28,16 @@ struct PsAgents: ParsableCommand {
               ps-agents drives
               ps-agents list --drive demo-drive
               ps-agents show "Research Assistant"
-              ps-agents set "Research Assistant" --enable-tool create_page --disable-tool list_pages
-              ps-agents set page_123 --system-prompt-file prompt.md --provider anthropic --model anthropic/claude-haiku-4.5
-              ps-agents create --drive demo-drive --title "Release notes" --system-prompt-file prompt.md
-              ps-agents ask "Research Assistant" "What changed this week?" | ps-sse | ps-parts | ps-render
-              ps-send --agent "Research Assistant" "Draft the summary" | ps-sse | ps-parts | ps-render
+              ps-agents set "Research Assistant" --enable-tool create_page \\
+                  --disable-tool list_pages
+              ps-agents set page_123 --system-prompt-file prompt.md --provider anthropic \\
+                  --model anthropic/claude-haiku-4.5
+              ps-agents create --drive demo-drive --title "Release notes" \\
+                  --system-prompt-file prompt.md
+              ps-agents ask "Research Assistant" "What changed this week?" | ps-sse \\
+                  | ps-parts | ps-render
+              ps-send --agent "Research Assistant" "Draft the summary" | ps-sse \\
+                  | ps-parts | ps-render
 
             \(ConnectionOptions.environmentHelp)
 

@@ -49,11 +49,16 @@ struct Login: ParsableCommand {
               ps-auth login --device --drive drive_123
               ps-auth login --with-token --server https://pagespace.ai < token.txt
               ps-auth login --server http://127.0.0.1:8080 --email demo@example.com
-              printf %s "$PASSWORD" | ps-auth login --email demo@example.com --password-stdin --profile old
-              ps-auth login --api openai --server http://127.0.0.1:11434/v1 --profile ollama --model llama3.2
-              ps-auth login --api openai --server https://pagespace.ai/api/v1 --with-token --model ps-agent://page_123 < mcp-key.txt
-              ps-auth login --api gemini --server https://vm.example:8443/api/v1 --with-token < id-token.txt
-              ps-auth login --api lucid --server https://lucid.example --user-name Ada --timezone Europe/Paris
+              printf %s "$PASSWORD" | ps-auth login --email demo@example.com \\
+                  --password-stdin --profile old
+              ps-auth login --api openai --server http://127.0.0.1:11434/v1 \\
+                  --profile ollama --model llama3.2
+              ps-auth login --api openai --server https://pagespace.ai/api/v1 \\
+                  --with-token --model ps-agent://page_123 < mcp-key.txt
+              ps-auth login --api gemini --server https://vm.example:8443/api/v1 \\
+                  --with-token < id-token.txt
+              ps-auth login --api lucid --server https://lucid.example --user-name Ada \\
+                  --timezone Europe/Paris
 
             \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .serverError, .networkError,
                                    .interrupted]))

@@ -29,7 +29,8 @@ struct PsAuth: ParsableCommand {
               ps-auth login --server http://127.0.0.1:8080 --email demo@example.com
               printf %s "$PASSWORD" | ps-auth login --email me@example.com --password-stdin
               ps-auth status
-              curl -H "Authorization: Bearer $(ps-auth token)" https://pagespace.ai/api/auth/me
+              curl -H "Authorization: Bearer $(ps-auth token)" \\
+                  https://pagespace.ai/api/auth/me
               ps-auth logout --profile work
               ps-auth set-model llama3.2 --profile ollama
 

@@ -12,7 +12,8 @@ struct Token: ParsableCommand {
             into a command line that others can see.
 
             EXAMPLES:
-              curl -H "Authorization: Bearer $(ps-auth token)" https://pagespace.ai/api/auth/me
+              curl -H "Authorization: Bearer $(ps-auth token)" \\
+                  https://pagespace.ai/api/auth/me
               ps-auth token --profile work | other-tool --token-stdin
 
             \(ExitStatus.helpText([.success, .failure, .authenticationNeeded]))

@@ -72,7 +72,8 @@ struct PsHistory: ParsableCommand {
               ps-history --list --agent page_123
               ps-history --rename conv_1 --title "Trip planning"
               ps-history --delete conv_1
-              ps-history --conversation conv_1 --state ~/.local/state/ps-history.json >> archive.ndjson
+              ps-history --conversation conv_1 \\
+                  --state ~/.local/state/ps-history.json >> archive.ndjson
               ps-history --conversation conv_1 --follow | ps-render
 
             \(ConnectionOptions.environmentHelp)
@@ -104,47 +105,47 @@ struct PsHistory: ParsableCommand {
     var delete: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "The conversation to export (default: the current Global assistant conversation).", valueName: "id"))
+        "The conversation to export. Default: the current Global assistant conversation.", valueName: "id"), completion: LocalCompletions.conversations)
     var conversation: String?
 
-    @Option(name: .long, help: ArgumentHelp("Export a Page AI agent's history (with --conversation: that conversation).",
+    @Option(name: .long, help: ArgumentHelp("Export a Page AI agent's history. With --conversation, that conversation.",
                                             valueName: "page-id"))
     var page: String?
 
     @Flag(name: .long, help: "Export every message, walking all pages (the default).")
     var all = false
 
-    @Option(name: .long, help: ArgumentHelp("One page of at most this many messages (server maximum 200).", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("One page of at most n messages (at most 200).", valueName: "n"))
     var limit: Int?
 
     @Option(name: .long, help: ArgumentHelp("One page next to this message id.", valueName: "message-id"))
     var cursor: String?
 
-    @Option(name: .long, help: ArgumentHelp("One page: messages before (older than) or after the cursor.",
+    @Option(name: .long, help: ArgumentHelp("One page: messages before or after the cursor.",
                                             valueName: "before|after"), completion: .list(["before", "after"]))
     var direction: String?
 
-    @Option(name: .long, help: ArgumentHelp("Messages per request when exporting everything (1-200).", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("Messages per request for a whole export (1-200).", valueName: "n"))
     var pageSize = 200
 
     @Option(name: .long, help: ArgumentHelp(
-        "The largest page the server may send, in bytes (default 268435456): a larger one stops the export (exit 8) before it fills the memory.",
+        "The largest page accepted, in bytes. Default 268435456: a larger one stops the export (exit 8) before it fills the memory.",
         valueName: "n"))
     var maxPageBytes = 256 * 1024 * 1024
 
-    @Option(name: .long, help: ArgumentHelp("Remember where the export stopped in this file; export only what is new.",
+    @Option(name: .long, help: ArgumentHelp("Export only what is new since the last run. This file remembers where the export stopped.",
                                             valueName: "file"))
     var state: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "With --state: how long to wait for another run using the same file (default 120).", valueName: "seconds"))
+        "With --state: the wait for another run (default 120). The other run is one using the same file.", valueName: "seconds"))
     var lockWait: Double = 120
 
-    @Flag(name: .long, help: "After the export, follow the conversation live (until Ctrl-C).")
+    @Flag(name: .long, help: "After the export, follow the conversation live.")
     var follow = false
 
     @Option(name: .long, help: ArgumentHelp(
-        "With --follow: the realtime service's Socket.IO URL (default: the server's /socket.io/).", valueName: "url"))
+        "With --follow: the realtime Socket.IO URL. Default: the server's /socket.io/.", valueName: "url"))
     var realtimeURL: String?
 
     private var onePage: Bool { limit != nil || cursor != nil || direction != nil }

@@ -185,7 +185,7 @@ struct PsLocalServer: ParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one (the URL line says which).")
     var port = 0
 
-    @Option(help: "The API to speak: pagespace (current), pagespace-legacy (the late-2025 API), openai (a plain OpenAI-compatible server), lucid, or gemini (the Gemini CLI's mobile API).")
+    @Option(help: "The API to speak. It is pagespace (current), pagespace-legacy (the late-2025 API), openai (a plain OpenAI-compatible server), lucid, or gemini (the Gemini CLI's mobile API).")
     var dialect = Dialect.pagespace
 
     @Option(name: .customLong("pace-ms"), help: "Milliseconds between stream events (0 sends them at once).")
@@ -209,7 +209,7 @@ struct PsLocalServer: ParsableCommand {
     @Flag(name: .customLong("print-gemini-token"), help: "Print the gemini dialect's demo Firebase ID token and exit.")
     var printGeminiToken = false
 
-    @Option(help: "How the deployment's Ollama and LM Studio answer (current dialect): reachable (a fixed list of models each), unreachable (the routes' fallback answers) or unconfigured (503; not offered in the AI settings).")
+    @Option(help: "How the local model servers answer (current dialect). The deployment's Ollama and LM Studio are reachable (a fixed list of models each), unreachable (the routes' fallback answers) or unconfigured (503; not offered in the AI settings).")
     var localModels = LocalModelServers.reachable
 
     @Flag(help: "Do not log requests on stderr.")

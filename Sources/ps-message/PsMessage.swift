@@ -33,7 +33,7 @@ struct PsMessage: ParsableCommand {
 /// Which conversation a message is in.
 struct MessagePlace: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "The Global assistant conversation (default: the current one; with --page, not needed).", valueName: "id"))
+        "The Global assistant conversation (default: the current one; with --page, not needed).", valueName: "id"), completion: LocalCompletions.conversations)
     var conversation: String?
 
     @Option(name: .long, help: ArgumentHelp("The message is a Page AI agent's (an AI_CHAT page).", valueName: "page-id"))

@@ -39,7 +39,8 @@ struct PsModels: ParsableCommand {
             EXAMPLES:
               ps-models
               ps-models --provider ollama | jq -r .id
-              ps-settings --set provider=ollama --set model="$(ps-models --provider ollama | jq -r .id | head -n 1)"
+              model=$(ps-models --provider ollama | jq -r .id | head -n 1)
+              ps-settings --set provider=ollama --set model="$model"
               ps-models --profile ollama | jq -r .id
               ps-auth set-model "$(ps-models | jq -r .id | head -n 1)"
 
@@ -55,7 +56,7 @@ struct PsModels: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     @Option(help: ArgumentHelp(
-        "List the models of the deployment's own Ollama or LM Studio, as the server finds them.",
+        "List the models of the deployment's own server. Ollama or LM Studio, as the PageSpace server finds them.",
         valueName: "ollama|lmstudio"))
     var provider: LocalModelProvider?
 

@@ -7,7 +7,7 @@ import Glibc
 
 /// The options of a search in the archive ps-archive keeps.
 struct ArchiveOptions: ParsableArguments {
-    @Flag(name: .long, help: "Search the archive (ps-archive's; the default when no server, profile or file is named and it exists).")
+    @Flag(name: .long, help: "Search the archive (ps-archive's). It is the default when no server, profile or file is named and it exists.")
     var archive = false
 
     @Option(name: .long, help: ArgumentHelp("The archive file (implies --archive; default: $XDG_DATA_HOME/ps-tools/archive.sqlite).",
@@ -21,7 +21,7 @@ struct ArchiveOptions: ParsableArguments {
     var conversation: String?
 
     @Option(name: .long, help: ArgumentHelp("Only messages with this role: user, assistant or system (--archive).",
-                                            valueName: "role"))
+                                            valueName: "role"), completion: .list(["user", "assistant", "system"]))
     var role: String?
 
     @Option(name: .long, help: ArgumentHelp("Only messages created at or after this time, e.g. 2025-11-01 (--archive).",

@@ -10,7 +10,7 @@ import Glibc
 struct PsSend: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-send",
-        abstract: "Send a message to an assistant (PageSpace, OpenAI-compatible, Lucid, Gemini); its answer streams to stdout, rendered on a terminal.",
+        abstract: "Send a message to an assistant on any of five backends (PageSpace, its legacy API, OpenAI-compatible, Lucid, Gemini); the answer streams to stdout, rendered on a terminal.",
         discussion: """
             The message is the arguments joined by spaces, or stdin when there are none (or the \
             only argument is -). With arguments AND piped input (git diff | ps-send "review \
@@ -107,10 +107,12 @@ struct PsSend: ParsableCommand {
               ps-send --conversation conv_1 --provider openai --model gpt-4o "Hello"
               ps-send --print-ids "Remember this" 2>ids.txt | ps-sse >/dev/null
               git diff | ps-send "Review this change" | ps-sse | ps-parts | ps-render
-              ps-send --attach chart.png --attach notes.md "What does the chart show?" | ps-sse | ps-parts
+              ps-send --attach chart.png --attach notes.md "What does the chart show?" \\
+                  | ps-sse | ps-parts
               ps-send --list-streams
               ps-send --resume msg_123 | ps-sse | ps-parts | ps-render
-              ps-send --api lucid --extract-facts-every 10 "I moved to Lyon" | ps-sse | ps-parts | ps-render
+              ps-send --api lucid --extract-facts-every 10 "I moved to Lyon" \\
+                  | ps-sse | ps-parts | ps-render
 
             \(ConnectionOptions.environmentHelp)
 
@@ -127,83 +129,83 @@ struct PsSend: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     @Option(name: .long, help: ArgumentHelp(
-        "The conversation to send to (Global assistant; with --page, the agent's conversation).", valueName: "id"))
+        "The conversation to send to. A Global assistant conversation, or with --page the agent's.", valueName: "id"), completion: LocalCompletions.conversations)
     var conversation: String?
 
     @Option(name: .long, help: ArgumentHelp("Send to this Page AI agent (an AI_CHAT page).", valueName: "page-id"))
     var page: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Send to this Page AI agent, named by its title (ignoring case) or page id (as --page).", valueName: "name"))
+        "Send to this Page AI agent, by title or page id. The title is matched ignoring case; a page id is as --page.", valueName: "name"))
     var agent: String?
 
-    @Flag(name: .long, help: "Start a new conversation (Global assistant, or an OpenAI-compatible server's).")
+    @Flag(name: .long, help: "Start a new conversation. A Global assistant one, or an OpenAI-compatible server's.")
     var newConversation = false
 
     @Option(name: .long, help: ArgumentHelp(
-        "The drive the user is in: sent as location context (or the page's drive with --page).", valueName: "drive-id"))
+        "The drive the user is in, sent as context. With --page, the page's drive.", valueName: "drive-id"))
     var drive: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "The AI provider to use (selectedProvider); becomes the stored default.", valueName: "name"))
+        "The AI provider to use (selectedProvider). It becomes the stored default.", valueName: "name"))
     var provider: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "The model to use (selectedModel; becomes the server's stored default; Gemini: a new conversation's); default: the profile's (ps-auth set-model).",
+        "The model to use (selectedModel). It becomes the server's stored default (Gemini: a new conversation's); default: the profile's (ps-auth set-model).",
         valueName: "name"))
     var model: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "A system prompt sent with the conversation (OpenAI-compatible servers; PageSpace uses the agent's own).",
+        "A system prompt sent with the conversation. Only to OpenAI-compatible servers; PageSpace uses the agent's own.",
         valueName: "text"))
     var system: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "The most piped input taken as context after the arguments (default 1048576).", valueName: "bytes"))
+        "The most piped input taken (default 1048576). It is the context after the arguments.", valueName: "bytes"))
     var maxStdinBytes = 1_048_576
 
-    @Flag(name: .long, help: "Print conversation=ID, message=ID and stream=ID lines on stderr, for scripts.")
+    @Flag(name: .long, help: "Print the ids on stderr, for scripts. The lines are conversation=ID, message=ID and stream=ID.")
     var printIds = false
 
     @Option(name: .long, help: ArgumentHelp(
-        "Write the reply MESSAGE-ID as it is being generated, instead of sending (current API, session token).",
+        "Write a reply that is being generated. Nothing is sent; the current API, with a session token.",
         valueName: "message-id"))
     var resume: String?
 
-    @Option(name: .long, help: ArgumentHelp("With --resume: start at this chunk (default 0, the whole reply).", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("With --resume: start at this chunk (default 0).", valueName: "n"))
     var fromSeq: Int?
 
-    @Flag(name: .long, help: "Ask again: delete the conversation's last reply and send its last message once more.")
+    @Flag(name: .long, help: "Ask again: replace the last reply. The conversation's last reply is deleted and its last message sent once more.")
     var regenerate = false
 
     @Option(name: .long, help: ArgumentHelp(
-        "Start a new conversation from these messages (ps-history output; - for stdin), where the client keeps conversations.",
+        "Start a conversation from these messages. They are ps-history output (- for stdin), for APIs where the client keeps conversations.",
         valueName: "file"))
     var history: String?
 
-    @Flag(name: .long, help: "When the connection breaks mid-reply, stop (exit 9) instead of joining the reply again.")
+    @Flag(name: .long, help: "On a broken connection, stop (exit 9). By default ps-send joins the reply again.")
     var noResume = false
 
-    @Flag(name: .long, help: "List the replies being generated now (messageId, conversationId, ...) as NDJSON, instead of sending.")
+    @Flag(name: .long, help: "List the replies being generated now. They are NDJSON (messageId, conversationId, ...); nothing is sent.")
     var listStreams = false
 
     @Option(name: .long, help: ArgumentHelp(
-        "After the send, have the server extract facts whenever the conversation's message count reaches a multiple of n (Lucid).",
+        "Have facts extracted every n messages (Lucid). After the send, when the conversation's message count reaches a multiple of n.",
         valueName: "n"))
     var extractFactsEvery: Int?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Attach this file (repeatable): a JPEG, PNG, GIF or WebP image is sent as a file part; a UTF-8 text file goes into the message.",
+        "Attach this file (repeatable). A JPEG, PNG, GIF or WebP image is sent as a file part; a UTF-8 text file goes into the message.",
         valueName: "file"))
     var attach: [String] = []
 
-    @Flag(help: "--raw: write the raw event stream even on a terminal; --render: show the reply rendered even in a pipe (default: rendered on a terminal, raw otherwise).")
+    @Flag(help: "Raw event stream, or the rendered reply. --raw writes the raw stream even on a terminal; --render renders even into a pipe (default: rendered on a terminal, raw otherwise).")
     var output: ReplyOutputMode?
 
-    @Flag(name: .long, help: "Replace each secret found in what is sent with [REDACTED:kind], and send the rest.")
+    @Flag(name: .long, help: "Send with each secret found replaced. A secret becomes [REDACTED:kind].")
     var redact = false
 
-    @Flag(name: .long, help: "Send secrets found in what is sent as they are (by default ps-send refuses to send them).")
+    @Flag(name: .long, help: "Send secrets found as they are. By default ps-send refuses to send them.")
     var allowSecrets = false
 
     @Argument(help: ArgumentHelp("The message (default: read from stdin).", valueName: "message"))

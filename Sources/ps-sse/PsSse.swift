@@ -55,7 +55,7 @@ struct PsSse: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The input's format: sse, data-stream (AI SDK v4 CODE:JSON lines), or auto to tell them apart by the first line.",
+            "The input's format: sse, data-stream or auto. A data stream is AI SDK v4 CODE:JSON lines; auto tells them apart by the first line.",
             valueName: "format"))
     var format: StreamTranslator.Format = .auto
 

@@ -58,7 +58,7 @@ struct Generate: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Option(name: .long, help: ArgumentHelp("The conversation (default: the current one).", valueName: "id"))
+    @Option(name: .long, help: ArgumentHelp("The conversation (default: the current one).", valueName: "id"), completion: LocalCompletions.conversations)
     var conversation: String?
 
     @Option(name: .long, help: ArgumentHelp("How many of its latest messages to summarise (default: the server's, 20).",
@@ -83,7 +83,7 @@ struct ListSummaries: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Option(name: .long, help: ArgumentHelp("The conversation (default: the current one).", valueName: "id"))
+    @Option(name: .long, help: ArgumentHelp("The conversation (default: the current one).", valueName: "id"), completion: LocalCompletions.conversations)
     var conversation: String?
 
     func run() throws {

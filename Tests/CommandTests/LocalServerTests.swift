@@ -68,11 +68,14 @@ import TestSupport
         #expect(child.wait() == 0)
     }
 
-    @Test func helpExplainsTheAccountAndFaults() throws {
+    @Test func manualExplainsTheAccountAndFaults() throws {
         let help = try Run.command("ps-local-server", ["--help"])
         #expect(help.status == 0)
+        #expect(help.stdoutText.contains("man ps-local-server"))
+        let page = try String(
+            contentsOf: Executables.packageRoot.appendingPathComponent("man/ps-local-server.1"), encoding: .utf8)
         for needle in ["demo@example.com", "ps_sess_demo-session-token", "mcp_demo-mcp-key", "/_test/faults", "EXIT STATUS"] {
-            #expect(help.stdoutText.contains(needle), "help lacks \(needle)")
+            #expect(page.contains(needle), "man page lacks \(needle)")
         }
         #expect(try Run.command("ps-local-server", ["--dialect", "nope"]).status == 2)
     }

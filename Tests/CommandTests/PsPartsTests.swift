@@ -194,6 +194,6 @@ import TestSupport
         #expect(result.status == 2)
         let help = try Run.command("ps-parts", ["--help"])
         #expect(help.status == 0)
-        #expect(help.stdoutText.contains("EXIT STATUS") && help.stdoutText.contains("--final"))
+        #expect(help.stdoutText.contains("man ps-parts") && help.stdoutText.contains("--final"))
     }
 }

@@ -150,12 +150,15 @@ import TestSupport
         #expect(result.stderrText.hasPrefix("ps-render: cannot open /nonexistent/records.ndjson"))
     }
 
-    @Test func helpListsExitStatuses() throws {
+    /// The help is a glance naming the man page; the page lists the exit statuses.
+    @Test func manualListsExitStatuses() throws {
         let result = try Run.command("ps-render", ["--help"])
         #expect(result.status == 0)
-        #expect(result.stdoutText.contains("EXIT STATUS:"))
-        #expect(result.stdoutText.contains("10   stream incomplete"))
+        #expect(result.stdoutText.contains("man ps-render"))
         #expect(result.stdoutText.contains("--tools"))
+        let page = try String(contentsOf: Executables.packageRoot.appendingPathComponent("man/ps-render.1"), encoding: .utf8)
+        #expect(page.contains(".Sh \"EXIT STATUS\""))
+        #expect(page.contains("10   stream incomplete"))
     }
 
     @Test func textFormatWritesOnlyTheReplyWordsAsTheyArrive() throws {

@@ -23,7 +23,11 @@ extension ParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .success {
-                self.exit(withError: error)  // --help, --version: ArgumentParser prints them.
+                if !arguments.contains("--help-hidden"), let glance = glanceHelp(for: error) {
+                    _ = FileDescriptorOutput.writeAll(fd: 1, Array(glance.utf8))
+                    Glibc.exit(ExitStatus.success.rawValue)
+                }
+                self.exit(withError: error)  // --version, the dump: ArgumentParser prints them.
             }
             if code == .validationFailure {
                 for line in usageErrorLines(for: error) { Diagnostics.writeLine(line) }
@@ -32,6 +36,15 @@ extension ParsableCommand {
             Diagnostics.error(fullMessage(for: error))
             Glibc.exit(code == .failure ? ExitStatus.failure.rawValue : code.rawValue)
         }
+    }
+
+    /// `--help` (or `help SUBCOMMAND`) as a glance of one screen; nil for other clean exits.
+    static func glanceHelp(for error: Error) -> String? {
+        let message = fullMessage(for: error)
+        guard message.hasPrefix("OVERVIEW:") || message.hasPrefix("USAGE:") else { return nil }
+        var dump = ""
+        do { _ = try parseAsRoot(["--experimental-dump-help"]) } catch { dump = fullMessage(for: error) }
+        return GlanceHelp(helpMessage: message, dump: dump)?.rendered()
     }
 
     /// A parser error in the toolkit's one format: `ps-NAME: the problem`, then the usage line

@@ -4,7 +4,7 @@ import ArgumentParser
 /// or record (InputLimits). `apply()` sets it for the run before anything is read.
 public struct RecordSizeOption: ParsableArguments {
     @Option(name: .customLong("max-record-size"), help: ArgumentHelp(
-        "The longest line, event or record to hold, in MiB (default \(InputLimits.defaultMiB); also PS_MAX_RECORD_MIB).",
+        "The longest line, event or record held, in MiB. Default \(InputLimits.defaultMiB); also PS_MAX_RECORD_MIB.",
         valueName: "MiB"))
     public var maxRecordSize: Int?
 

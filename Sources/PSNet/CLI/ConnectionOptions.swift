@@ -14,32 +14,32 @@ public enum CredentialChoice {
 /// The options every command that talks to a server shares.
 public struct ConnectionOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "The profile to use (default: PS_PROFILE, then the configured default, then 'default').",
-        valueName: "name"))
+        "The profile to use. Default: PS_PROFILE, then the configured default, then 'default'.",
+        valueName: "name"), completion: LocalCompletions.profiles)
     public var profile: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "The server's base URL; overrides PAGESPACE_API_URL and the profile's server.", valueName: "url"))
+        "The server's base URL. It overrides PAGESPACE_API_URL and the profile's server.", valueName: "url"))
     public var server: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "The API the server speaks: \(APIKind.allValueStrings.joined(separator: ", ")) (default: the profile's, else detected).",
+        "The API the server speaks. One of \(APIKind.allValueStrings.joined(separator: ", ")); default: the profile's, else detected.",
         valueName: "kind"))
     public var api: APIKind?
 
-    @Option(name: .long, help: ArgumentHelp("Verify the server's TLS certificate with this CA bundle.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Verify TLS certificates with this CA bundle.", valueName: "file"))
     public var cacert: String?
 
-    @Flag(name: .long, help: "Do not verify the server's TLS certificate (only for a local test server).")
+    @Flag(name: .long, help: "Do not verify the server's TLS certificate. Only for a local test server.")
     public var insecure = false
 
     @Option(name: .long, help: ArgumentHelp(
-        "How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. A send is not.",
+        "How often a failed read is retried. A read fails with a network error, a 5xx or a 429; also PS_RETRIES. A send is not retried.",
         valueName: "n"))
     public var retries: Int?
 
     @Option(name: .long, help: ArgumentHelp(
-        "The longest Retry-After to wait for, in seconds; a longer one fails at once. Also PS_MAX_RETRY_WAIT.",
+        "The longest Retry-After waited for, in seconds. A longer one fails at once; also PS_MAX_RETRY_WAIT.",
         valueName: "seconds"))
     public var maxRetryWait: Double?
 
@@ -47,7 +47,7 @@ public struct ConnectionOptions: ParsableArguments {
     public var connectTimeout: Int?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Seconds without a byte from the server before giving up (default 300; keep-alive comments count).",
+        "Seconds of silence before giving up (default 300). Silence is no byte from the server; keep-alive comments count as bytes.",
         valueName: "seconds"))
     public var idleTimeout: Int?
 

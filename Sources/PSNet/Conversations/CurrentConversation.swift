@@ -11,14 +11,18 @@ public struct CurrentConversation: Sendable {
     public let path: String
 
     public init(profile: String, environment: [String: String]) {
-        let base: String
-        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
-            base = xdg
-        } else {
-            base = (environment["HOME"] ?? "") + "/.local/state"
-        }
         let name = String(profile.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
-        path = base + "/ps-tools/current-conversation/" + name
+        path = Self.folder(environment: environment) + "/" + name
+    }
+
+    init(path: String) { self.path = path }
+
+    /// The folder of every profile's file.
+    public static func folder(environment: [String: String]) -> String {
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
+            return xdg + "/ps-tools/current-conversation"
+        }
+        return (environment["HOME"] ?? "") + "/.local/state/ps-tools/current-conversation"
     }
 
     /// The remembered id (for `owner`, when given); nil when none is.

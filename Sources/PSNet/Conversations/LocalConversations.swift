@@ -18,13 +18,15 @@ public struct LocalConversations: Sendable {
 
     /// The profile's folder: `$XDG_DATA_HOME/ps-tools/conversations/<profile>` (else `~/.local/share/…`).
     public static func directory(profile: String, environment: [String: String]) -> String {
-        let base: String
+        folder(environment: environment) + "/" + safeName(profile)
+    }
+
+    /// The folder of every profile's conversations.
+    public static func folder(environment: [String: String]) -> String {
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            base = xdg
-        } else {
-            base = (environment["HOME"] ?? "") + "/.local/share"
+            return xdg + "/ps-tools/conversations"
         }
-        return base + "/ps-tools/conversations/" + safeName(profile)
+        return (environment["HOME"] ?? "") + "/.local/share/ps-tools/conversations"
     }
 
     /// The conversation a message goes to when none is named.

@@ -1,0 +1,50 @@
+# Install in one line:   make install PREFIX=~/.local
+# and take it away:      make uninstall PREFIX=~/.local
+# `make install` builds in release mode first; `make install-files BUILD=.build/debug` installs
+# binaries already built (the tests use it). DESTDIR is honoured, for packagers.
+
+PREFIX ?= /usr/local
+BUILD ?= .build/release
+DESTDIR ?=
+
+COMMANDS = ps-sse ps-parts ps-render ps-auth ps-send ps-history ps-message ps-models \
+	ps-search ps-archive ps-facts ps-summary ps-settings ps-agents ps-keys ps-local-server
+# ps-local-server's model catalog: SwiftPM's resource bundle, found beside the executable.
+RESOURCES = ps-tools_ps-local-server.resources
+
+root = $(DESTDIR)$(PREFIX)
+bindir = $(root)/bin
+mandir = $(root)/share/man
+bashdir = $(root)/share/bash-completion/completions
+zshdir = $(root)/share/zsh/site-functions
+fishdir = $(root)/share/fish/vendor_completions.d
+
+.PHONY: all build install install-files uninstall
+
+all: build
+
+build:
+	swift build -c release
+
+install: build install-files
+
+install-files:
+	install -d "$(bindir)" "$(mandir)/man1" "$(mandir)/man5" "$(mandir)/man7" \
+		"$(bashdir)" "$(zshdir)" "$(fishdir)" "$(bindir)/$(RESOURCES)"
+	for c in $(COMMANDS); do install -m 755 "$(BUILD)/$$c" "$(bindir)/$$c" || exit 1; done
+	install -m 644 "$(BUILD)/$(RESOURCES)"/* "$(bindir)/$(RESOURCES)/"
+	install -m 644 man/*.1 "$(mandir)/man1/"
+	install -m 644 man/*.5 "$(mandir)/man5/"
+	install -m 644 man/*.7 "$(mandir)/man7/"
+	for c in $(COMMANDS); do \
+		install -m 644 "completions/$$c.bash" "$(bashdir)/$$c" && \
+		install -m 644 "completions/_$$c" "$(zshdir)/_$$c" && \
+		install -m 644 "completions/$$c.fish" "$(fishdir)/$$c.fish" || exit 1; \
+	done
+
+uninstall:
+	for c in $(COMMANDS); do \
+		rm -f "$(bindir)/$$c" "$(mandir)/man1/$$c.1" "$(bashdir)/$$c" "$(zshdir)/_$$c" "$(fishdir)/$$c.fish"; \
+	done
+	rm -rf "$(bindir)/$(RESOURCES)"
+	rm -f "$(mandir)/man5/ps-ndjson.5" "$(mandir)/man7/ps-tools.7"

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `make install PREFIX=…` puts every binary, page and completion script in its standard place
+/// under PREFIX, and `make uninstall PREFIX=…` takes every one away. The test installs the
+/// binaries already built (`make install-files BUILD=…`) into a scratch PREFIX.
+@Suite struct InstallTests {
+    static let commands = HelpAndManualTests.commands
+
+    @Test func installPutsEverythingInPlaceAndUninstallLeavesNothing() throws {
+        let prefix = Scratch.home + "/prefix-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: prefix) }
+        let root = Executables.packageRoot.path
+        let build = Executables.directory.path
+        let install = try Run.shell(#"make -s -C "$ROOT" install-files PREFIX="$PREFIX" BUILD="$BUILD""#,
+                                    environment: ["ROOT": root, "PREFIX": prefix, "BUILD": build], timeout: 120)
+        #expect(install.status == 0, "\(install.stderrText)")
+
+        var expected = ["bin/ps-tools_ps-local-server.resources/model-catalog.json", "share/man/man5/ps-ndjson.5",
+                        "share/man/man7/ps-tools.7"]
+        for command in Self.commands {
+            expected += ["bin/\(command)", "share/man/man1/\(command).1", "share/bash-completion/completions/\(command)",
+                         "share/zsh/site-functions/_\(command)", "share/fish/vendor_completions.d/\(command).fish"]
+        }
+        let installed = try Self.files(under: prefix)
+        #expect(installed == Set(expected))
+        for command in Self.commands {
+            #expect(FileManager.default.isExecutableFile(atPath: "\(prefix)/bin/\(command)"), "\(command)")
+        }
+
+        // The installed commands run from there, and man finds the pages under PREFIX.
+        let version = try Run.command("\(prefix)/bin/ps-send", ["--version"])
+        #expect(version.status == 0 && version.stdoutText.hasPrefix("ps-send "))
+        let catalog = try Run.shell(#""$PREFIX/bin/ps-local-server" --help >/dev/null && MANPATH="$PREFIX/share/man" man -w ps-ndjson"#,
+                                    environment: ["PREFIX": prefix])
+        #expect(catalog.stdoutText.hasPrefix(prefix + "/share/man/man5/ps-ndjson.5"), "\(catalog.stderrText)")
+
+        let uninstall = try Run.shell(#"make -s -C "$ROOT" uninstall PREFIX="$PREFIX""#,
+                                      environment: ["ROOT": root, "PREFIX": prefix], timeout: 60)
+        #expect(uninstall.status == 0, "\(uninstall.stderrText)")
+        #expect(try Self.files(under: prefix).isEmpty)
+    }
+
+    /// Every file (not folder) under `folder`, relative to it.
+    static func files(under folder: String) throws -> Set<String> {
+        var files: Set<String> = []
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return files }
+        while let path = walker.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isFolder), !isFolder.boolValue {
+                files.insert(path)
+            }
+        }
+        return files
+    }
+}
