@@ -65,12 +65,13 @@ struct PsSend: ParsableCommand {
 
             --attach FILE (repeatable) is read and checked before anything is sent, as the \
             server checks images: a file whose content is a JPEG, PNG, GIF or WebP image (known \
-            by its first bytes, not its name) becomes a file part {type:"file", mediaType, \
+            by its first bytes, not its name, and with a whole header that gives its size) becomes a file part {type:"file", mediaType, \
             filename, url:"data:TYPE;base64,..."} after the text, at most 5 of them, each at \
             most 4 MiB as a data URL (about 3 MiB of image); a UTF-8 text file (no NUL byte) \
             is added to the message after a blank line, as its file name and a colon on one \
             line, then its content in a fenced block (``` or a longer fence than any run of \
-            backticks in it). A file named as an image that is not one, an image of another \
+            backticks in it). A file named as an image that is not one, one that only starts \
+            like an image (a header cut short, no size), an image of another \
             type, a file that is neither, one over 4 MiB, or one that cannot be read is exit \
             2 naming it. Only the current PageSpace API takes images; the others (the legacy \
             API kept only a message's text) refuse them with exit 2, before sending. That \
