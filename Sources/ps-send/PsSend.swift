@@ -37,10 +37,13 @@ struct PsSend: ParsableCommand {
             stdout unchanged, as it arrives, so it can be piped into ps-sse. When stdout is a \
             terminal the reply is shown rendered instead, live, exactly as | ps-sse | ps-parts | \
             ps-render would show it, with the same exit status; --raw writes the raw stream to a \
-            terminal too, --render renders into a pipe. The reads before the send (finding the \
-            API and the conversation) are retried after a network error, a 5xx or a 429 \
-            (--retries); the send itself is never retried, even when it failed to connect: the \
-            server may already have started the turn.
+            terminal too, --render renders into a pipe. Retries (--retries, PS_RETRIES; \
+            "retrying in 1s (1/3)" on stderr): the reads before the send (GET requests: finding \
+            the API, the conversation) are retried after a network error, a refused connection \
+            included, a 408, a 429 (after its Retry-After, up to --max-retry-wait) or a 5xx but \
+            501. The send itself (the POST) is made once: a refused connection, a 429 or a 5xx \
+            ends ps-send with that error (exit 9, 7 or 8), even where the server never saw it; \
+            run it again. A broken reply is continued, not sent again (below).
 
             Ctrl-C stops cleanly: what was received is already written, and on the current API \
             the server is asked to abort the turn (POST /api/ai/abort, naming the stream and \

@@ -34,7 +34,7 @@ public struct ConnectionOptions: ParsableArguments {
     public var insecure = false
 
     @Option(name: .long, help: ArgumentHelp(
-        "How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. A send is not.",
+        "How often a failed read (GET: network error, 408, 429, 5xx) is retried; also PS_RETRIES. A send (POST) is made once.",
         valueName: "n"))
     public var retries: Int?
 
