@@ -46,9 +46,9 @@ struct PsHistory: ParsableCommand {
             and writes each message the moment it is whole (a reply being generated is held \
             until it is finished). A message changed later is written again with \
             "updated":true; a deleted one as {"id":ID,"deleted":true,"conversationId":CONVERSATION}. \
-            When the connection drops, ps-history reconnects (1 s, doubling to 5 s) and \
-            catches up through the history, so messages written meanwhile arrive once, in \
-            order; a lost event (a jump in the conversation's rev) is caught up the same way. \
+            When the connection drops, ps-history says "reconnecting…" once on stderr, \
+            reconnects (1 s, doubling to 5 s) and catches up through the history, so messages \
+            written meanwhile arrive once, in order ("reconnected, caught up N messages"); a lost event (a jump in the conversation's rev) is caught up the same way. \
             With --state the file follows what was written. Ctrl-C ends it (exit 130). The \
             realtime service is found at the server's /socket.io/; --realtime-url names \
             another (PageSpace runs it on port 3001).
