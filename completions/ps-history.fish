@@ -20,7 +20,7 @@ function __ps-history_parse_tokens -S
     set -l unparsed_tokens (__ps-history_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-history'
-        __ps-history_parse_subcommand 0 'max-record-size=' 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'list' 'agent=' 'rename=' 'title=' 'delete=' 'conversation=' 'page=' 'all' 'limit=' 'cursor=' 'direction=' 'page-size=' 'max-page-bytes=' 'state=' 'lock-wait=' 'follow' 'realtime-url=' 'version' 'h/help'
+        __ps-history_parse_subcommand 0 'max-record-size=' 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'list' 'agent=' 'rename=' 'title=' 'delete=' 'conversation=' 'page=' 'all' 'limit=' 'cursor=' 'direction=' 'page-size=' 'max-page-bytes=' 'state=' 'lock-wait=' 'follow' 'since=' 'realtime-url=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-history_parse_subcommand -r 1 'version'
@@ -103,6 +103,7 @@ complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" state' -l 'state' -d 'Remember where the export stopped in this file; export only what is new.' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" lock-wait' -l 'lock-wait' -d 'With --state: how long to wait for another run using the same file (default 120).' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" follow' -l 'follow' -d 'After the export, follow the conversation live (until Ctrl-C).'
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" since' -l 'since' -d 'With --follow: start from now, or after this message, instead of writing the whole conversation first.' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" realtime-url' -l 'realtime-url' -d 'With --follow: the realtime service\'s Socket.IO URL (default: the server\'s /socket.io/).' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" version' -l 'version' -d 'Show the version.'
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" h help' -s 'h' -l 'help' -d 'Show help information.'

@@ -26,6 +26,15 @@ public final class ConversationFollower {
     private var current: RealtimeConnection?
     /// Told when the connection is made, lost and made again (for stderr).
     public var onNotice: (String) -> Void = { _ in }
+    /// Where following starts: after the whole history (what `state` has not exported), or
+    /// from now, or after one message, without writing what came before.
+    public var start: Start = .beginning
+
+    public enum Start: Equatable, Sendable {
+        case beginning
+        case now
+        case after(messageID: String)
+    }
     /// How many history pages a search for one message may read.
     static let locatePages = 50
 
@@ -67,7 +76,34 @@ public final class ConversationFollower {
     }
 
     private func follow(state: ExportState) throws {
-        var state: ExportState? = state
+        var state = state
+        if let mark = try startingMark() { try state.record(mark, for: source.stateKey) }
+        var exported: ExportState? = state
+        try follow(exported: &exported)
+    }
+
+    /// The watermark of `start`: the newest message now, or the message named; nil to start
+    /// from the beginning (or from now in a conversation with no message yet).
+    private func startingMark() throws -> HistoryWatermark? {
+        let message: JSON
+        switch start {
+        case .beginning:
+            return nil
+        case .now:
+            let page = try adapter.historyPage(source, query: HistoryQuery(limit: pageSize))
+            guard let newest = page.messages.last.map(HistoryExporter.normalised) else { return nil }
+            message = newest
+        case .after(let id):
+            guard let found = try locate(id) else {
+                throw ToolError(.notFound, "--since \(TerminalSafeText.sanitize(id)): no such message in \(conversationID)")
+            }
+            message = found
+        }
+        let id = HistoryExporter.id(message)
+        return HistoryWatermark(lastMessageID: id, lastCreatedAt: HistoryExporter.createdAt(message), idsAtLastCreatedAt: [id])
+    }
+
+    private func follow(exported state: inout ExportState?) throws {
         var connectedOnce = false
         var attempt = 0
         while true {
