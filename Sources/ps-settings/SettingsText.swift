@@ -19,7 +19,7 @@ struct SettingsText {
         for (key, entries) in tables {
             var fields: [String] = []
             for (_, entry) in entries {
-                for (field, _) in entry.objectValue! where !fields.contains(field) { fields.append(field) }
+                for (field, _) in entry.objectValue ?? JSONObject() where !fields.contains(field) { fields.append(field) }
             }
             var table = TextTable(headers: [Self.heading(Self.singular(key))] + fields.map(Self.heading))
             table.flexible = Set(table.headers.indices)
