@@ -70,7 +70,7 @@ let package = Package(
         .executableTarget(name: "ps-history", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-message", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-facts", dependencies: commandDependencies + ["PSNet"]),
-        .executableTarget(name: "ps-summary", dependencies: commandDependencies + ["PSNet"]),
+        .executableTarget(name: "ps-summary", dependencies: commandDependencies + ["PSNet", "PSRender"]),
         .executableTarget(name: "ps-settings", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-agents", dependencies: commandDependencies + ["PSNet", "PSRender"]),
         .executableTarget(name: "ps-keys", dependencies: commandDependencies + ["PSNet"]),

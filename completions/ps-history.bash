@@ -165,7 +165,7 @@ _ps-history() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--insecure --list --all --follow --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--max-record-size --profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --agent --rename --title --delete --conversation --page --limit --cursor --direction --page-size --max-page-bytes --state --lock-wait --realtime-url)
+    local -a non_repeating_options=(--max-record-size --profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --agent --rename --title --delete --conversation --page --limit --cursor --direction --page-size --max-page-bytes --state --lock-wait --since --realtime-url)
     __ps-history_offer_flags_options 0
 
     # Offer option value completions
@@ -238,6 +238,9 @@ _ps-history() {
         return
         ;;
     '--lock-wait')
+        return
+        ;;
+    '--since')
         return
         ;;
     '--realtime-url')

@@ -12,10 +12,13 @@ struct Login: ParsableCommand {
         discussion: """
             --device logs in like `gh auth login`: a code and a URL are printed on stderr; open \
             the URL in any browser (on any machine: it works over SSH), sign in, type the code \
-            and approve. --drive (repeatable) is required: the grant is an MCP key for those \
-            drives, named after this host (or --name); that is the credential for scripts. \
-            Without a drive the server could grant only an OAuth access token, which reaches no \
-            AI route, so the login is refused before any code is asked for.
+            and approve. Where a browser can be opened here (xdg-open on PATH, DISPLAY or \
+            WAYLAND_DISPLAY set, and neither SSH_CONNECTION nor SSH_TTY), the page is opened \
+            with xdg-open, after Enter when stdin is a terminal. --drive (repeatable) is \
+            required: the grant is an MCP key for those drives, named after this host (or \
+            --name); that is the credential for scripts. Without a drive the server could grant \
+            only an OAuth access token, which reaches no AI route, so the login is refused before \
+            any code is asked for.
 
             With none of --device, --with-token and --email, logs in to an API that needs no \
             credential: an OpenAI-compatible server (--api openai; the server is only asked to \
@@ -185,8 +188,9 @@ struct Login: ParsableCommand {
         let token = try DeviceFlow(client: adapter.client).run(scope: DeviceFlow.scope(drives: drive, keyName: keyName)) { prompt in
             var lines = ["To log in, open \(prompt.verificationURI) in a browser and enter the code:", "    \(prompt.userCode)"]
             if let complete = prompt.verificationURIComplete { lines.append("(or open \(complete))") }
-            lines.append("Waiting for approval (the code expires in \(prompt.expiresIn / 60) minutes)...")
             for line in lines { Diagnostics.writeLine(TerminalSafeText.sanitize(line)) }
+            Self.offerBrowser(prompt)
+            Diagnostics.writeLine("Waiting for approval (the code expires in \(prompt.expiresIn / 60) minutes)...")
         }
         guard token.tokenType == "mcp" || token.accessToken.hasPrefix("mcp_") else {
             throw ToolError(.authenticationNeeded,
@@ -194,6 +198,24 @@ struct Login: ParsableCommand {
                     + "run again with --drive ID to get an MCP key for a drive")
         }
         return Credentials(token: token.accessToken, csrfToken: nil)
+    }
+
+    /// Opens the verification page (with the code in it when the server gives that URL) where a
+    /// browser can be opened, as gh does: on a terminal after Enter, else at once. The URL is
+    /// the only argument; the user code, shown above, is no secret.
+    static func offerBrowser(_ prompt: DeviceFlow.Prompt) {
+        guard let opener = Browser.opener(environment: Environment.current) else { return }
+        let url = [prompt.verificationURIComplete, prompt.verificationURI].compactMap { $0 }.first(where: Browser.isOpenable)
+        guard let url else { return }
+        if Terminal.isTerminal(0) {
+            Diagnostics.writeLine("Press Enter to open it in your browser...")
+            guard readLine() != nil else { return }
+        }
+        if Browser.open(url, with: opener) {
+            Diagnostics.writeLine(TerminalSafeText.sanitize("Opened \(url) in your browser."))
+        } else {
+            Diagnostics.warning("could not run \(opener); open the URL yourself")
+        }
     }
 
     static func hostName() -> String {

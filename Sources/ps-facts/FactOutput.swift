@@ -14,8 +14,8 @@ struct FactOutput {
         let active = fact["is_active"]?.boolValue == false ? "off" : "on"
         let score = similarity ?? fact["confidence"]?.doubleValue
         if similarity != nil { showsSimilarity = true }
-        let content = String(text("content").map { $0 == "\n" || $0 == "\t" ? " " : $0 })
-        rows.append([text("id"), active, text("category"), score.map { String(Int(($0 * 100).rounded())) + "%" } ?? "", content])
+        let percent = score.map { String(Int(($0 * 100).rounded())) + "%" } ?? ""
+        rows.append([text("id"), active, text("category"), percent, fact.displayText("content")])
     }
 
     /// One fact, as a record or a one-row table.
@@ -31,17 +31,10 @@ struct FactOutput {
             if !empty.isEmpty { try writer.writeText(empty + "\n") }
             return
         }
-        let header = ["ID", "ON", "CATEGORY", showsSimilarity ? "SIMILAR" : "CONF", "FACT"]
-        let widths = (0..<4).map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        let width = Terminal.width(fd: 1)
-        var out = ""
-        for row in [header] + rows {
-            var line = ""
-            for column in 0..<4 { line += row[column] + String(repeating: " ", count: widths[column] - row[column].count + 2) }
-            let room = max(10, width - line.count)
-            let content = row[4].count > room ? String(row[4].prefix(room - 1)) + "…" : row[4]
-            out += line + content + "\n"
-        }
+        var table = TextTable(headers: ["ID", "ON", "CATEGORY", showsSimilarity ? "SIMILAR" : "CONF", "FACT"])
+        table.rightAligned = [3]
+        for row in rows { table.add(row) }
+        let out = table.render(width: Terminal.width(fd: 1), empty: "")
         try writer.writeText(out)
     }
 }

@@ -46,10 +46,12 @@ struct PsHistory: ParsableCommand {
             and writes each message the moment it is whole (a reply being generated is held \
             until it is finished). A message changed later is written again with \
             "updated":true; a deleted one as {"id":ID,"deleted":true,"conversationId":CONVERSATION}. \
-            When the connection drops, ps-history reconnects (1 s, doubling to 5 s) and \
-            catches up through the history, so messages written meanwhile arrive once, in \
-            order; a lost event (a jump in the conversation's rev) is caught up the same way. \
-            With --state the file follows what was written. Ctrl-C ends it (exit 130). The \
+            When the connection drops, ps-history says "reconnecting…" once on stderr, \
+            reconnects (1 s, doubling to 5 s) and catches up through the history, so messages \
+            written meanwhile arrive once, in order ("reconnected, caught up N messages"); a lost event (a jump in the conversation's rev) is caught up the same way. \
+            With --state the file follows what was written. --since now starts from now, \
+            writing nothing of the conversation before; --since MESSAGE-ID starts after that \
+            message (exit 6 when the conversation has no such message). Ctrl-C ends it (exit 130). The \
             realtime service is found at the server's /socket.io/; --realtime-url names \
             another (PageSpace runs it on port 3001).
 
@@ -145,6 +147,11 @@ struct PsHistory: ParsableCommand {
     var follow = false
 
     @Option(name: .long, help: ArgumentHelp(
+        "With --follow: where to start (now, or after this message), instead of writing the whole conversation first.",
+        valueName: "now|message-id"))
+    var since: String?
+
+    @Option(name: .long, help: ArgumentHelp(
         "With --follow: the realtime Socket.IO URL. Default: the server's /socket.io/.", valueName: "url"))
     var realtimeURL: String?
 
@@ -172,6 +179,9 @@ struct PsHistory: ParsableCommand {
         if follow && (list || editing || onePage) { throw ValidationError("--follow follows one conversation's export; drop --list, --rename, --delete, --limit, --cursor and --direction") }
         if follow && page != nil && conversation == nil { throw ValidationError("--follow follows one conversation: name it with --conversation") }
         if realtimeURL != nil && !follow { throw ValidationError("--realtime-url goes with --follow") }
+        if since != nil && !follow { throw ValidationError("--since goes with --follow") }
+        if since != nil && state != nil { throw ValidationError("--since and --state both say where to start: give one") }
+        if let since, since.isEmpty { throw ValidationError("--since takes now or a message id") }
         if let direction, HistoryDirection(rawValue: direction) == nil {
             throw ValidationError("--direction is before or after, not \(direction)")
         }
@@ -261,6 +271,7 @@ struct PsHistory: ParsableCommand {
             adapter: following, source: source, conversationID: conversationID, writer: writer,
             endpoint: realtimeURL, pageSize: pageSize)
         follower.onNotice = { Diagnostics.error($0) }
+        follower.start = since.map { $0 == "now" ? .now : .after(messageID: $0) } ?? .beginning
         if Terminal.isTerminal(2) { Diagnostics.error("following \(conversationID) live; Ctrl-C to stop") }
         try follower.run(state: try state.map { try ExportState.load($0, lockWait: lockWait) })
     }

@@ -4,43 +4,22 @@ import PSNet
 import Glibc
 #endif
 
-/// `ps-models` on a terminal: one aligned row per model (id, owner, then the name when the
-/// server gives names and the creation date when it gives dates), made safe, the id cut to
-/// the width. Piped, the records are written as NDJSON instead.
+/// `ps-models` on a terminal: one row per model (id, owner, and the name and the creation
+/// date when the server gives them: PageSpace's catalog has no dates, so that column is left
+/// out there), made safe. Piped, the records are written as NDJSON instead.
 struct ModelTable {
-    private let rows: [(id: String, owner: String, name: String, created: String)]
-    private let showsName: Bool
-    private let showsCreated: Bool
+    private var table = TextTable(headers: ["ID", "OWNER", "NAME", "CREATED"])
 
     init(_ models: [ModelInfo]) {
-        rows = models.map { model in
-            (TerminalSafeText.sanitize(model.id), model.ownedBy.map(TerminalSafeText.sanitize) ?? "",
-             model.name.map(TerminalSafeText.sanitize) ?? "", model.created.map(Self.date) ?? "")
+        table.hidesEmptyColumns = true
+        table.flexible = [0, 2]
+        for model in models {
+            table.add([model.id, model.ownedBy ?? "", model.name ?? "", model.created.map(Self.date) ?? ""]
+                .map(TerminalSafeText.sanitize))
         }
-        showsName = models.contains { $0.name != nil }
-        showsCreated = !showsName || models.contains { $0.created != nil }
     }
 
-    func render(width: Int) -> String {
-        guard !rows.isEmpty else { return "No models.\n" }
-        func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
-        let ownerWidth = max(5, rows.map(\.owner.count).max() ?? 0)
-        let nameWidth = max(4, rows.map(\.name.count).max() ?? 0)
-        let tail = 2 + ownerWidth + (showsName ? 2 + nameWidth : 0) + (showsCreated ? 2 + 10 : 0)
-        let idWidth = min(max(2, rows.map(\.id.count).max() ?? 0), max(10, width - tail))
-        func line(_ id: String, _ owner: String, _ name: String, _ created: String) -> String {
-            var text = pad(id, idWidth) + "  " + pad(owner, ownerWidth)
-            if showsName { text += "  " + pad(name, nameWidth) }
-            if showsCreated { text += "  " + created }
-            return String(text.reversed().drop { $0 == " " }.reversed()) + "\n"
-        }
-        var out = line("ID", "OWNER", "NAME", "CREATED")
-        for row in rows {
-            let id = row.id.count > idWidth ? String(row.id.prefix(idWidth - 1)) + "…" : row.id
-            out += line(id, row.owner, row.name, row.created)
-        }
-        return out
-    }
+    func render(width: Int) -> String { table.render(width: width, empty: "No models.\n") }
 
     /// `2026-11-22` in UTC.
     static func date(_ seconds: Int64) -> String {

@@ -12,12 +12,13 @@ struct PsModels: ParsableCommand {
             Writes one record per model, such as \
             {"id":"llama3.2","ownedBy":"library","created":1732000000} (ownedBy, and created in \
             seconds since 1970, when the server says), in the server's order, each flushed as \
-            it is written; on a terminal, a readable table instead. An \
+            it is written; on a terminal, a readable table instead (id, owner, and the name and the \
+            creation date when the server gives them: PageSpace's catalog has names but no dates). An \
             OpenAI-compatible server answers GET /models; on PageSpace's own OpenAI-compatible \
             API (a server ending in /api/v1, an MCP key) the models are its AI agents, \
             ps-agent://<pageId>, one per AI_CHAT page the key may use. On the current PageSpace \
             API itself, the models of its public catalog (GET /api/ai/models, no credential \
-            needed), ownedBy their provider: the pair ps-settings --set provider=... --set \
+            needed), ownedBy their provider, named by its displayName when that differs from the id: the pair ps-settings --set provider=... --set \
             model=... takes (Ollama's and LM Studio's are found at run time and not listed). An \
             API that cannot list models exits 2 and says so.
 

@@ -37,10 +37,13 @@ struct PsSend: ParsableCommand {
             stdout unchanged, as it arrives, so it can be piped into ps-sse. When stdout is a \
             terminal the reply is shown rendered instead, live, exactly as | ps-sse | ps-parts | \
             ps-render would show it, with the same exit status; --raw writes the raw stream to a \
-            terminal too, --render renders into a pipe. The reads before the send (finding the \
-            API and the conversation) are retried after a network error, a 5xx or a 429 \
-            (--retries); the send itself is never retried, even when it failed to connect: the \
-            server may already have started the turn.
+            terminal too, --render renders into a pipe. Retries (--retries, PS_RETRIES; \
+            "retrying in 1s (1/3)" on stderr): the reads before the send (GET requests: finding \
+            the API, the conversation) are retried after a network error, a refused connection \
+            included, a 408, a 429 (after its Retry-After, up to --max-retry-wait) or a 5xx but \
+            501. The send itself (the POST) is made once: a refused connection, a 429 or a 5xx \
+            ends ps-send with that error (exit 9, 7 or 8), even where the server never saw it; \
+            run it again. A broken reply is continued, not sent again (below).
 
             Ctrl-C stops cleanly: what was received is already written, and on the current API \
             the server is asked to abort the turn (POST /api/ai/abort, naming the stream and \
@@ -75,12 +78,13 @@ struct PsSend: ParsableCommand {
 
             --attach FILE (repeatable) is read and checked before anything is sent, as the \
             server checks images: a file whose content is a JPEG, PNG, GIF or WebP image (known \
-            by its first bytes, not its name) becomes a file part {type:"file", mediaType, \
+            by its first bytes, not its name, and with a whole header that gives its size) becomes a file part {type:"file", mediaType, \
             filename, url:"data:TYPE;base64,..."} after the text, at most 5 of them, each at \
             most 4 MiB as a data URL (about 3 MiB of image); a UTF-8 text file (no NUL byte) \
             is added to the message after a blank line, as its file name and a colon on one \
             line, then its content in a fenced block (``` or a longer fence than any run of \
-            backticks in it). A file named as an image that is not one, an image of another \
+            backticks in it). A file named as an image that is not one, one that only starts \
+            like an image (a header cut short, no size), an image of another \
             type, a file that is neither, one over 4 MiB, or one that cannot be read is exit \
             2 naming it. Only the current PageSpace API takes images; the others (the legacy \
             API kept only a message's text) refuse them with exit 2, before sending. That \

@@ -11,7 +11,8 @@ struct PsSettings: ParsableCommand {
         discussion: """
             Without --set, prints the settings the server keeps for the user: one NDJSON \
             record (a JSON object) on stdout, or "key: value" lines when stdout is a terminal \
-            (values that are not strings as JSON). With --set KEY=VALUE (repeatable), asks the \
+            (yes or no for booleans, other values that are not strings as JSON), and a table \
+            for a value made of named entries, such as providers. With --set KEY=VALUE (repeatable), asks the \
             server to change those keys, then prints the settings as they are after the change. \
             A VALUE that parses as JSON is sent as that JSON (true, 3, null, {"a":1}); anything \
             else as a string. A value the server refuses is exit 2, in the server's words.
@@ -123,9 +124,6 @@ struct PsSettings: ParsableCommand {
             try out.write(shown)
             return
         }
-        for (key, value) in object {
-            let text = value.stringValue ?? value.serialized()
-            try out.writeText(TerminalSafeText.sanitize("\(key): \(text)") + "\n")
-        }
+        try out.writeText(SettingsText(settings: object).render(width: Terminal.width(fd: 1)))
     }
 }

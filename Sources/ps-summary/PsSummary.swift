@@ -1,6 +1,7 @@
 import ArgumentParser
 import PSCore
 import PSNet
+import PSRender
 
 @main
 struct PsSummary: ParsableCommand {
@@ -98,10 +99,12 @@ struct ListSummaries: ParsableCommand {
     }
 }
 
-/// A summary record as NDJSON, or on a terminal as a few readable lines.
+/// A summary record as NDJSON, or on a terminal as a few readable paragraphs, wrapped to the
+/// width between words.
 struct SummaryOutput {
     let writer = RecordWriter()
     let asText = Terminal.isTerminal(1)
+    let width = Terminal.width(fd: 1)
 
     func write(_ summary: JSON) throws {
         guard asText else { return try writer.write(summary) }
@@ -111,9 +114,14 @@ struct SummaryOutput {
         var out = (text("created_at") ?? "") + "  " + (text("id") ?? "")
         if let count = summary["message_count"]?.intValue { out += "  (\(count) messages)" }
         out += "\n"
-        if let overview = text("conversation_overview") { out += "  " + overview + "\n" }
-        if let user = text("user_perspective") { out += "  You: " + user + "\n" }
-        if let model = text("model_perspective") { out += "  Model: " + model + "\n" }
+        if let overview = text("conversation_overview") { out += paragraph(overview) }
+        if let user = text("user_perspective") { out += paragraph("You: " + user) }
+        if let model = text("model_perspective") { out += paragraph("Model: " + model) }
         try writer.writeText(out + "\n")
+    }
+
+    /// `text` wrapped to the width, each line indented by two spaces.
+    func paragraph(_ text: String) -> String {
+        Wrapper.wrap([.text(text, .plain)], width: width - 2).map { "  " + $0.map(\.text).joined() + "\n" }.joined()
     }
 }

@@ -91,6 +91,23 @@ import TestSupport
         #expect(parts.first?["text"] as? String == "Summarise\n\nnotes.md:\n````\nfirst line\n```swift\nlet x = 1\n```\n````")
     }
 
+    /// Six bytes, `GIF89a`, named .png: its first bytes say GIF, but there is no header and no
+    /// size, so it is no image (it was sent as image/gif).
+    @Test func aFileThatOnlyStartsLikeAnImageIsRefusedAndNothingIsSent() throws {
+        let server = try LocalServer.start(extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox(server: server)
+        for (bytes, name) in [(Array("GIF89a".utf8), "six.png"), (Array(Self.png.prefix(20)), "cut.png")] {
+            let path = try Self.write(bytes, name, in: sandbox)
+            let refused = try sandbox.run("ps-send", ["--attach", path, "look"])
+            #expect(refused.status == 2, "\(refused.stderrText)")
+            #expect(refused.stderrText.hasPrefix("ps-send: --attach ") && refused.stderrText.contains(name))
+            #expect(refused.stderrText.contains("is not one"), "\(refused.stderrText)")
+            #expect(refused.stderrText.split(separator: "\n").count == 1, "\(refused.stderrText)")
+        }
+        #expect(try Self.sends(server).isEmpty)
+    }
+
     @Test func aFileNamedPNGThatIsTextIsRefusedAndNothingIsSent() throws {
         let server = try LocalServer.start(extraArguments: ["--quiet"])
         defer { server.stop() }

@@ -126,6 +126,44 @@ import TestSupport
         #expect(try server.requestLog().filter { ($0["path"] as? String) == "/api/oauth/token" }.count == 3)
     }
 
+    /// A fake xdg-open that records its arguments, one per line, in `log`.
+    static func fakeOpener(in sandbox: NetworkSandbox) throws -> (path: String, log: String) {
+        let folder = sandbox.directory + "/bin"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let log = sandbox.directory + "/xdg-open.log"
+        let script = folder + "/xdg-open"
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(log)'\n".write(toFile: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        return (folder + ":/usr/bin:/bin", log)
+    }
+
+    /// apps/web/src/app/api/oauth/device_authorization/route.ts: verification_uri_complete is
+    /// opened, the only argument; over SSH or without a display nothing is.
+    @Test func deviceLoginOpensTheBrowserWhereOneCanBeOpened() throws {
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        let (path, log) = try Self.fakeOpener(in: sandbox)
+        let approve = #"{"outcome":"approve","afterPolls":1,"interval":0}"#
+        try server.request("POST", "/_test/device", body: approve)
+        let login = try sandbox.run("ps-auth", ["login", "--device", "--server", server.baseURL, "--drive", "drive_demo"],
+                                    env: ["PATH": path, "DISPLAY": ":0"])
+        #expect(login.status == 0, "\(login.stderrText)")
+        let opened = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        let code = try #require(login.stderrText.range(of: "[0-9A-F]{4}-[0-9A-F]{4}", options: .regularExpression))
+        #expect(opened == [server.baseURL + "/activate?user_code=" + login.stderrText[code]], "\(opened)")
+        #expect(login.stderrText.contains("Opened " + server.baseURL + "/activate"))
+
+        try FileManager.default.removeItem(atPath: log)
+        for env in [["PATH": path, "DISPLAY": ":0", "SSH_CONNECTION": "10.0.0.1 50000 10.0.0.2 22"], ["PATH": path]] {
+            try server.request("POST", "/_test/device", body: approve)
+            let remote = try sandbox.run("ps-auth", ["login", "--device", "--server", server.baseURL, "--drive", "drive_demo"], env: env)
+            #expect(remote.status == 0, "\(remote.stderrText)")
+            #expect(!FileManager.default.fileExists(atPath: log), "\(env)")
+            #expect(remote.stderrText.contains("/activate") && !remote.stderrText.contains("Opened"))
+        }
+    }
+
     @Test func deviceLoginRefusalsAreClear() throws {
         let server = try LocalServer.start()
         defer { server.stop() }

@@ -85,13 +85,46 @@ import TestSupport
         let end = follower.interrupt()
         #expect(end.status == 130, "\(end.stderrText)")
         #expect(end.stdoutText.isEmpty, "written again: \(end.stdoutText)")
-        #expect(end.stderrText.contains("realtime connection lost"), "\(end.stderrText)")
-        #expect(end.stderrText.contains("reconnected; caught up"), "\(end.stderrText)")
+        // Said once when it went, once when it came back with what was caught up: no counter.
+        let notices = end.stderrText.split(separator: "\n")
+        #expect(notices.filter { $0.contains("realtime connection lost") && $0.hasSuffix("reconnecting…") }.count == 1,
+                "\(end.stderrText)")
+        #expect(notices.filter { $0.contains("reconnect") }.count == 2, "\(end.stderrText)")
+        #expect(notices.contains { $0.hasSuffix("reconnected, caught up 4 messages") }, "\(end.stderrText)")
+        #expect(!end.stderrText.contains("attempt"), "\(end.stderrText)")
 
         // Every message once, in the server's order: the same as an export made now.
         let exported = try Records.parse(try sandbox.run("ps-history", []).stdoutText)
         #expect(Records.ids(written) == Records.ids(exported))
         #expect(Set(Records.ids(written)).count == written.count)
+    }
+
+    /// --since now: nothing of the conversation before; --since ID: what came after it only.
+    @Test func followingCanStartFromNowOrAfterAMessage() throws {
+        let server = try LocalServer.start(extraArguments: ["--pace-ms", "2", "--quiet"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox(server: server)
+        let exported = try Records.parse(try sandbox.run("ps-history", []).stdoutText)
+        try #require(exported.count == 6)
+
+        let fromNow = try Follower(sandbox, ["--since", "now"])
+        try Self.waitUntilJoined(server)
+        try Self.send(sandbox, ["a question from now on"])
+        let live = try fromNow.records(2)
+        #expect(live.map { Self.text($0) }.first == "a question from now on", "\(live)")
+        #expect(fromNow.interrupt().status == 130)
+
+        let ids = Records.ids(exported)
+        let afterFourth = try Follower(sandbox, ["--since", ids[3]])
+        let rest = try afterFourth.records(4)
+        #expect(Records.ids(rest) == Array(ids[4...]) + Records.ids(live), "\(Records.ids(rest))")
+        let end = afterFourth.interrupt()
+        #expect(end.status == 130 && end.stdoutText.isEmpty, "\(end.stdoutText)")
+
+        let unknown = try sandbox.run("ps-history", ["--follow", "--since", "msg_nope"])
+        #expect(unknown.status == 6 && unknown.stderrText.hasPrefix("ps-history: --since msg_nope: no such message"),
+                "\(unknown.stderrText)")
+        #expect(try sandbox.run("ps-history", ["--since", "now"]).status == 2)
     }
 
     @Test func editsAndDeletionsAreFollowedLiveAndAcrossAGap() throws {

@@ -1,4 +1,5 @@
 import Testing
+import PSCore
 @testable import PSRender
 
 @Suite struct DisplayWidthTests {

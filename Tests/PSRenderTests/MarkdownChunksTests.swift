@@ -1,4 +1,5 @@
 import Testing
+import PSCore
 @testable import PSRender
 
 /// A long finished text is cut into pieces only when nothing in it reaches across blank lines,

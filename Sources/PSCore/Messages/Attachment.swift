@@ -4,8 +4,9 @@ import Glibc
 
 /// A file given with `ps-send --attach`: an image PageSpace takes, sent as a UIMessage file
 /// part, or UTF-8 text, which becomes part of the message's text. Each is checked here as the
-/// server checks file parts (type from the content, not the name; the data URL's size), so a
-/// file the server would refuse is refused before anything is sent.
+/// server checks file parts (type from the content, not the name; the data URL's size), and
+/// more: an image's header must be whole and give its size (`ImageSize`), so a file that
+/// only starts like an image is refused before anything is sent.
 public enum Attachment: Sendable, Equatable {
     case image(ImageAttachment)
     case text(TextAttachment)
@@ -22,6 +23,10 @@ public enum Attachment: Sendable, Equatable {
         let bytes = try read(path, shown: shown)
         let name = fileName(of: path)
         if let type = ImageMediaType.sniff(bytes) {
+            guard ImageSize.of(bytes, as: type) != nil else {
+                throw ToolError(.usage, "--attach \(shown): starts like a \(type.name) image but is not one "
+                    + "(its header is cut short or gives no size)")
+            }
             let length = type.dataURLLength(byteCount: bytes.count)
             guard length <= ImageMediaType.maxDataURLLength else {
                 let most = (ImageMediaType.maxDataURLLength - (length - Base64.encodedLength(bytes.count))) / 4 * 3

@@ -26,6 +26,15 @@ public final class ConversationFollower {
     private var current: RealtimeConnection?
     /// Told when the connection is made, lost and made again (for stderr).
     public var onNotice: (String) -> Void = { _ in }
+    /// Where following starts: after the whole history (what `state` has not exported), or
+    /// from now, or after one message, without writing what came before.
+    public var start: Start = .beginning
+
+    public enum Start: Equatable, Sendable {
+        case beginning
+        case now
+        case after(messageID: String)
+    }
     /// How many history pages a search for one message may read.
     static let locatePages = 50
 
@@ -67,7 +76,34 @@ public final class ConversationFollower {
     }
 
     private func follow(state: ExportState) throws {
-        var state: ExportState? = state
+        var state = state
+        if let mark = try startingMark() { try state.record(mark, for: source.stateKey) }
+        var exported: ExportState? = state
+        try follow(exported: &exported)
+    }
+
+    /// The watermark of `start`: the newest message now, or the message named; nil to start
+    /// from the beginning (or from now in a conversation with no message yet).
+    private func startingMark() throws -> HistoryWatermark? {
+        let message: JSON
+        switch start {
+        case .beginning:
+            return nil
+        case .now:
+            let page = try adapter.historyPage(source, query: HistoryQuery(limit: pageSize))
+            guard let newest = page.messages.last.map(HistoryExporter.normalised) else { return nil }
+            message = newest
+        case .after(let id):
+            guard let found = try locate(id) else {
+                throw ToolError(.notFound, "--since \(TerminalSafeText.sanitize(id)): no such message in \(conversationID)")
+            }
+            message = found
+        }
+        let id = HistoryExporter.id(message)
+        return HistoryWatermark(lastMessageID: id, lastCreatedAt: HistoryExporter.createdAt(message), idsAtLastCreatedAt: [id])
+    }
+
+    private func follow(exported state: inout ExportState?) throws {
         var connectedOnce = false
         var attempt = 0
         while true {
@@ -76,8 +112,8 @@ public final class ConversationFollower {
             do {
                 try connection.open(token: adapter.realtimeToken())
                 try connection.emit("join_conversation", .string(conversationID))
-                try catchUp(reconciling: connectedOnce, state: &state)
-                if connectedOnce { onNotice("reconnected; caught up") }
+                let caughtUp = try catchUp(reconciling: connectedOnce, state: &state)
+                if connectedOnce { onNotice("reconnected, caught up \(caughtUp) message\(caughtUp == 1 ? "" : "s")") }
                 connectedOnce = true
                 attempt = 0
                 try listen(connection, state: &state)
@@ -99,15 +135,13 @@ public final class ConversationFollower {
         error.status == .networkError || error.status == .serverError || error.status == .rateLimited
     }
 
-    /// socket.io-client's reconnection delay: 1 s doubling to at most 5 s, ±50 %.
+    /// socket.io-client's reconnection delay: 1 s doubling to at most 5 s, ±50 %. Said once
+    /// per outage, when it starts; the reconnection says when it is over.
     private func backOff(_ attempt: inout Int, reason: String) throws {
         attempt += 1
         let base = min(5.0, Double(1 << min(attempt - 1, 3)))
         let delay = base * Double.random(in: 0.5...1.5)
-        // Said at the first attempt and then once a minute or so, not every few seconds.
-        if attempt == 1 || attempt % 12 == 0 {
-            onNotice("realtime connection lost (\(reason)); reconnecting (attempt \(attempt))")
-        }
+        if attempt == 1 { onNotice("realtime connection lost (\(reason)); reconnecting…") }
         var remaining = delay
         while remaining > 0 {
             if Interrupt.isRequested { throw ToolError(.interrupted, "interrupted") }
@@ -121,21 +155,29 @@ public final class ConversationFollower {
 
     /// Writes what the history holds beyond the watermark (and moves it), and takes the rev
     /// the events go on from; with `reconciling`, also writes what changed among the newest
-    /// messages while no event could say so.
-    private func catchUp(reconciling: Bool, state: inout ExportState?) throws {
+    /// messages while no event could say so. Returns how many records it wrote.
+    @discardableResult
+    private func catchUp(reconciling: Bool, state: inout ExportState?) throws -> Int {
         var exporter = HistoryExporter(adapter: adapter, writer: writer)
         exporter.filter = { [unowned self] record in self.messages.stored(record) }
-        try exporter.exportAll(source, pageSize: pageSize, state: &state)
+        var written = try exporter.exportAll(source, pageSize: pageSize, state: &state)
         // The newest page says which rev the events should go on from (so that the loss of
         // the very next one shows), and, after a gap, what changed among the newest messages.
         let page = try adapter.historyPage(source, query: HistoryQuery(limit: pageSize))
         lastRev = page.rev
-        guard reconciling else { return }
+        guard reconciling else { return written }
         let newest = page.messages.map(HistoryExporter.normalised)
         for message in newest {
-            if let record = messages.reconcile(message) { try writer.write(record) }
+            if let record = messages.reconcile(message) {
+                try writer.write(record)
+                written += 1
+            }
         }
-        for id in messages.missing(fromNewestPage: newest) { try writeDeletion(id) }
+        for id in messages.missing(fromNewestPage: newest) {
+            try writeDeletion(id)
+            written += 1
+        }
+        return written
     }
 
     // MARK: Listening

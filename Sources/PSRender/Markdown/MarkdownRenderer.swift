@@ -1,3 +1,5 @@
+import PSCore
+
 /// Renders GFM markdown for the terminal (ansi or plain), wrapped to a width, and tells which of
 /// the lines are final while the text is still being streamed.
 public struct MarkdownRenderer: Sendable {

@@ -1,5 +1,9 @@
+import PSCore
+
 /// GFM tables with aligned columns, measured in terminal columns (a CJK character takes two).
-/// Columns that do not fit the width are narrowed and their cells wrapped.
+/// Columns that do not fit the width are narrowed and their cells wrapped between words; a
+/// column is not narrowed below its longest word while the table can fit otherwise, and a word
+/// wider than its column is cut with "…", never split over two lines.
 struct TableRenderer {
     let ansi: Bool
     let base: TextStyle
@@ -30,12 +34,15 @@ struct TableRenderer {
         let natural = (0..<columnCount).map { column in
             cells.map { Wrapper.wrap($0[column], width: Int.max / 2).map(\.displayWidth).max() ?? 0 }.max() ?? 0
         }
-        let widths = fit(natural.map { max(1, $0) }, into: width - DisplayWidth.of(Self.columnSeparator) * (columnCount - 1))
+        let longestWords = (0..<columnCount).map { column in cells.map { Wrapper.longestWord($0[column]) }.max() ?? 0 }
+        let widths = fit(
+            natural.map { max(1, $0) }, words: longestWords,
+            into: width - DisplayWidth.of(Self.columnSeparator) * (columnCount - 1))
 
         var lines: [StyledLine] = []
         let separatorStyle = { () -> TextStyle in var s = base; s.dim = ansi; return s }()
         for (rowIndex, row) in cells.enumerated() {
-            let wrapped = row.enumerated().map { Wrapper.wrap($0.element, width: widths[$0.offset]) }
+            let wrapped = row.enumerated().map { Wrapper.wrap($0.element, width: widths[$0.offset], truncatingLongWords: true) }
             let height = wrapped.map(\.count).max() ?? 1
             for lineIndex in 0..<height {
                 var line: StyledLine = []
@@ -56,22 +63,14 @@ struct TableRenderer {
     }
 
     /// Column widths that fit `available`: the widest columns are narrowed first, down to a cap
-    /// chosen so that the total fits (but never below 1 column each).
-    func fit(_ natural: [Int], into available: Int) -> [Int] {
+    /// chosen so that the total fits, but not below their longest word (`words`) while that
+    /// can fit; when it cannot, the longest words are narrowed the same way (never below 1).
+    func fit(_ natural: [Int], words: [Int], into available: Int) -> [Int] {
         guard natural.reduce(0, +) > available else { return natural }
-        var low = 1, high = natural.max() ?? 1
-        while low < high {
-            let cap = (low + high + 1) / 2
-            if natural.reduce(0, { $0 + min($1, cap) }) <= available { low = cap } else { high = cap - 1 }
-        }
-        var widths = natural.map { min($0, low) }
-        // Hand the columns left over by the cap to the columns that were cut, left to right.
-        var spare = available - widths.reduce(0, +)
-        for index in widths.indices where spare > 0 && widths[index] < natural[index] {
-            widths[index] += 1
-            spare -= 1
-        }
-        return widths
+        let floors = natural.indices.map { max(1, min(natural[$0], words[$0])) }
+        let all = Set(natural.indices)
+        if floors.reduce(0, +) <= available { return TextTable.narrow(natural, columns: all, floors: floors, into: available) }
+        return TextTable.narrow(floors, columns: all, floors: floors.map { _ in 1 }, into: available)
     }
 
     private func padded(_ content: StyledLine, to width: Int, alignment: MarkdownNode.Alignment) -> StyledLine {

@@ -1,3 +1,5 @@
+import PSCore
+
 /// Inline content ready for wrapping: styled text, and the two kinds of line break.
 public enum InlinePiece: Equatable, Sendable {
     case text(String, TextStyle)
@@ -8,7 +10,10 @@ public enum InlinePiece: Equatable, Sendable {
 }
 
 /// Greedy word wrapping by display width. Breaks only at spaces; a word longer than the width is
-/// cut at the width. Leading and trailing spaces of every line are dropped.
+/// cut at the width, or with `truncatingLongWords` (table cells) shown on a line of its own
+/// cut short with "…", so no word is ever split over two lines (text of wide characters,
+/// written without spaces, is still cut at the width). Leading and trailing spaces
+/// of every line are dropped.
 public enum Wrapper {
     private enum Token {
         case word([Span])
@@ -16,7 +21,7 @@ public enum Wrapper {
         case newline
     }
 
-    public static func wrap(_ pieces: [InlinePiece], width: Int) -> [StyledLine] {
+    public static func wrap(_ pieces: [InlinePiece], width: Int, truncatingLongWords: Bool = false) -> [StyledLine] {
         let width = max(1, width)
         var lines: [StyledLine] = []
         var line: StyledLine = []
@@ -47,6 +52,12 @@ public enum Wrapper {
                 lineWidth += wordWidth
                 return
             }
+            if truncatingLongWords && !breaksAnywhere(word) {
+                if !line.isEmpty { endLine() }
+                append(&line, truncated(word, to: width))
+                lineWidth = width
+                return
+            }
             // Longer than a whole line: cut it into line-sized pieces.
             for span in word {
                 var chunk = String.UnicodeScalarView()
@@ -73,6 +84,43 @@ public enum Wrapper {
         }
         if !line.isEmpty || lines.isEmpty { lines.append(line) }
         return lines
+    }
+
+    /// The widest word of `pieces`: the narrowest width that wraps them without cutting a word.
+    public static func longestWord(_ pieces: [InlinePiece]) -> Int {
+        tokens(pieces).reduce(0) { widest, token in
+            if case .word(let word) = token { return max(widest, breaksAnywhere(word) ? 2 : word.displayWidth) }
+            return widest
+        }
+    }
+
+    /// Text of wide characters (Chinese, Japanese, Korean) is written without spaces and may
+    /// break between any two of them.
+    static func breaksAnywhere(_ word: [Span]) -> Bool {
+        word.contains { span in span.text.unicodeScalars.contains { DisplayWidth.of($0) == 2 } }
+    }
+
+    /// A word cut to `width - 1` columns and "…" (in the style of its last kept span).
+    static func truncated(_ word: [Span], to width: Int) -> [Span] {
+        var kept: [Span] = []
+        var used = 0
+        outer: for span in word {
+            var chunk = String.UnicodeScalarView()
+            for scalar in span.text.unicodeScalars {
+                let scalarWidth = DisplayWidth.of(scalar)
+                if used + scalarWidth > width - 1 {
+                    if !chunk.isEmpty { kept.append(Span(String(chunk), span.style)) }
+                    break outer
+                }
+                chunk.append(scalar)
+                used += scalarWidth
+            }
+            if !chunk.isEmpty { kept.append(Span(String(chunk), span.style)) }
+        }
+        let style = kept.last?.style ?? word.first?.style ?? TextStyle()
+        var result: StyledLine = []
+        append(&result, kept + [Span("…", style)])
+        return result
     }
 
     /// Appends spans, merging a span into the previous one when the style is the same.

@@ -20,8 +20,9 @@ extension PageSpaceAdapter: SettingsAPI, ModelListing, SearchAPI {
         return try showSettings()
     }
 
-    /// Every model of every provider in `GET /api/ai/models`, `ownedBy` its provider. Providers
-    /// whose models are found at run time (Ollama, LM Studio) list none there.
+    /// Every model of every provider in `GET /api/ai/models`, `ownedBy` its provider, named by
+    /// its displayName; the catalog gives no creation dates. Providers whose models are found
+    /// at run time (Ollama, LM Studio) list none there.
     public func listModels() throws -> [ModelInfo] {
         let catalog = try client.get("/api/ai/models")
         guard let providers = catalog["providers"]?.arrayValue else {
@@ -30,7 +31,9 @@ extension PageSpaceAdapter: SettingsAPI, ModelListing, SearchAPI {
         return providers.flatMap { provider -> [ModelInfo] in
             (provider["models"]?.arrayValue ?? []).compactMap { model in
                 guard let id = model["id"]?.stringValue, !id.isEmpty else { return nil }
-                return ModelInfo(id: id, ownedBy: model["provider"]?.stringValue ?? provider["provider"]?.stringValue)
+                // displayName (lib/ai/core/model-catalog.ts), when it says more than the id.
+                let name = model["displayName"]?.stringValue.flatMap { $0.isEmpty || $0 == id ? nil : $0 }
+                return ModelInfo(id: id, ownedBy: model["provider"]?.stringValue ?? provider["provider"]?.stringValue, name: name)
             }
         }
     }
