@@ -23,7 +23,9 @@ struct PsArchive: ParsableCommand {
             with a busy timeout: two writers at once take turns, and a writer killed in the middle \
             loses only its last batch, which running it again stores once.
 
-            A line that is not such a record is exit 3, naming its line; the lines before it are kept.
+            A line that is not such a record is exit 3, naming its line; the lines before it are \
+            kept. So is a line longer than --max-record-size (64 MiB by default), refused before \
+            more of it than that is held.
 
             --stats writes, per source, the number of messages and conversations and the oldest \
             and newest createdAt (a table on a terminal, else NDJSON \
@@ -44,6 +46,8 @@ struct PsArchive: ParsableCommand {
         version: ToolVersion.line)
 
     static func main() { runAsTool() }
+
+    @OptionGroup var recordSize: RecordSizeOption
 
     @Option(name: .long, help: ArgumentHelp("The archive file (default: $XDG_DATA_HOME/ps-tools/archive.sqlite).",
                                             valueName: "file"), completion: .file())
@@ -81,6 +85,7 @@ struct PsArchive: ParsableCommand {
             try stats ? writeStatistics(store) : writeExport(store)
             return
         }
+        recordSize.apply()
         try Terminal.refuseInteractiveStdin(usage: "usage: ps-history ... | ps-archive")
         try ArchiveIngest(store: try SQLiteArchive(path: path, create: true), source: source ?? "default",
                           keepDeleted: keepDeleted).run(RecordLineReader(ChunkReader(fd: 0, name: "stdin")))

@@ -105,6 +105,19 @@ import TestSupport
         #expect(missing.status == 6)
     }
 
+    /// A line past the cap (lowered to 1 MiB) is refused as it arrives: 200 MiB without a line
+    /// end are never held, the lines before it are stored.
+    @Test func aLinePastTheCapIsExit3BeforeItIsHeld() throws {
+        let before = [Self.message("m1", "kept"), Self.message("m2", "kept too")].joined(separator: MemoryCapTests.escapedLF)
+        let run = try MemoryCapTests.measure(
+            ["ps-archive", "--db", db, "--max-record-size", "1"],
+            prefix: before + MemoryCapTests.escapedLF + #"{"id":"m3","role":"user","parts":[{"type":"text","text":""#)
+        #expect(run.status == 3, "\(run.stderr)")
+        #expect(run.stderr == "ps-archive: stdin: line 3 is longer than 1 MiB (raise with --max-record-size MiB or PS_MAX_RECORD_MIB)\n")
+        #expect(run.maxRSSKiB < MemoryCapTests.boundKiB, "peak \(run.maxRSSKiB) KiB")
+        #expect(try exported().count == 2)
+    }
+
     static func conversationRecords(prefix: String, count: Int) -> [String] {
         (0..<count).map { message("\(prefix)\($0)", "message number \($0) about topic\($0 % 7)", conversation: "c\($0 % 10)") }
     }
