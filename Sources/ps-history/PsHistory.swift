@@ -179,8 +179,10 @@ struct PsHistory: ParsableCommand {
     func run() throws {
         recordSize.apply()
         Interrupt.install()
-        let adapter = try connection.connect(maxResponseBytes: maxPageBytes).adapter
+        let connected = try connection.connect(maxResponseBytes: maxPageBytes)
+        let adapter = connected.adapter
         let writer = RecordWriter()
+        writer.stamp = ("origin", .string(connected.session.recordOrigin))
         if let rename, let title {
             let renaming = try Capabilities.require(adapter, ConversationRenaming.self, toDo: "rename conversations")
             try writer.write(try renaming.renameConversation(rename, title: title))
