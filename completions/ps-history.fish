@@ -20,7 +20,7 @@ function __ps-history_parse_tokens -S
     set -l unparsed_tokens (__ps-history_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-history'
-        __ps-history_parse_subcommand 0 'max-record-size=' 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'list' 'agent=' 'rename=' 'title=' 'delete=' 'conversation=' 'page=' 'all' 'limit=' 'cursor=' 'direction=' 'page-size=' 'max-page-bytes=' 'state=' 'lock-wait=' 'follow' 'realtime-url=' 'version' 'h/help'
+        __ps-history_parse_subcommand 0 'max-record-size=' 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'list' 'agent=' 'rename=' 'title=' 'delete=' 'conversation=' 'page=' 'all' 'every-conversation' 'limit=' 'cursor=' 'direction=' 'page-size=' 'max-page-bytes=' 'state=' 'lock-wait=' 'follow' 'realtime-url=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-history_parse_subcommand -r 1 'version'
@@ -95,6 +95,7 @@ complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" conversation' -l 'conversation' -d 'The conversation to export (default: the current Global assistant conversation).' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" page' -l 'page' -d 'Export a Page AI agent\'s history (with --conversation: that conversation).' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" all' -l 'all' -d 'Export every message, walking all pages (the default).'
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" every-conversation' -l 'every-conversation' -d 'Export every conversation the credential reaches (with --state: what is new in each).'
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" limit' -l 'limit' -d 'One page of at most this many messages (server maximum 200).' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" cursor' -l 'cursor' -d 'One page next to this message id.' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" direction' -l 'direction' -d 'One page: messages before (older than) or after the cursor.' -rfka 'before after'
