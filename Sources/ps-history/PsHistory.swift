@@ -87,7 +87,7 @@ struct PsHistory: ParsableCommand {
               ps-history --delete conv_1
               ps-history --conversation conv_1 --state ~/.local/state/ps-history.json >> archive.ndjson
               ps-history --conversation conv_1 --follow | ps-render
-              ps-history --every-conversation --state ~/.local/state/ps-all.json | ps-archive
+              ps-history --every-conversation --state ~/.ps-all.state | ps-archive
 
             \(ConnectionOptions.environmentHelp)
 
