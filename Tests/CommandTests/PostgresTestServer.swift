@@ -32,7 +32,8 @@ final class PostgresTestServer: @unchecked Sendable {
                 + "(Debian's postgresql package; scripts/setup installs it)")
         }
         bin = "/usr/lib/postgresql/\(version)/bin"
-        folder = NSTemporaryDirectory() + "ps-pg-\(getpid())-" + UUID().uuidString.prefix(8)
+        // In /tmp, not $TMPDIR: nobody must reach it, and the socket's path must stay short.
+        folder = "/tmp/ps-pg-\(getpid())-" + UUID().uuidString.prefix(8)
         password = "pw-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data((password + "\n").utf8).write(to: URL(fileURLWithPath: folder + "/pwfile"))
