@@ -33,6 +33,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // C libraries from Debian's -dev packages.
@@ -54,6 +55,8 @@ let package = Package(
         .target(name: "PSRender", dependencies: ["PSCore", "CCmarkGFM", "CSourceHighlight"]),
         // The message archive (SQLite with FTS5): no network code.
         .target(name: "PSArchive", dependencies: ["PSCore", "CSQLite"]),
+        // The same archive in PostgreSQL (--db postgresql://…); only ps-archive and ps-search link it.
+        .target(name: "PSArchivePostgres", dependencies: ["PSArchive", .product(name: "PostgresNIO", package: "postgres-nio")]),
         .target(
             name: "PSNet",
             dependencies: ["PSCore", "CCurl", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -62,7 +65,7 @@ let package = Package(
         .executableTarget(name: "ps-sse", dependencies: commandDependencies),
         .executableTarget(name: "ps-parts", dependencies: commandDependencies),
         .executableTarget(name: "ps-render", dependencies: commandDependencies + ["PSRender"]),
-        .executableTarget(name: "ps-archive", dependencies: commandDependencies + ["PSArchive"]),
+        .executableTarget(name: "ps-archive", dependencies: commandDependencies + ["PSArchive", "PSArchivePostgres"]),
 
         // Commands that talk to a server.
         .executableTarget(name: "ps-auth", dependencies: commandDependencies + ["PSNet"]),
@@ -75,7 +78,7 @@ let package = Package(
         .executableTarget(name: "ps-agents", dependencies: commandDependencies + ["PSNet", "PSRender"]),
         .executableTarget(name: "ps-keys", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-models", dependencies: commandDependencies + ["PSNet"]),
-        .executableTarget(name: "ps-search", dependencies: commandDependencies + ["PSNet", "PSArchive"]),
+        .executableTarget(name: "ps-search", dependencies: commandDependencies + ["PSNet", "PSArchive", "PSArchivePostgres"]),
 
         // The local PageSpace server for tests and the demo.
         .executableTarget(
@@ -88,7 +91,7 @@ let package = Package(
         .testTarget(name: "PSCoreTests", dependencies: ["PSCore", "TestSupport", "CJansson"]),
         .testTarget(name: "PSRenderTests", dependencies: ["PSRender", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "PSNetTests", dependencies: ["PSNet", "TestSupport"]),
-        .testTarget(name: "PSArchiveTests", dependencies: ["PSArchive", "TestSupport"]),
+        .testTarget(name: "PSArchiveTests", dependencies: ["PSArchive", "PSArchivePostgres", "TestSupport"]),
         .testTarget(name: "CommandTests", dependencies: ["PSCore", "TestSupport"], exclude: ["FuzzCorpus", "Terminal"]),
     ],
     swiftLanguageModes: [.v5]

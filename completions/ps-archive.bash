@@ -165,11 +165,14 @@ _ps-archive() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--keep-deleted --stats --export --json --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--db --source)
+    local -a non_repeating_options=(--max-record-size --db --source)
     __ps-archive_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
+    '--max-record-size')
+        return
+        ;;
     '--db')
         __ps-archive_add_completions -f
         return

@@ -163,7 +163,7 @@ _ps-history() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--insecure --list --all --follow --version -h --help)
+    local -a non_repeating_flags=(--insecure --list --all --every-conversation --follow --version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=(--max-record-size --profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --agent --rename --title --delete --conversation --page --limit --cursor --direction --page-size --max-page-bytes --state --lock-wait --since --realtime-url)
     __ps-history_offer_flags_options 0

@@ -20,7 +20,7 @@ function __ps-history_parse_tokens -S
     set -l unparsed_tokens (__ps-history_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-history'
-        __ps-history_parse_subcommand 0 'max-record-size=' 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'list' 'agent=' 'rename=' 'title=' 'delete=' 'conversation=' 'page=' 'all' 'limit=' 'cursor=' 'direction=' 'page-size=' 'max-page-bytes=' 'state=' 'lock-wait=' 'follow' 'since=' 'realtime-url=' 'version' 'h/help'
+        __ps-history_parse_subcommand 0 'max-record-size=' 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'list' 'agent=' 'rename=' 'title=' 'delete=' 'conversation=' 'page=' 'all' 'every-conversation' 'limit=' 'cursor=' 'direction=' 'page-size=' 'max-page-bytes=' 'state=' 'lock-wait=' 'follow' 'realtime-url=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-history_parse_subcommand -r 1 'version'
@@ -83,7 +83,7 @@ complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" api' -l 'api' -d 'The API the server speaks: pagespace, pagespace-legacy, openai, lucid, gemini (default: the profile\'s, else detected).' -rfka 'pagespace pagespace-legacy openai lucid gemini'
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" cacert' -l 'cacert' -d 'Verify the server\'s TLS certificate with this CA bundle.' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" insecure' -l 'insecure' -d 'Do not verify the server\'s TLS certificate (only for a local test server).'
-complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" retries' -l 'retries' -d 'How often a failed read (GET: network error, 408, 429, 5xx) is retried; also PS_RETRIES. A send (POST) is made once.' -rfka ''
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" retries' -l 'retries' -d 'How often a failed read (network error, 5xx, 429) is retried; also PS_RETRIES. A send is not.' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" max-retry-wait' -l 'max-retry-wait' -d 'The longest Retry-After to wait for, in seconds; a longer one fails at once. Also PS_MAX_RETRY_WAIT.' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" connect-timeout' -l 'connect-timeout' -d 'Seconds to wait for a connection (default 15).' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" idle-timeout' -l 'idle-timeout' -d 'Seconds without a byte from the server before giving up (default 300; keep-alive comments count).' -rfka ''
@@ -95,6 +95,7 @@ complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" conversation' -l 'conversation' -d 'The conversation to export (default: the current Global assistant conversation).' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" page' -l 'page' -d 'Export a Page AI agent\'s history (with --conversation: that conversation).' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" all' -l 'all' -d 'Export every message, walking all pages (the default).'
+complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" every-conversation' -l 'every-conversation' -d 'Export every conversation the credential reaches (with --state: what is new in each).'
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" limit' -l 'limit' -d 'One page of at most this many messages (server maximum 200).' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" cursor' -l 'cursor' -d 'One page next to this message id.' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" direction' -l 'direction' -d 'One page: messages before (older than) or after the cursor.' -rfka 'before after'
@@ -103,7 +104,6 @@ complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" state' -l 'state' -d 'Remember where the export stopped in this file; export only what is new.' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" lock-wait' -l 'lock-wait' -d 'With --state: how long to wait for another run using the same file (default 120).' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" follow' -l 'follow' -d 'After the export, follow the conversation live (until Ctrl-C).'
-complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" since' -l 'since' -d 'With --follow: start from now, or after this message, instead of writing the whole conversation first.' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" realtime-url' -l 'realtime-url' -d 'With --follow: the realtime service\'s Socket.IO URL (default: the server\'s /socket.io/).' -rfka ''
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" version' -l 'version' -d 'Show the version.'
 complete -c 'ps-history' -n '__ps-history_should_offer_completions_for_flags_or_options "ps-history" h help' -s 'h' -l 'help' -d 'Show help information.'

@@ -23,6 +23,14 @@ public struct SourceStatistics: Sendable {
     public var conversations: Int
     public var oldest: String?
     public var newest: String?
+
+    public init(source: String, messages: Int, conversations: Int, oldest: String?, newest: String?) {
+        self.source = source
+        self.messages = messages
+        self.conversations = conversations
+        self.oldest = oldest
+        self.newest = newest
+    }
 }
 
 public struct ArchiveQuery: Sendable {
@@ -57,4 +65,12 @@ public struct ArchiveHit: Sendable {
     public var conversation: String?
     public var rank: Double
     public var snippet: String
+
+    public init(source: String, message: String, conversation: String?, rank: Double, snippet: String) {
+        self.source = source
+        self.message = message
+        self.conversation = conversation
+        self.rank = rank
+        self.snippet = snippet
+    }
 }

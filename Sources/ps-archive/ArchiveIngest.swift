@@ -3,11 +3,9 @@ import PSCore
 
 /// Stores the records of an input: each read of input in one transaction, committed before the
 /// next read (so nothing waits in an open transaction for more input), and the lines before a
-/// malformed one committed before it is reported.
+/// malformed one (or one longer than InputLimits allows, refused before it is held) committed
+/// before it is reported.
 struct ArchiveIngest {
-    /// The longest line taken: a message record larger than this is refused (exit 3).
-    static let maximumLineLength = 64 << 20
-
     let store: ArchiveStore
     let source: String
     let keepDeleted: Bool
@@ -20,9 +18,6 @@ struct ArchiveIngest {
         }
         do {
             try lines.forEachLine({ line, number in
-                guard line.count <= Self.maximumLineLength else {
-                    throw ToolError(.malformedInput, "\(lines.name): line \(number): longer than \(Self.maximumLineLength >> 20) MiB")
-                }
                 let record: ArchiveRecord
                 do {
                     record = try ArchiveRecord.read(line, source: source)

@@ -1,12 +1,13 @@
 import ArgumentParser
 import PSArchive
+import PSArchivePostgres
 import PSCore
 
 @main
 struct PsArchive: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-archive",
-        abstract: "Keep message records in a searchable SQLite archive.",
+        abstract: "Keep message records in a searchable archive (SQLite, or PostgreSQL).",
         usage: "ps-history ... | ps-archive [--db <file>] [--source <name>]\n       ps-archive --stats\n       ps-archive --export [--source <name>]",
         discussion: """
             Reads NDJSON on standard input and stores it: message records (ps-history's export, \
@@ -23,7 +24,20 @@ struct PsArchive: ParsableCommand {
             with a busy timeout: two writers at once take turns, and a writer killed in the middle \
             loses only its last batch, which running it again stores once.
 
-            A line that is not such a record is exit 3, naming its line; the lines before it are kept.
+            --db postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE (or postgres://; \
+            ?host=/socket/folder for a unix socket, ?sslmode=require for TLS) keeps the same \
+            records in a PostgreSQL database instead, for an archive a team shares: tables \
+            ps_archive_messages and ps_archive_conversations, made on first use, with a \
+            tsvector of each message's text, reasoning and tools (websearch_to_tsquery \
+            queries in ps-search, ranked by ts_rank). The same records come back out, and \
+            --stats counts the same. Leave the password out of the URL and set PGPASSWORD to \
+            keep it out of the process list; messages show the URL without it. A server that \
+            cannot be reached is exit 9, a refused login exit 4, a database that does not \
+            exist exit 6.
+
+            A line that is not such a record is exit 3, naming its line; the lines before it are \
+            kept. So is a line longer than --max-record-size (64 MiB by default), refused before \
+            more of it than that is held.
 
             --stats writes, per source, the number of messages and conversations and the oldest \
             and newest createdAt (a table on a terminal, else NDJSON \
@@ -38,15 +52,18 @@ struct PsArchive: ParsableCommand {
               ps-archive --stats
               ps-archive --export --source work > work.ndjson
               ps-search --archive "launch date"
+              ps-archive --db postgresql://team@db.example.com/archive < all.ndjson
 
-            \(ExitStatus.helpText([.success, .failure, .usage, .malformedInput, .notFound, .brokenPipe]))
+            \(ExitStatus.helpText([.success, .failure, .usage, .malformedInput, .authenticationNeeded, .notFound, .networkError, .brokenPipe]))
             """,
         version: ToolVersion.line)
 
     static func main() { runAsTool() }
 
-    @Option(name: .long, help: ArgumentHelp("The archive file (default: $XDG_DATA_HOME/ps-tools/archive.sqlite).",
-                                            valueName: "file"), completion: .file())
+    @OptionGroup var recordSize: RecordSizeOption
+
+    @Option(name: .long, help: ArgumentHelp("The archive file or postgresql:// URL (default: $XDG_DATA_HOME/ps-tools/archive.sqlite).",
+                                            valueName: "file|url"), completion: .file())
     var db: String?
 
     @Option(name: .long, help: ArgumentHelp(
@@ -77,12 +94,13 @@ struct PsArchive: ParsableCommand {
             throw ToolError(.usage, "no archive file: HOME is not set (give --db FILE)")
         }
         if stats || export {
-            let store = try SQLiteArchive(path: path, create: false)
+            let store = try ArchiveStores.open(path, create: false)
             try stats ? writeStatistics(store) : writeExport(store)
             return
         }
+        recordSize.apply()
         try Terminal.refuseInteractiveStdin(usage: "usage: ps-history ... | ps-archive")
-        try ArchiveIngest(store: try SQLiteArchive(path: path, create: true), source: source ?? "default",
+        try ArchiveIngest(store: try ArchiveStores.open(path, create: true), source: source ?? "default",
                           keepDeleted: keepDeleted).run(RecordLineReader(ChunkReader(fd: 0, name: "stdin")))
     }
 

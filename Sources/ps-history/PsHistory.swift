@@ -30,6 +30,19 @@ struct PsHistory: ParsableCommand {
             --page P without --conversation exports each of the agent's conversations in turn \
             (current API), every record carrying its conversationId.
 
+            --every-conversation exports every conversation the credential reaches: the Global \
+            assistant's (on Lucid, Gemini and OpenAI-compatible servers, each conversation of \
+            the user or profile), then each Page AI agent's in every drive (current API). Each \
+            conversation's record (as --list writes it) comes before its messages, which carry \
+            its conversationId. With --state one file covers them all: a conversation made \
+            since the last run is exported whole, the others from where they stopped. \
+            ps-history --every-conversation --state FILE | ps-archive is an archive in one \
+            cron line.
+
+            Every record carries "origin": the server's origin with the profile as its user \
+            part (scheme://PROFILE@host[:port], see ps-ndjson(5)), by which ps-archive tells \
+            servers apart.
+
             --state FILE makes the export incremental, for cron: the file remembers the newest \
             message exported from each conversation (its id and timestamp, so that a deleted \
             message or several sharing a timestamp are still handled), and is replaced \
@@ -77,6 +90,7 @@ struct PsHistory: ParsableCommand {
               ps-history --conversation conv_1 \\
                   --state ~/.local/state/ps-history.json >> archive.ndjson
               ps-history --conversation conv_1 --follow | ps-render
+              ps-history --every-conversation --state ~/.ps-all.state | ps-archive
 
             \(ConnectionOptions.environmentHelp)
 
@@ -116,6 +130,9 @@ struct PsHistory: ParsableCommand {
 
     @Flag(name: .long, help: "Export every message, walking all pages (the default).")
     var all = false
+
+    @Flag(name: .long, help: "Export every conversation the credential reaches (with --state: what is new in each).")
+    var everyConversation = false
 
     @Option(name: .long, help: ArgumentHelp("One page of at most n messages (at most 200).", valueName: "n"))
     var limit: Int?
@@ -178,6 +195,9 @@ struct PsHistory: ParsableCommand {
         if maxPageBytes < 1024 { throw ValidationError("--max-page-bytes must be at least 1024") }
         if follow && (list || editing || onePage) { throw ValidationError("--follow follows one conversation's export; drop --list, --rename, --delete, --limit, --cursor and --direction") }
         if follow && page != nil && conversation == nil { throw ValidationError("--follow follows one conversation: name it with --conversation") }
+        if everyConversation && (list || editing || onePage || follow || conversation != nil || page != nil) {
+            throw ValidationError("--every-conversation exports them all; drop --conversation, --page, --list, --follow, --rename, --delete, --limit, --cursor and --direction")
+        }
         if realtimeURL != nil && !follow { throw ValidationError("--realtime-url goes with --follow") }
         if since != nil && !follow { throw ValidationError("--since goes with --follow") }
         if since != nil && state != nil { throw ValidationError("--since and --state both say where to start: give one") }
@@ -190,8 +210,10 @@ struct PsHistory: ParsableCommand {
     func run() throws {
         recordSize.apply()
         Interrupt.install()
-        let adapter = try connection.connect(maxResponseBytes: maxPageBytes).adapter
+        let connected = try connection.connect(maxResponseBytes: maxPageBytes)
+        let adapter = connected.adapter
         let writer = RecordWriter()
+        writer.stamp = ("origin", .string(connected.session.recordOrigin))
         if let rename, let title {
             let renaming = try Capabilities.require(adapter, ConversationRenaming.self, toDo: "rename conversations")
             try writer.write(try renaming.renameConversation(rename, title: title))
@@ -216,6 +238,14 @@ struct PsHistory: ParsableCommand {
                 try adapter.listConversations(each)
             }
             if asTable { try writer.writeText(table.render(width: Terminal.width(fd: 1))) }
+            return
+        }
+        if everyConversation {
+            let progress = Progress()
+            var exportState = try state.map { try ExportState.load($0, lockWait: lockWait) }
+            defer { progress.finish() }
+            try EveryConversationExport(adapter: adapter, writer: writer, pageSize: pageSize, progress: progress)
+                .run(state: &exportState)
             return
         }
         var exporter = HistoryExporter(adapter: adapter, writer: writer)

@@ -10,8 +10,8 @@ struct ArchiveOptions: ParsableArguments {
     @Flag(name: .long, help: "Search the archive (ps-archive's). It is the default when no server, profile or file is named and it exists.")
     var archive = false
 
-    @Option(name: .long, help: ArgumentHelp("The archive file (implies --archive; default: $XDG_DATA_HOME/ps-tools/archive.sqlite).",
-                                            valueName: "file"), completion: .file())
+    @Option(name: .long, help: ArgumentHelp("The archive file or postgresql:// URL (implies --archive; default: $XDG_DATA_HOME/ps-tools/archive.sqlite).",
+                                            valueName: "file|url"), completion: .file())
     var db: String?
 
     @Option(name: .long, help: ArgumentHelp("Only messages from this source (--archive).", valueName: "name"))

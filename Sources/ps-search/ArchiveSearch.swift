@@ -1,4 +1,5 @@
 import PSArchive
+import PSArchivePostgres
 import PSCore
 
 /// `ps-search --archive`: the archive's FTS5 index, best first. In a pipe one record per hit,
@@ -10,7 +11,7 @@ struct ArchiveSearch {
     let table: Bool
 
     func run(path: String) throws {
-        let store = try SQLiteArchive(path: path, create: false)
+        let store = try ArchiveStores.open(path, create: false)
         let writer = RecordWriter()
         try store.search(query) { hit in
             if table {

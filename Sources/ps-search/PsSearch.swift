@@ -44,6 +44,12 @@ struct PsSearch: ParsableCommand {
             ps-render shows the hits. On a terminal, a list: conversation title, date and role, \
             then the snippet with the matches in bold. A query that is not FTS5 syntax is exit 2.
 
+            --db postgresql://USER@HOST:PORT/DATABASE searches an archive ps-archive keeps in \
+            PostgreSQL (the password in the URL or in PGPASSWORD): the same filters, records \
+            and list, but QUERY is websearch_to_tsquery's syntax: words (all must occur), \
+            "a phrase", OR, -word (not); no prefix* and no column filters; ranked by ts_rank \
+            (the "rank" field is minus it, so lower is better there too).
+
             No match is exit 0 with nothing written. On a terminal, a table instead of records.
 
             EXAMPLES:

@@ -2,14 +2,32 @@ import Foundation
 import Testing
 import TestSupport
 
-/// ps-archive and ps-search --archive on real SQLite files in a scratch folder.
-@Suite struct ArchiveTests {
+/// ps-archive and ps-search --archive on real SQLite files in a scratch folder, and the tests
+/// whose meaning is the same for both on a real PostgreSQL (PostgresTestServer), each in a
+/// new database.
+@Suite final class ArchiveTests {
+    enum Store: String, CaseIterable, CustomStringConvertible, Sendable {
+        case sqlite, postgresql
+        var description: String { rawValue }
+    }
+
     let folder: URL
-    var db: String { folder.appendingPathComponent("archive.sqlite").path }
+    var db: String
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("ps-archive-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        db = folder.appendingPathComponent("archive.sqlite").path
+    }
+
+    /// The archive this test writes: the SQLite file, or a new PostgreSQL database.
+    func use(_ store: Store) throws {
+        if store == .postgresql { db = try PostgresTestServer.require().newDatabase() }
+    }
+
+    /// Another, empty archive of the same kind.
+    func another(_ store: Store) throws -> String {
+        store == .postgresql ? try PostgresTestServer.require().newDatabase() : folder.appendingPathComponent("copy.sqlite").path
     }
 
     static func message(_ id: String, _ text: String, role: String = "user", conversation: String = "c1",
@@ -48,10 +66,12 @@ import TestSupport
         message("m3", "Groceries: apples and pears", conversation: "c2", at: "2025-12-02T10:00:00Z"),
     ]
 
-    @Test func anExportIsTheRecordsThatWentIn() throws {
+    @Test(arguments: Store.allCases)
+    func anExportIsTheRecordsThatWentIn(_ store: Store) throws {
+        try use(store)
         #expect(try archive(Self.sample).status == 0)
         #expect(try exported() == Self.sample)
-        let copy = folder.appendingPathComponent("copy.sqlite").path
+        let copy = try another(store)
         let result = try Run.shell("ps-archive --db '\(db)' --export | ps-archive --db '\(copy)' && ps-archive --db '\(copy)' --export")
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stdoutLines == Self.sample)
@@ -63,7 +83,9 @@ import TestSupport
         #expect(rows.first?["newest"] as? String == "2025-12-02T10:00:00Z")
     }
 
-    @Test func theSameRecordsTwiceAreStoredOnceAndTwoSourcesNeverCollide() throws {
+    @Test(arguments: Store.allCases)
+    func theSameRecordsTwiceAreStoredOnceAndTwoSourcesNeverCollide(_ store: Store) throws {
+        try use(store)
         #expect(try archive(Self.sample, ["--source", "work"]).status == 0)
         #expect(try archive(Self.sample + Self.sample, ["--source", "work"]).status == 0)
         #expect(try archive([Self.message("m1", "the same id elsewhere")], ["--source", "home"]).status == 0)
@@ -75,7 +97,9 @@ import TestSupport
         #expect(try search(["--source", "work", "same"]).isEmpty)
     }
 
-    @Test func aFollowedUpdateReplacesAndADeletionRemoves() throws {
+    @Test(arguments: Store.allCases)
+    func aFollowedUpdateReplacesAndADeletionRemoves(_ store: Store) throws {
+        try use(store)
         #expect(try archive(Self.sample).status == 0)
         let follow = [
             Self.message("m1", "When is the release party?", extra: #","updated":true"#),
@@ -93,7 +117,9 @@ import TestSupport
         #expect(try stats().first?["messages"] as? Int == 2)
     }
 
-    @Test func aMalformedLineIsExit3WithItsNumberAndTheLinesBeforeItAreKept() throws {
+    @Test(arguments: Store.allCases)
+    func aMalformedLineIsExit3WithItsNumberAndTheLinesBeforeItAreKept(_ store: Store) throws {
+        try use(store)
         let result = try archive([Self.message("m1", "kept"), Self.message("m2", "kept too"), "{not json", Self.message("m3", "not read")])
         #expect(result.status == 3)
         #expect(result.stderrText.hasPrefix("ps-archive: stdin: line 3: not JSON"))
@@ -101,15 +127,34 @@ import TestSupport
         let noKind = try archive([#"{"id":"x","foo":1}"#])
         #expect(noKind.status == 3)
         #expect(noKind.stderrText.contains("line 1: neither a message"))
-        let missing = try Run.command("ps-archive", ["--db", folder.appendingPathComponent("none.sqlite").path, "--stats"])
-        #expect(missing.status == 6)
+        let none = store == .postgresql ? try PostgresTestServer.require().url("no_such_database")
+            : folder.appendingPathComponent("none.sqlite").path
+        let missing = try Run.command("ps-archive", ["--db", none, "--stats"])
+        #expect(missing.status == 6, "\(missing.stderrText)")
+    }
+
+    /// A line past the cap (lowered to 1 MiB) is refused as it arrives: 200 MiB without a line
+    /// end are never held, the lines before it are stored.
+    @Test(arguments: Store.allCases)
+    func aLinePastTheCapIsExit3BeforeItIsHeld(_ store: Store) throws {
+        try use(store)
+        let before = [Self.message("m1", "kept"), Self.message("m2", "kept too")].joined(separator: MemoryCapTests.escapedLF)
+        let run = try MemoryCapTests.measure(
+            ["ps-archive", "--db", db, "--max-record-size", "1"],
+            prefix: before + MemoryCapTests.escapedLF + #"{"id":"m3","role":"user","parts":[{"type":"text","text":""#)
+        #expect(run.status == 3, "\(run.stderr)")
+        #expect(run.stderr == "ps-archive: stdin: line 3 is longer than 1 MiB (raise with --max-record-size MiB or PS_MAX_RECORD_MIB)\n")
+        #expect(run.maxRSSKiB < MemoryCapTests.boundKiB, "peak \(run.maxRSSKiB) KiB")
+        #expect(try exported().count == 2)
     }
 
     static func conversationRecords(prefix: String, count: Int) -> [String] {
         (0..<count).map { message("\(prefix)\($0)", "message number \($0) about topic\($0 % 7)", conversation: "c\($0 % 10)") }
     }
 
-    @Test func twoWritersAtOnceStoreEveryRecordOnce() throws {
+    @Test(arguments: Store.allCases)
+    func twoWritersAtOnceStoreEveryRecordOnce(_ store: Store) throws {
+        try use(store)
         let a = Self.conversationRecords(prefix: "m", count: 3000)
         let b = Array(a[1500...]) + Self.conversationRecords(prefix: "n", count: 1500)
         let fileA = folder.appendingPathComponent("a.ndjson"), fileB = folder.appendingPathComponent("b.ndjson")
@@ -126,7 +171,9 @@ import TestSupport
         #expect(Set(try exported()).count == 4500)
     }
 
-    @Test func killedInTheMiddleThenRunAgainLosesAndRepeatsNothing() throws {
+    @Test(arguments: Store.allCases)
+    func killedInTheMiddleThenRunAgainLosesAndRepeatsNothing(_ store: Store) throws {
+        try use(store)
         let records = Self.conversationRecords(prefix: "m", count: 4000)
         let child = try ChildProcess.spawn(Executables.url("ps-archive").path, ["--db", db],
                                            environment: Run.environment(), stdin: .pipe)
@@ -141,12 +188,16 @@ import TestSupport
         #expect(try exported() == records, "each record once, in the order first stored")
     }
 
-    @Test func searchRanksByBm25AndFilters() throws {
+    /// Ranking, filters, snippets: the same on both stores; the query syntax is each one's own
+    /// (FTS5's; PostgreSQL's websearch_to_tsquery, ranked by ts_rank).
+    @Test(arguments: Store.allCases)
+    func searchRanksAndFilters(_ store: Store) throws {
+        try use(store)
         #expect(try archive(Self.sample + [
             Self.message("m4", "launch launch launch", role: "assistant", conversation: "c3", at: "2025-12-05T00:00:00Z"),
             #"{"id":"m5","role":"assistant","conversationId":"c3","parts":[{"type":"tool-weather","input":{"city":"Oslo"},"output":"cold"}]}"#,
         ]).status == 0)
-        let ids = { (arguments: [String]) in try search(arguments).compactMap { $0["id"] as? String } }
+        let ids = { (arguments: [String]) in try self.search(arguments).compactMap { $0["id"] as? String } }
         #expect(try ids(["launch"]).first == "m4", "the message that says it most, and shortest, first")
         #expect(Set(try ids(["launch"])) == ["m1", "m2", "m4"])
         #expect(try ids(["launch", "--role", "user"]) == ["m1"])
@@ -155,18 +206,28 @@ import TestSupport
         #expect(Set(try ids(["launch", "--until", "2025-12"])) == ["m1", "m2"])
         #expect(try ids(["launch", "--limit", "1"]).count == 1)
         #expect(try ids(["\"launch date\""]) == ["m1"])
-        #expect(try ids(["launch NOT march", "--conversation", "c1"]) == ["m1"])
-        #expect(try ids(["laun*", "--role", "user"]) == ["m1"])
-        #expect(try ids(["tool:weather"]) == ["m5"])
-        #expect(try ids(["text:oslo"]).isEmpty, "tool input is its own column")
-        #expect(try ids(["tool_io:oslo"]) == ["m5"])
         let hit = try #require(try search(["\"launch date\""]).first)
         #expect(hit["snippet"] as? String == "When is the [launch date]?")
         #expect((hit["conversation"] as? [String: Any])?["title"] as? String == "Launch plans")
         #expect(hit["rank"] is Double)
-        let bad = try Run.command("ps-search", ["--db", db, "\"unclosed"])
-        #expect(bad.status == 2)
-        #expect(bad.stderrText.hasPrefix("ps-search: not a full-text query"))
+        #expect(try ids(["weather"]) == ["m5"], "tool names are searched")
+        #expect(try ids(["oslo"]) == ["m5"], "tool input is searched")
+        switch store {
+        case .sqlite:
+            #expect(try ids(["launch NOT march", "--conversation", "c1"]) == ["m1"])
+            #expect(try ids(["launch OR groceries", "--role", "user"]).count == 2)
+            #expect(try ids(["laun*", "--role", "user"]) == ["m1"])
+            #expect(try ids(["tool:weather"]) == ["m5"])
+            #expect(try ids(["text:oslo"]).isEmpty, "tool input is its own column")
+            #expect(try ids(["tool_io:oslo"]) == ["m5"])
+            let bad = try Run.command("ps-search", ["--db", db, "\"unclosed"])
+            #expect(bad.status == 2)
+            #expect(bad.stderrText.hasPrefix("ps-search: not a full-text query"))
+        case .postgresql:
+            #expect(try ids(["launch -march", "--conversation", "c1"]) == ["m1"])
+            #expect(try ids(["launch OR groceries", "--role", "user"]).count == 2)
+            #expect(try ids(["\"unclosed"]).isEmpty, "websearch_to_tsquery takes any text")
+        }
         let rendered = try Run.shell("ps-search --db '\(db)' party; ps-search --db '\(db)' '\"launch date\"' | ps-render --format plain")
         #expect(rendered.stdoutText.contains("When is the launch date?"))
     }
@@ -181,6 +242,28 @@ import TestSupport
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stdoutLines.count == 1)
         #expect(result.stdoutText.contains(#""id":"m3""#))
+    }
+
+    /// The password goes no further than the user put it: not into an error (exit 4 for a wrong
+    /// one, 9 for no server), and it may stay out of argv altogether in PGPASSWORD.
+    @Test func aPostgresPasswordIsNeverShown() throws {
+        let server = try PostgresTestServer.require()
+        db = try server.newDatabase()
+        let wrong = db.replacingOccurrences(of: server.password, with: "wrong-secret-1234")
+        let refused = try Run.command("ps-archive", ["--db", wrong], stdin: Self.lines(Self.sample))
+        #expect(refused.status == 4, "\(refused.stderrText)")
+        #expect(!refused.stderrText.contains("wrong-secret-1234") && !refused.stderrText.contains(server.password))
+        #expect(refused.stderrText.hasPrefix("ps-archive: postgresql://\(PostgresTestServer.user)@127.0.0.1:\(server.port)/archive_"),
+                "\(refused.stderrText)")
+        let closedPort = try PostgresTestServer.freePort()
+        let nobody = try Run.command("ps-archive", ["--db", "postgresql://u:secret-5678@127.0.0.1:\(closedPort)/x"], stdin: Self.lines(Self.sample))
+        #expect(nobody.status == 9, "\(nobody.stderrText)")
+        #expect(!nobody.stderrText.contains("secret-5678"))
+        let bare = db.replacingOccurrences(of: ":" + server.password, with: "")
+        let fromEnvironment = try Run.command("ps-archive", ["--db", bare], stdin: Self.lines(Self.sample),
+                                              environment: ["PGPASSWORD": server.password])
+        #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderrText)")
+        #expect(try exported() == Self.sample)
     }
 
     /// On a pseudo-terminal read by a terminal emulator (pyte, through Terminal/reply_terminal.py).

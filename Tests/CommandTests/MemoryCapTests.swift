@@ -106,7 +106,7 @@ import TestSupport
     }
 
     @Test func theFlagIsInTheHelpOfEveryStreamReader() throws {
-        for command in ["ps-sse", "ps-parts", "ps-render", "ps-search", "ps-send", "ps-history"] {
+        for command in ["ps-sse", "ps-parts", "ps-render", "ps-search", "ps-send", "ps-history", "ps-archive"] {
             let help = try Run.command(command, ["--help"])
             #expect(help.stdoutText.contains("--max-record-size"), "\(command)")
         }

@@ -13,17 +13,28 @@ public final class RecordWriter {
     private var buffer: [UInt8] = []
     private var pending: [UInt8] = []
 
+    /// A key and value set on every JSON object written (ps-history's "origin"), also by those
+    /// who build records to write later (`stamped`).
+    public var stamp: (key: String, value: JSON)?
+
     public init(fd: Int32 = 1) {
         self.fd = fd
         buffer.reserveCapacity(4096)
         pending.reserveCapacity(64 * 1024)
     }
 
+    /// The value with the stamp set, when it is an object and there is a stamp.
+    public func stamped(_ value: JSON) -> JSON {
+        guard let stamp, case .object(var object) = value else { return value }
+        object[stamp.key] = stamp.value
+        return .object(object)
+    }
+
     /// Writes one JSON value as a line.
     public func write(_ value: JSON) throws {
         try flush()
         buffer.removeAll(keepingCapacity: true)
-        value.write(to: &buffer)
+        stamped(value).write(to: &buffer)
         buffer.append(0x0A)
         try check(buffer.withUnsafeBytes { FileDescriptorOutput.writeAll(fd: fd, $0) })
     }

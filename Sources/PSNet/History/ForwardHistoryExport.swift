@@ -26,7 +26,7 @@ extension HistoryExporter {
                 } ?? messages
                 buffer.removeAll(keepingCapacity: true)
                 for message in fresh {
-                    record(message).write(to: &buffer)
+                    writer.stamped(record(message)).write(to: &buffer)
                     buffer.append(0x0A)
                 }
                 if !buffer.isEmpty { try buffer.withUnsafeBytes { try writer.writeRaw($0) } }

@@ -70,8 +70,8 @@ public struct HistoryExporter {
                 }
             }
             let records = fresh.compactMap { message -> JSON? in
-                guard let filter else { return record(message) }
-                return filter(record(message))
+                guard let filter else { return writer.stamped(record(message)) }
+                return filter(record(message)).map(writer.stamped)
             }
             try spool.append(page: records)
             summaries.append(PageSummary(fresh))
