@@ -252,10 +252,19 @@ public final class RecordRenderer {
 
     private func emit(_ lines: [StyledLine]) throws {
         var text = ""
+        var wrote = false
         for line in lines {
-            text += LineEncoder.encode(line, ansi: options.ansi)
+            LineEncoder.encode(line, ansi: options.ansi, into: &text)
             text += "\n"
+            // The lines of a long message go out in pieces, not as one more copy of all of them.
+            if text.utf8.count >= Self.outputPiece {
+                try output(text)
+                text.removeAll(keepingCapacity: true)
+                wrote = true
+            }
         }
-        try output(text)
+        if !wrote || !text.isEmpty { try output(text) }
     }
+
+    private static let outputPiece = 64 * 1024
 }

@@ -21,11 +21,12 @@ public enum Wrapper {
             switch piece {
             case .softBreak:
                 filler.endWord()
-                filler.space(.plain)
+                filler.space(filler.style(.plain))
             case .hardBreak:
                 filler.endWord()
                 filler.endLine()
-            case .text(var text, let style):
+            case .text(var text, let textStyle):
+                let style = filler.style(textStyle)
                 text.withUTF8 { bytes in
                     var start = 0
                     for index in 0..<bytes.count where bytes[index] == 0x20 || bytes[index] == 0x0A {
@@ -52,32 +53,45 @@ private struct LineFiller {
     /// The current line's spans before the last one, which is still growing in `open`.
     var line: StyledLine = []
     var open: [UInt8] = []
-    var openStyle = TextStyle.plain
+    var openStyle = 0
     var lineWidth = 0
     /// Styles of the spaces after the line's last word (each one column).
-    var pendingSpaces: [TextStyle] = []
+    var pendingSpaces: [Int] = []
     /// The word being collected: its bytes, and where each run of one style ends in them.
     var word: [UInt8] = []
-    var wordRuns: [(end: Int, style: TextStyle)] = []
+    var wordRuns: [(end: Int, style: Int)] = []
     var wordWidth = 0
+    /// The styles of the pieces, by number (a piece in the style of the one before shares its
+    /// number), so that runs compare and keep numbers, not styles.
+    var styles: [TextStyle] = [.plain]
 
     init(width: Int) {
         self.width = width
     }
 
+    /// The number of `style`.
+    mutating func style(_ style: TextStyle) -> Int {
+        if styles[styles.count - 1] != style { styles.append(style) }
+        return styles.count - 1
+    }
+
+    private func same(_ one: Int, _ other: Int) -> Bool {
+        one == other || styles[one] == styles[other]
+    }
+
     var lineIsEmpty: Bool { line.isEmpty && open.isEmpty }
 
-    mutating func addToWord(_ bytes: UnsafeBufferPointer<UInt8>, _ style: TextStyle) {
+    mutating func addToWord(_ bytes: UnsafeBufferPointer<UInt8>, _ style: Int) {
         wordWidth += Self.displayWidth(bytes)
         word.append(contentsOf: bytes)
-        if let last = wordRuns.last, last.style == style {
+        if let last = wordRuns.last, same(last.style, style) {
             wordRuns[wordRuns.count - 1].end = word.count
         } else {
             wordRuns.append((word.count, style))
         }
     }
 
-    mutating func space(_ style: TextStyle) {
+    mutating func space(_ style: Int) {
         if !lineIsEmpty { pendingSpaces.append(style) }
     }
 
@@ -145,31 +159,31 @@ private struct LineFiller {
     }
 
     /// Adds text to the line, to its last span when the style is the same.
-    private mutating func emit(_ bytes: UnsafeBufferPointer<UInt8>, _ style: TextStyle) {
+    private mutating func emit(_ bytes: UnsafeBufferPointer<UInt8>, _ style: Int) {
         guard !bytes.isEmpty else { return }
         startSpan(style)
         open.append(contentsOf: bytes)
     }
 
-    private mutating func emit(_ byte: UInt8, _ style: TextStyle) {
+    private mutating func emit(_ byte: UInt8, _ style: Int) {
         startSpan(style)
         open.append(byte)
     }
 
-    private mutating func emit(_ text: String, _ style: TextStyle) {
+    private mutating func emit(_ text: String, _ style: Int) {
         startSpan(style)
         open.append(contentsOf: text.utf8)
     }
 
-    private mutating func startSpan(_ style: TextStyle) {
-        guard open.isEmpty || openStyle != style else { return }
+    private mutating func startSpan(_ style: Int) {
+        guard open.isEmpty || !same(openStyle, style) else { return }
         closeSpan()
         openStyle = style
     }
 
     private mutating func closeSpan() {
         guard !open.isEmpty else { return }
-        line.append(Span(String(decoding: open, as: UTF8.self), openStyle))
+        line.append(Span(String(decoding: open, as: UTF8.self), styles[openStyle]))
         open.removeAll(keepingCapacity: true)
     }
 
