@@ -149,7 +149,12 @@ struct PsRender: ParsableCommand {
             }
             if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
             do {
-                try renderer.handle(try JSON.parse(trimmed))
+                // Most lines of a streamed message: read without a JSON tree.
+                if let record = PartDeltaRecord.match(trimmed) {
+                    try renderer.handlePartDelta(index: record.index, delta: record.delta)
+                } else {
+                    try renderer.handle(try JSON.parse(trimmed))
+                }
             } catch let error as JSONParseError {
                 throw BadLine(message: "\(reader.name): line \(number): not JSON: \(error.message)\(Self.hint(trimmed))")
             } catch let error as RecordRenderer.RecordError {
@@ -237,10 +242,16 @@ extension ToolDetail: ExpressibleByArgument {}
 /// What ps-render feeds its records to: the renderer, or the reply-text writer.
 protocol RecordSink {
     func handle(_ record: JSON) throws
+    /// A part-delta record, as PartDeltaRecord read it.
+    func handlePartDelta(index: Int, delta: String) throws
     func flush() throws
     func finish() throws
     var sawIncomplete: Bool { get }
 }
 
 extension RecordRenderer: RecordSink {}
-extension ReplyTextWriter: RecordSink {}
+extension ReplyTextWriter: RecordSink {
+    func handlePartDelta(index: Int, delta: String) throws {
+        try handle(.object(JSONObject([("type", "part-delta"), ("index", .integer(Int64(index))), ("delta", .string(delta))])))
+    }
+}

@@ -9,6 +9,20 @@ import Testing
         #expect(TerminalSafeText.sanitize("plain é 漢字 🙂") == "plain é 漢字 🙂")
     }
 
+    /// The byte check agrees with the scalar definition for every scalar near the unsafe ranges
+    /// (alone and between other text), and for newline and tab in both modes.
+    @Test func byteCheckAgreesWithTheScalars() {
+        let values = Array(0..<0x800) + Array(0x2000..<0x2100) + [0xFFFD, 0x1F600, 0x10FFFF]
+        for value in values {
+            guard let scalar = Unicode.Scalar(UInt32(value)) else { continue }
+            let lineBreak = scalar == "\n" || scalar == "\t"
+            for text in [String(scalar), "a\(scalar)b", "日\(scalar)", "\(scalar)\u{301}"] {
+                #expect(TerminalSafeText.isSafe(text) == !TerminalSafeText.isUnsafe(scalar), "U+\(String(value, radix: 16))")
+                #expect(TerminalSafeText.isSafe(text, allowingLineBreaks: false) == !(TerminalSafeText.isUnsafe(scalar) || lineBreak))
+            }
+        }
+    }
+
     @Test func sanitisingInPiecesEqualsSanitisingWhole() {
         let text = "a\u{1B}]52;c;QUJD\u{07}b\u{9B}c"
         let scalars = Array(text.unicodeScalars)

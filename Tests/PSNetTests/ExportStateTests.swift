@@ -31,6 +31,27 @@ import Testing
         #expect(text.contains("\"m1000\""), "the file holds the last page written")
     }
 
+    /// An export of 100,000 messages in 500 pages of 200 that takes 15.6 seconds (a page every
+    /// 1/32 s on the clock given to the state) saves the file once a second and once at the end:
+    /// 16 writes (each an fsync and a rename), not 500; the file holds the last page.
+    @Test func aLongExportSavesOnceASecond() throws {
+        final class Clock { var now = 0.0 }
+        let clock = Clock()
+        let path = try Self.scratch()
+        var state = try ExportState.load(path, lockWait: 0)
+        state.clock = { clock.now }
+        for page in 1...500 {
+            clock.now += 1.0 / 32
+            let id = "m\(page * 200)"
+            try state.record(HistoryWatermark(lastMessageID: id, lastCreatedAt: nil, idsAtLastCreatedAt: [id], anchorMessageID: nil),
+                             for: "global:c")
+        }
+        try state.save()
+        #expect(state.saves == 16)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("\"m100000\""))
+    }
+
     /// The lock is the process's while its state is alive: a second load in the same process
     /// (another open file description) cannot take it.
     @Test func aSecondHolderWaitsThenGivesUp() throws {

@@ -58,6 +58,25 @@ import Testing
         #expect(output == whole)
     }
 
+    /// When a streamed text is finished (its part-update, then message-end), only the blocks after
+    /// the committed ones are parsed again, not the whole text; the output is the whole render's.
+    @Test(arguments: [RenderFormat.ansi, .plain], ["text", "reasoning"])
+    func finishingAStreamedTextParsesOnlyItsLastBlocks(_ format: RenderFormat, _ type: String) throws {
+        let (text, longestBlock) = Self.longDocument(blocks: 600)
+        let options = RenderOptions(format: format, width: 60)
+        let message = PartRecords.message([PartRecords.text(text, type: type)])
+        var records = PartRecords.streamed(message) { PartRecords.split($0, at: Array(stride(from: 9, to: $0.unicodeScalars.count, by: 9))) }
+        let ending = Array(records.suffix(2))  // part-update with the whole text, message-end
+        records.removeLast(2)
+        let harness = RenderHarness(options)
+        try harness.feed(records)
+        let meter = ParseMeter()
+        try MarkdownParser.$meter.withValue(meter) { try harness.feed(ending) }
+        let parsed = meter.bytes.load(ordering: .relaxed)
+        #expect(parsed <= 2 * longestBlock, "finishing parsed \(parsed) bytes of a \(text.utf8.count)-byte text")
+        #expect(try harness.finish() == RenderHarness.render([message], options))
+    }
+
     /// A link reference definition early in the text still defines its label for a use far
     /// later: text that may hold one is kept in what is parsed again.
     @Test func referenceDefinitionReachesLaterBlocks() throws {

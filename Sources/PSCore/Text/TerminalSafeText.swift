@@ -18,10 +18,38 @@ public enum TerminalSafeText {
         }
     }
 
+    /// Whether `text` has no unsafe scalar and, unless `allowingLineBreaks`, no newline or tab:
+    /// from its UTF-8 bytes, without decoding (C1 controls are C2 80-9F, the bidi controls E2 80 AA-AE
+    /// and E2 81 A6-A9).
+    public static func isSafe(_ text: String, allowingLineBreaks: Bool = true) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            let count = bytes.count
+            var index = 0
+            while index < count {
+                let byte = bytes[index]
+                if byte < 0x20 {
+                    guard allowingLineBreaks && (byte == 0x0A || byte == 0x09) else { return false }
+                } else if byte == 0x7F {
+                    return false
+                } else if byte == 0xC2 {
+                    if index + 1 < count && bytes[index + 1] < 0xA0 { return false }
+                } else if byte == 0xE2 && index + 2 < count {
+                    let second = bytes[index + 1], third = bytes[index + 2]
+                    if second == 0x80 && (0xAA...0xAE).contains(third) || second == 0x81 && (0xA6...0xA9).contains(third) {
+                        return false
+                    }
+                }
+                index += 1
+            }
+            return true
+        }
+    }
+
     /// `text` with every unsafe scalar replaced by a visible stand-in.
     public static func sanitize(_ text: String) -> String {
         // Most text has nothing to replace: keep it as it is, without a copy.
-        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+        guard !isSafe(text) else { return text }
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if isUnsafe(scalar) { scalars.append(contentsOf: visible(scalar).unicodeScalars) } else { scalars.append(scalar) }

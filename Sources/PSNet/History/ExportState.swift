@@ -27,6 +27,10 @@ public struct ExportState {
     /// The state never claims a message not yet written; a `kill -9` can only leave it behind
     /// by the last second's pages.
     private var unsaved = false
+    /// Seconds on a monotonic clock (a test gives its own, to count saves without waiting).
+    var clock: () -> Double = { MonotonicClock.now } {
+        didSet { lastSave = clock() }
+    }
     private var lastSave = MonotonicClock.now
     static let saveInterval = 1.0
     /// How many times the file was written (tests bound it).
@@ -74,7 +78,7 @@ public struct ExportState {
         if let offset = mark.nextOffset { entry["nextOffset"] = .integer(Int64(offset)) }
         conversations[key] = .object(entry)
         unsaved = true
-        if MonotonicClock.now - lastSave >= Self.saveInterval { try save() }
+        if clock() - lastSave >= Self.saveInterval { try save() }
     }
 
     /// Writes what `record` noted and the file does not hold yet.
@@ -87,7 +91,7 @@ public struct ExportState {
         try SecureFile.write(bytes, to: path, mode: 0o644)
         unsaved = false
         saves += 1
-        lastSave = MonotonicClock.now
+        lastSave = clock()
     }
 
     /// `FILE.tmp-PID` files are written and renamed by SecureFile; one still there belongs to

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Cuts a long finished markdown text into pieces that parse to the same blocks as the whole, so
 /// cmark never holds the tree of a whole long message (its nodes take 30 times the text's size).
 ///
@@ -10,41 +14,60 @@ enum MarkdownChunks {
     static let minimumLength = 64 * 1024
 
     static func split(_ text: String, minimumLength: Int = minimumLength) -> [Substring] {
-        let bytes = text.utf8
-        guard bytes.count > minimumLength, !mayReachAcrossBlankLines(text) else { return [text[...]] }
+        guard text.utf8.count > minimumLength, !mayReachAcrossBlankLines(text) else { return [text[...]] }
+        var text = text
+        let cuts = text.withUTF8 { cutOffsets($0, minimumLength: minimumLength) }
         var pieces: [Substring] = []
         var pieceStart = text.startIndex
-        var fence: (character: UInt8, length: Int)?
-        var previousBlank = false
-        var lineStart = text.startIndex
-        while lineStart < text.endIndex {
-            let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? text.endIndex
-            let line = bytes[lineStart..<lineEnd]
-            let blank = line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-            if let open = fence {
-                if let close = fenceRun(line), close.character == open.character, close.length >= open.length,
-                    line.dropFirst(close.offset + close.length).allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D })
-                {
-                    fence = nil
-                }
-            } else if let run = fenceRun(line) {
-                fence = (run.character, run.length)
-            } else if previousBlank, let first = line.first, startsPlainBlock(first),
-                bytes.distance(from: pieceStart, to: lineStart) >= minimumLength
-            {
-                pieces.append(text[pieceStart..<lineStart])
-                pieceStart = lineStart
-            }
-            previousBlank = blank
-            lineStart = lineEnd < text.endIndex ? bytes.index(after: lineEnd) : text.endIndex
+        for cut in cuts {
+            // A cut is after a newline: a scalar and Character boundary.
+            let index = text.utf8.index(text.startIndex, offsetBy: cut)
+            pieces.append(text[pieceStart..<index])
+            pieceStart = index
         }
         pieces.append(text[pieceStart...])
         return pieces
     }
 
+    /// The byte offsets of the lines each new piece starts with, found line by line (memchr).
+    private static func cutOffsets(_ bytes: UnsafeBufferPointer<UInt8>, minimumLength: Int) -> [Int] {
+        var cuts: [Int] = []
+        var pieceStart = 0
+        var fence: (character: UInt8, length: Int)?
+        var previousBlank = false
+        var lineStart = 0
+        let count = bytes.count
+        guard let base = bytes.baseAddress else { return [] }
+        while lineStart < count {
+            let found = memchr(base + lineStart, 0x0A, count - lineStart)
+            let lineEnd = found.map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? count
+            let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])
+            let blank = isBlank(line[...])
+            if let open = fence {
+                if let close = fenceRun(line), close.character == open.character, close.length >= open.length,
+                    isBlank(line.dropFirst(close.offset + close.length))
+                {
+                    fence = nil
+                }
+            } else if let run = fenceRun(line) {
+                fence = (run.character, run.length)
+            } else if previousBlank, let first = line.first, startsPlainBlock(first), lineStart - pieceStart >= minimumLength {
+                cuts.append(lineStart)
+                pieceStart = lineStart
+            }
+            previousBlank = blank
+            lineStart = lineEnd + 1
+        }
+        return cuts
+    }
+
+    private static func isBlank(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    }
+
     /// A line of ``` or ~~~ (3 or more) after up to 3 spaces: where it starts, its character and
     /// length.
-    private static func fenceRun(_ line: Substring.UTF8View) -> (offset: Int, character: UInt8, length: Int)? {
+    private static func fenceRun(_ line: UnsafeBufferPointer<UInt8>) -> (offset: Int, character: UInt8, length: Int)? {
         let indent = line.prefix { $0 == 0x20 }.count
         guard indent <= 3 else { return nil }
         let rest = line.dropFirst(indent)

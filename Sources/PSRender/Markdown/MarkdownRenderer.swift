@@ -58,6 +58,12 @@ struct GrowthState {
 
     init(text: String, growing: Bool) {
         self.growing = growing
+        // A finished text asks neither question: no pass over it.
+        guard growing else {
+            completeLines = 0
+            endsWithBlankLine = false
+            return
+        }
         var newlines = 0
         var lastLineBlank = false
         var sawNonBlankSinceNewline = false

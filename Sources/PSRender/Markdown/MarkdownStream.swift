@@ -54,6 +54,20 @@ final class MarkdownStream {
         return result
     }
 
+    /// The text is finished: its committed lines, then the rest rendered as a finished text. The
+    /// same lines as rendering it whole (the suffix after committed blocks renders alone as it does
+    /// in the whole text), without going over the committed blocks again.
+    func finish(_ text: String) -> RenderedBlock {
+        let bytes = text.utf8
+        guard committedBytes > 0, bytes.count >= committedBytes else { return renderer.render(text) }
+        let suffixText = String(text[bytes.index(bytes.startIndex, offsetBy: committedBytes)...])
+        lastParsedBytes = suffixText.utf8.count
+        var result = RenderedBlock.final(committedLines)
+        result.append(renderer.render(suffixText), separator: [[]])
+        result.settled = committedLines.count
+        return result
+    }
+
     /// What the text looks like now, its last line included before its newline comes: for a live
     /// display, where a word shows as it arrives. Nothing is committed, nothing counts as final;
     /// from line `skip` on, as `render`, and the work is bounded the same way.

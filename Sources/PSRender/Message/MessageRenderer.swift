@@ -139,8 +139,12 @@ public struct MessageRenderer {
         return MessageLines(first: start.first, block: output.block, settled: message.ended ? output.total : next.first)
     }
 
-    /// Lets go of the frozen lines: the next render starts from the top.
-    public mutating func thaw() { frozen = Frozen() }
+    /// Lets go of the frozen lines and of the streams' committed blocks: the next render starts
+    /// from the top (the parts may differ from the texts that streamed).
+    public mutating func thaw() {
+        frozen = Frozen()
+        streams = [:]
+    }
 
     /// Renders what is not frozen yet to a new width (the terminal was resized).
     public mutating func resize(width: Int) {
@@ -157,12 +161,15 @@ public struct MessageRenderer {
     }
 
     /// Forgets what was rendered of part `index` so far: it was replaced. When its text only grew
-    /// (the final version of a streamed text), its frozen lines stay as they are.
+    /// (the final version of a streamed text), its frozen lines and its stream's committed blocks
+    /// stay as they are.
     public mutating func forgetPart(_ index: Int, textOnlyGrew: Bool = false) {
         cache[index] = nil
-        streams[index] = nil
         transcripts[index] = nil
-        if !textOnlyGrew { thawIfFrozen(index) }
+        if !textOnlyGrew {
+            streams[index] = nil
+            thawIfFrozen(index)
+        }
     }
 
     private mutating func thawIfFrozen(_ index: Int) {

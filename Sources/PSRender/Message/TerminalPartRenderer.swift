@@ -22,7 +22,8 @@ struct TerminalPartRenderer {
         return [[Span(label, styled { $0.bold = true; $0.color = color }), Span(rule, styled { $0.dim = true })]]
     }
 
-    /// `stream` gives the incremental renderer of a text that is still growing. The first `skip`
+    /// `stream` gives the incremental renderer of a text that is growing or, once it is finished,
+    /// of the text that grew (a new one for a text that never streamed). The first `skip`
     /// lines of such a text are left out (the caller has them: at most the `settled` lines of the
     /// previous render, which only growing texts have).
     /// With `preview`, a growing text shows its last line too, before its newline (for a live
@@ -31,7 +32,8 @@ struct TerminalPartRenderer {
               stream: (MarkdownRenderer) -> MarkdownStream) -> RenderedBlock {
         func markdown(_ renderer: MarkdownRenderer) -> RenderedBlock {
             let text = part["text"]?.stringValue ?? ""
-            if finished { return renderer.render(text).dropping(skip) }
+            // A text that streamed is finished by its stream: its committed blocks are not rendered again.
+            if finished { return stream(renderer).finish(text).dropping(skip) }
             return preview ? stream(renderer).preview(text, skip: skip) : stream(renderer).render(text, skip: skip)
         }
         switch PartKind(part) {

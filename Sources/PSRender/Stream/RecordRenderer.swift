@@ -77,14 +77,7 @@ public final class RecordRenderer {
         case "part-delta":
             let index = try partIndex(object, allowingEnd: false)
             guard let delta = object["delta"]?.stringValue else { throw RecordError(message: "part-delta without a delta string") }
-            guard var text = current.parts[index]["text"]?.stringValue else {
-                throw RecordError(message: "part-delta for part \(index), which has no text")
-            }
-            // Let go of the part's copy first, so the text grows in place instead of being copied.
-            message!.parts[index]["text"] = .null
-            text += delta
-            message!.parts[index]["text"] = .string(text)
-            dirty = true
+            try append(delta, toPart: index)
         case "parts-reset":
             let index = try partIndex(object, allowingEnd: true)
             mayRewrite = true
@@ -127,6 +120,23 @@ public final class RecordRenderer {
             // metadata, and record types of later format versions: nothing to show.
             break
         }
+    }
+
+    /// Takes a part-delta record read without a JSON tree (PartDeltaRecord): the same as `handle`
+    /// given that record.
+    public func handlePartDelta(index: Int, delta: String) throws {
+        try append(TerminalSafeText.sanitize(delta), toPart: try partIndex(Int64(index), allowingEnd: false))
+    }
+
+    private func append(_ delta: String, toPart index: Int) throws {
+        guard var text = current.parts[index]["text"]?.stringValue else {
+            throw RecordError(message: "part-delta for part \(index), which has no text")
+        }
+        // Let go of the part's copy first, so the text grows in place instead of being copied.
+        message!.parts[index]["text"] = .null
+        text += delta
+        message!.parts[index]["text"] = .string(text)
+        dirty = true
     }
 
     /// Writes whatever became final since the last call, and redraws the live region.
@@ -205,11 +215,15 @@ public final class RecordRenderer {
     }
 
     private func partIndex(_ object: JSONObject, allowingEnd: Bool) throws -> Int {
+        try partIndex(object["index"]?.intValue, allowingEnd: allowingEnd)
+    }
+
+    private func partIndex(_ raw: Int64?, allowingEnd: Bool) throws -> Int {
         if message == nil {
             message = MessageState()
             dirty = true
         }
-        guard let raw = object["index"]?.intValue, raw >= 0 else { throw RecordError(message: "no valid index") }
+        guard let raw, raw >= 0 else { throw RecordError(message: "no valid index") }
         let limit = current.parts.count + (allowingEnd ? 1 : 0)
         guard raw < limit else {
             throw RecordError(message: "part index \(raw) but the message has \(current.parts.count) parts")
@@ -252,10 +266,19 @@ public final class RecordRenderer {
 
     private func emit(_ lines: [StyledLine]) throws {
         var text = ""
+        var wrote = false
         for line in lines {
-            text += LineEncoder.encode(line, ansi: options.ansi)
+            LineEncoder.encode(line, ansi: options.ansi, into: &text)
             text += "\n"
+            // The lines of a long message go out in pieces, not as one more copy of all of them.
+            if text.utf8.count >= Self.outputPiece {
+                try output(text)
+                text.removeAll(keepingCapacity: true)
+                wrote = true
+            }
         }
-        try output(text)
+        if !wrote || !text.isEmpty { try output(text) }
     }
+
+    private static let outputPiece = 64 * 1024
 }

@@ -34,15 +34,27 @@ public struct TextStyle: Equatable, Sendable {
 
     public static let plain = TextStyle()
 
-    var sgrParameters: [String] {
-        var parameters: [String] = []
-        if bold { parameters.append("1") }
-        if dim { parameters.append("2") }
-        if italic { parameters.append("3") }
-        if underline { parameters.append("4") }
-        if strike { parameters.append("9") }
-        if let color { parameters.append(String(color.rawValue)) }
-        return parameters
+    /// Whether the style has SGR parameters (bold, dim, italic, underline, strike, a colour).
+    var hasSGR: Bool { bold || dim || italic || underline || strike || color != nil }
+
+    /// Appends `ESC [ parameters m` for the style (which must have some), parameters in the order
+    /// 1 bold, 2 dim, 3 italic, 4 underline, 9 strike, then the colour.
+    func appendSGR(to out: inout String) {
+        out += "\u{1B}["
+        var first = true
+        func add(_ parameter: UInt8) {
+            if !first { out += ";" }
+            first = false
+            if parameter >= 10 { out.unicodeScalars.append(Unicode.Scalar(0x30 + parameter / 10)) }
+            out.unicodeScalars.append(Unicode.Scalar(0x30 + parameter % 10))
+        }
+        if bold { add(1) }
+        if dim { add(2) }
+        if italic { add(3) }
+        if underline { add(4) }
+        if strike { add(9) }
+        if let color { add(color.rawValue) }
+        out += "m"
     }
 }
 
@@ -91,18 +103,31 @@ public enum LineEncoder {
     /// ansi: every styled span is opened and reset on its own, so each line stands alone (a line
     /// can be printed, cut or copied without a style bleeding into the next).
     public static func encode(_ line: StyledLine, ansi: Bool) -> String {
-        guard ansi else { return line.plainText }
         var out = ""
+        encode(line, ansi: ansi, into: &out)
+        return out
+    }
+
+    /// Appends the line's bytes to `out`.
+    public static func encode(_ line: StyledLine, ansi: Bool, into out: inout String) {
+        guard ansi else {
+            for span in line { out += span.text }
+            return
+        }
         for span in line where !span.text.isEmpty {
-            let parameters = span.style.sgrParameters
-            let target = span.style.link.flatMap(TerminalSafeText.linkTarget)
-            if let target { out += "\u{1B}]8;;\(target)\u{1B}\\" }
-            if !parameters.isEmpty { out += "\u{1B}[" + parameters.joined(separator: ";") + "m" }
+            let style = span.style
+            let target = style.link.flatMap(TerminalSafeText.linkTarget)
+            if let target {
+                out += "\u{1B}]8;;"
+                out += target
+                out += "\u{1B}\\"
+            }
+            let styled = style.hasSGR
+            if styled { style.appendSGR(to: &out) }
             out += span.text
-            if !parameters.isEmpty { out += "\u{1B}[0m" }
+            if styled { out += "\u{1B}[0m" }
             if target != nil { out += "\u{1B}]8;;\u{1B}\\" }
         }
-        return out
     }
 }
 
@@ -110,8 +135,8 @@ extension String {
     /// The text with control characters (ESC, BEL, CR, ...) replaced, so that no input can send
     /// escape sequences to the terminal. Tabs become spaces.
     var withoutControlCharacters: String {
-        // Printable ASCII, most text, has nothing to replace: keep it without a copy.
-        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return self }
+        // Most text has nothing to replace: keep it without a copy.
+        if TerminalSafeText.isSafe(self, allowingLineBreaks: false) { return self }
         var scalars = String.UnicodeScalarView()
         for scalar in TerminalSafeText.sanitize(self).unicodeScalars {
             switch scalar {

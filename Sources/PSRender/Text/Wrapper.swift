@@ -10,167 +10,199 @@ public enum InlinePiece: Equatable, Sendable {
 }
 
 /// Greedy word wrapping by display width. Breaks only at spaces; a word longer than the width is
-/// cut at the width, or with `truncatingLongWords` (table cells) shown on a line of its own
-/// cut short with "…", so no word is ever split over two lines (text of wide characters,
-/// written without spaces, is still cut at the width). Leading and trailing spaces
-/// of every line are dropped.
+/// cut at the width (table cells: see CellWrapper). Leading and trailing spaces of every line are
+/// dropped.
+///
+/// One pass over the pieces' UTF-8 bytes: a word is collected as bytes (spaces and newlines are
+/// single bytes, so it is cut from the bytes, not at Character boundaries: a space may carry a
+/// combining mark, "\r\n" is one Character), and a line's spans are made once, when their style
+/// changes or the line ends.
 public enum Wrapper {
-    private enum Token {
-        case word([Span])
-        case space(Span)
-        case newline
+    /// `truncatingLongWords` (table cells): a word longer than the width is cut short with "…"
+    /// on a line of its own instead (CellWrapper).
+    public static func wrap(_ pieces: [InlinePiece], width: Int, truncatingLongWords: Bool = false) -> [StyledLine] {
+        if truncatingLongWords { return CellWrapper.wrap(pieces, width: width, truncatingLongWords: true) }
+        var filler = LineFiller(width: max(1, width))
+        for piece in pieces {
+            switch piece {
+            case .softBreak:
+                filler.endWord()
+                filler.space(filler.style(.plain))
+            case .hardBreak:
+                filler.endWord()
+                filler.endLine()
+            case .text(var text, let textStyle):
+                let style = filler.style(textStyle)
+                text.withUTF8 { bytes in
+                    var start = 0
+                    for index in 0..<bytes.count where bytes[index] == 0x20 || bytes[index] == 0x0A {
+                        if start < index { filler.addToWord(UnsafeBufferPointer(rebasing: bytes[start..<index]), style) }
+                        filler.endWord()
+                        // Spaces keep the text's style, so a styled phrase is one run of escapes.
+                        filler.space(style)
+                        start = index + 1
+                    }
+                    if start < bytes.count { filler.addToWord(UnsafeBufferPointer(rebasing: bytes[start...]), style) }
+                }
+            }
+        }
+        filler.endWord()
+        return filler.finish()
     }
 
-    public static func wrap(_ pieces: [InlinePiece], width: Int, truncatingLongWords: Bool = false) -> [StyledLine] {
-        let width = max(1, width)
-        var lines: [StyledLine] = []
-        var line: StyledLine = []
-        var lineWidth = 0
-        var pendingSpaces: [Span] = []
+    /// The widest word of `pieces`: the narrowest width that wraps them without cutting a word.
+    public static func longestWord(_ pieces: [InlinePiece]) -> Int { CellWrapper.longestWord(pieces) }
+}
 
-        func endLine() {
-            lines.append(line)
-            line = []
-            lineWidth = 0
-            pendingSpaces = []
+/// The state of one wrap: the lines made, the line being filled, the spaces waiting to see whether
+/// the next word fits after them, and the word being collected.
+private struct LineFiller {
+    let width: Int
+    var lines: [StyledLine] = []
+    /// The current line's spans before the last one, which is still growing in `open`.
+    var line: StyledLine = []
+    var open: [UInt8] = []
+    var openStyle = 0
+    var lineWidth = 0
+    /// Styles of the spaces after the line's last word (each one column).
+    var pendingSpaces: [Int] = []
+    /// The word being collected: its bytes, and where each run of one style ends in them.
+    var word: [UInt8] = []
+    var wordRuns: [(end: Int, style: Int)] = []
+    var wordWidth = 0
+    /// The styles of the pieces, by number (a piece in the style of the one before shares its
+    /// number), so that runs compare and keep numbers, not styles.
+    var styles: [TextStyle] = [.plain]
+
+    init(width: Int) {
+        self.width = width
+    }
+
+    /// The number of `style`.
+    mutating func style(_ style: TextStyle) -> Int {
+        if styles[styles.count - 1] != style { styles.append(style) }
+        return styles.count - 1
+    }
+
+    private func same(_ one: Int, _ other: Int) -> Bool {
+        one == other || styles[one] == styles[other]
+    }
+
+    var lineIsEmpty: Bool { line.isEmpty && open.isEmpty }
+
+    mutating func addToWord(_ bytes: UnsafeBufferPointer<UInt8>, _ style: Int) {
+        wordWidth += Self.displayWidth(bytes)
+        word.append(contentsOf: bytes)
+        if let last = wordRuns.last, same(last.style, style) {
+            wordRuns[wordRuns.count - 1].end = word.count
+        } else {
+            wordRuns.append((word.count, style))
         }
+    }
 
-        func place(_ word: [Span]) {
-            let wordWidth = word.displayWidth
-            if !line.isEmpty {
-                let spaceWidth = pendingSpaces.displayWidth
-                if lineWidth + spaceWidth + wordWidth <= width {
-                    append(&line, pendingSpaces)
-                    lineWidth += spaceWidth
-                } else {
+    mutating func space(_ style: Int) {
+        if !lineIsEmpty { pendingSpaces.append(style) }
+    }
+
+    /// Places the word collected: after the pending spaces when it fits, else on a new line (cut
+    /// into line-sized pieces when it is longer than a whole line).
+    mutating func endWord() {
+        guard !wordRuns.isEmpty else { return }
+        defer {
+            word.removeAll(keepingCapacity: true)
+            wordRuns.removeAll(keepingCapacity: true)
+            wordWidth = 0
+        }
+        if !lineIsEmpty {
+            if lineWidth + pendingSpaces.count + wordWidth <= width {
+                for style in pendingSpaces { emit(0x20, style) }
+                lineWidth += pendingSpaces.count
+            } else {
+                endLine()
+            }
+        }
+        pendingSpaces.removeAll(keepingCapacity: true)
+        if lineWidth + wordWidth <= width {
+            word.withUnsafeBufferPointer { bytes in
+                var start = 0
+                for run in wordRuns {
+                    emit(UnsafeBufferPointer(rebasing: bytes[start..<run.end]), run.style)
+                    start = run.end
+                }
+            }
+            lineWidth += wordWidth
+            return
+        }
+        // Longer than a whole line: cut it into line-sized pieces, scalar by scalar.
+        var start = 0
+        for run in wordRuns {
+            let text = String(decoding: word[start..<run.end], as: UTF8.self)
+            start = run.end
+            var chunk = String.UnicodeScalarView()
+            for scalar in text.unicodeScalars {
+                let scalarWidth = DisplayWidth.of(scalar)
+                if lineWidth + scalarWidth > width && (lineWidth > 0 || !chunk.isEmpty) {
+                    if !chunk.isEmpty { emit(String(chunk), run.style) }
+                    chunk = String.UnicodeScalarView()
                     endLine()
                 }
+                chunk.append(scalar)
+                lineWidth += scalarWidth
             }
-            pendingSpaces = []
-            if lineWidth + wordWidth <= width {
-                append(&line, word)
-                lineWidth += wordWidth
-                return
-            }
-            if truncatingLongWords && !breaksAnywhere(word) {
-                if !line.isEmpty { endLine() }
-                append(&line, truncated(word, to: width))
-                lineWidth = width
-                return
-            }
-            // Longer than a whole line: cut it into line-sized pieces.
-            for span in word {
-                var chunk = String.UnicodeScalarView()
-                for scalar in span.text.unicodeScalars {
-                    let scalarWidth = DisplayWidth.of(scalar)
-                    if lineWidth + scalarWidth > width && (lineWidth > 0 || !chunk.isEmpty) {
-                        if !chunk.isEmpty { append(&line, [Span(String(chunk), span.style)]) }
-                        chunk = String.UnicodeScalarView()
-                        endLine()
-                    }
-                    chunk.append(scalar)
-                    lineWidth += scalarWidth
-                }
-                if !chunk.isEmpty { append(&line, [Span(String(chunk), span.style)]) }
-            }
+            if !chunk.isEmpty { emit(String(chunk), run.style) }
         }
+    }
 
-        for token in tokens(pieces) {
-            switch token {
-            case .word(let word): place(word)
-            case .space(let space): if !line.isEmpty { pendingSpaces.append(space) }
-            case .newline: endLine()
-            }
-        }
+    mutating func endLine() {
+        closeSpan()
+        lines.append(line)
+        line = []
+        lineWidth = 0
+        pendingSpaces.removeAll(keepingCapacity: true)
+    }
+
+    mutating func finish() -> [StyledLine] {
+        closeSpan()
         if !line.isEmpty || lines.isEmpty { lines.append(line) }
         return lines
     }
 
-    /// The widest word of `pieces`: the narrowest width that wraps them without cutting a word.
-    public static func longestWord(_ pieces: [InlinePiece]) -> Int {
-        tokens(pieces).reduce(0) { widest, token in
-            if case .word(let word) = token { return max(widest, breaksAnywhere(word) ? 2 : word.displayWidth) }
-            return widest
-        }
+    /// Adds text to the line, to its last span when the style is the same.
+    private mutating func emit(_ bytes: UnsafeBufferPointer<UInt8>, _ style: Int) {
+        guard !bytes.isEmpty else { return }
+        startSpan(style)
+        open.append(contentsOf: bytes)
     }
 
-    /// Text of wide characters (Chinese, Japanese, Korean) is written without spaces and may
-    /// break between any two of them.
-    static func breaksAnywhere(_ word: [Span]) -> Bool {
-        word.contains { span in span.text.unicodeScalars.contains { DisplayWidth.of($0) == 2 } }
+    private mutating func emit(_ byte: UInt8, _ style: Int) {
+        startSpan(style)
+        open.append(byte)
     }
 
-    /// A word cut to `width - 1` columns and "…" (in the style of its last kept span).
-    static func truncated(_ word: [Span], to width: Int) -> [Span] {
-        var kept: [Span] = []
-        var used = 0
-        outer: for span in word {
-            var chunk = String.UnicodeScalarView()
-            for scalar in span.text.unicodeScalars {
-                let scalarWidth = DisplayWidth.of(scalar)
-                if used + scalarWidth > width - 1 {
-                    if !chunk.isEmpty { kept.append(Span(String(chunk), span.style)) }
-                    break outer
-                }
-                chunk.append(scalar)
-                used += scalarWidth
-            }
-            if !chunk.isEmpty { kept.append(Span(String(chunk), span.style)) }
-        }
-        let style = kept.last?.style ?? word.first?.style ?? TextStyle()
-        var result: StyledLine = []
-        append(&result, kept + [Span("…", style)])
-        return result
+    private mutating func emit(_ text: String, _ style: Int) {
+        startSpan(style)
+        open.append(contentsOf: text.utf8)
     }
 
-    /// Appends spans, merging a span into the previous one when the style is the same.
-    static func append(_ line: inout StyledLine, _ spans: [Span]) {
-        for span in spans where !span.text.isEmpty {
-            if let last = line.last, last.style == span.style {
-                line[line.count - 1].text += span.text
-            } else {
-                line.append(span)
-            }
-        }
+    private mutating func startSpan(_ style: Int) {
+        guard open.isEmpty || !same(openStyle, style) else { return }
+        closeSpan()
+        openStyle = style
     }
 
-    private static func tokens(_ pieces: [InlinePiece]) -> [Token] {
-        var tokens: [Token] = []
-        var word: [Span] = []
-        func endWord() {
-            if !word.isEmpty { tokens.append(.word(word)) }
-            word = []
+    private mutating func closeSpan() {
+        guard !open.isEmpty else { return }
+        line.append(Span(String(decoding: open, as: UTF8.self), styles[openStyle]))
+        open.removeAll(keepingCapacity: true)
+    }
+
+    /// As `DisplayWidth.of`, from the bytes: ASCII without decoding.
+    private static func displayWidth(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var width = 0
+        for byte in bytes {
+            guard byte < 0x80 else { return DisplayWidth.of(String(decoding: bytes, as: UTF8.self)) }
+            if byte >= 0x20 && byte != 0x7F { width += 1 }
         }
-        for piece in pieces {
-            switch piece {
-            case .softBreak:
-                endWord()
-                tokens.append(.space(Span(" ")))
-            case .hardBreak:
-                endWord()
-                tokens.append(.newline)
-            case .text(let text, let style):
-                // Spaces and newlines are single bytes in UTF-8: the words between them are cut
-                // from the text's bytes (not at Character boundaries: a space may carry a
-                // combining mark, "\r\n" is one Character), not rebuilt a scalar at a time.
-                let bytes = text.utf8
-                var start = bytes.startIndex
-                var index = start
-                while index < bytes.endIndex {
-                    let byte = bytes[index]
-                    if byte == 0x20 || byte == 0x0A {
-                        if start < index { append(&word, [Span(String(decoding: bytes[start..<index], as: UTF8.self), style)]) }
-                        endWord()
-                        // Spaces keep the text's style, so a styled phrase is one run of escapes.
-                        tokens.append(.space(Span(" ", style)))
-                        start = bytes.index(after: index)
-                    }
-                    index = bytes.index(after: index)
-                }
-                if start < bytes.endIndex { append(&word, [Span(String(decoding: bytes[start...], as: UTF8.self), style)]) }
-            }
-        }
-        endWord()
-        return tokens
+        return width
     }
 }

@@ -1,0 +1,70 @@
+/// Nearly every line ps-render reads while a message streams is a part delta as ps-parts writes
+/// it: `{"type":"part-delta","index":1,"delta":"…"}`. Recognised straight from the bytes, without
+/// a JSON tree, with the scanner of TextDeltaRecord: any whitespace, the three keys in any order,
+/// every escape of the delta. Anything else (another key, a key twice, an index that is not a
+/// plain non-negative integer, a lone surrogate, invalid UTF-8) returns nil and takes the general
+/// path, so the result is always the same.
+public struct PartDeltaRecord {
+    public let index: Int
+    /// The delta, decoded.
+    public let delta: String
+
+    public static func match(_ line: UnsafeRawBufferPointer) -> PartDeltaRecord? {
+        guard let base = line.baseAddress else { return nil }
+        var scanner = TextDeltaRecord.Scanner(base: base, count: line.count)
+        scanner.skipWhitespace()
+        guard scanner.next() == UInt8(ascii: "{") else { return nil }
+        var isPartDelta = false
+        var index: Int?
+        var delta: String?
+        while true {
+            scanner.skipWhitespace()
+            guard let key = scanner.plainString(validated: false) else { return nil }
+            scanner.skipWhitespace()
+            guard scanner.next() == UInt8(ascii: ":") else { return nil }
+            scanner.skipWhitespace()
+            switch key.count {
+            case 4 where TextDeltaRecord.Scanner.equal(key, "type"):
+                guard !isPartDelta, let type = scanner.plainString(validated: false),
+                    TextDeltaRecord.Scanner.equal(type, "part-delta")
+                else { return nil }
+                isPartDelta = true
+            case 5 where TextDeltaRecord.Scanner.equal(key, "index"):
+                guard index == nil, let value = scanner.smallInteger() else { return nil }
+                index = value
+            case 5 where TextDeltaRecord.Scanner.equal(key, "delta"):
+                guard delta == nil, let value = scanner.string() else { return nil }
+                delta = value
+            default: return nil
+            }
+            scanner.skipWhitespace()
+            switch scanner.next() {
+            case UInt8(ascii: ","): continue
+            case UInt8(ascii: "}"):
+                guard isPartDelta, let index, let delta else { return nil }
+                scanner.skipWhitespace()
+                return scanner.position == line.count ? PartDeltaRecord(index: index, delta: delta) : nil
+            default: return nil
+            }
+        }
+    }
+}
+
+extension TextDeltaRecord.Scanner {
+    /// A JSON integer of 1 to 9 digits without sign, fraction or exponent ("0", or no leading zero).
+    mutating func smallInteger() -> Int? {
+        var value = 0
+        var digits = 0
+        while position < count, case let byte = self[position], byte >= 0x30 && byte <= 0x39 {
+            if digits == 1 && value == 0 { return nil }
+            value = value * 10 + Int(byte - 0x30)
+            digits += 1
+            position += 1
+        }
+        guard digits > 0 && digits <= 9 else { return nil }
+        if position < count, case let byte = self[position], byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "e") {
+            return nil
+        }
+        return value
+    }
+}
