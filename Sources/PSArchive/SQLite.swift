@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CSQLite
 import PSCore
 
@@ -22,10 +25,30 @@ final class SQLiteDatabase {
 
     deinit { sqlite3_close_v2(handle) }
 
+    /// SQLite answers SQLITE_BUSY without waiting for the busy timeout in a few moments of WAL
+    /// bookkeeping: while another connection, the last one, closes the file and cleans up its
+    /// WAL, or recovers it after a crash (sqlite.org/wal.html, "Sometimes Queries Return
+    /// SQLITE_BUSY In WAL Mode"); two cron runs that start and end together meet it. Outside a
+    /// transaction nothing was done, so `attempt` is tried again, for up to 30 seconds.
+    func retryingBusy(_ attempt: () -> Int32) -> Int32 {
+        var status = attempt()
+        let deadline = MonotonicClock.now + 30
+        while status & 0xFF == SQLITE_BUSY && sqlite3_get_autocommit(handle) != 0 && MonotonicClock.now < deadline {
+            usleep(20_000)
+            status = attempt()
+        }
+        return status
+    }
+
     /// Runs statements that take no values and give no rows.
     func execute(_ sql: String) throws {
         var error: UnsafeMutablePointer<CChar>?
-        guard sqlite3_exec(handle, sql, nil, nil, &error) == SQLITE_OK else {
+        let status = retryingBusy {
+            sqlite3_free(error)
+            error = nil
+            return sqlite3_exec(handle, sql, nil, nil, &error)
+        }
+        guard status == SQLITE_OK else {
             let message = error.map { String(cString: $0) } ?? lastError
             sqlite3_free(error)
             throw ToolError(.failure, "\(path): \(message)")
@@ -55,6 +78,7 @@ final class SQLiteDatabase {
 final class SQLiteStatement {
     private let statement: OpaquePointer
     private unowned let database: SQLiteDatabase
+    private var rowsGiven = false
 
     init(_ statement: OpaquePointer, database: SQLiteDatabase) {
         self.statement = statement
@@ -92,8 +116,12 @@ final class SQLiteStatement {
 
     /// The next row: true while there is one.
     func step() throws -> Bool {
-        switch sqlite3_step(statement) {
-        case SQLITE_ROW: return true
+        // Retried only before its first row: a retry after an error starts the statement again.
+        let status = rowsGiven ? sqlite3_step(statement) : database.retryingBusy { sqlite3_step(statement) }
+        switch status {
+        case SQLITE_ROW:
+            rowsGiven = true
+            return true
         case SQLITE_DONE: return false
         default:
             let message = database.lastError
@@ -103,6 +131,7 @@ final class SQLiteStatement {
     }
 
     func reset() {
+        rowsGiven = false
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
     }

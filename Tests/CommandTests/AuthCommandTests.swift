@@ -150,7 +150,7 @@ import TestSupport
                                     env: ["PATH": path, "DISPLAY": ":0"])
         #expect(login.status == 0, "\(login.stderrText)")
         let opened = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
-        let code = try #require(login.stderrText.range(of: "[0-9A-F]{4}-[0-9A-F]{4}", options: .regularExpression))
+        let code = try #require(login.stderrText.range(of: "[0-9A-Z]{4}-[0-9A-Z]{4}", options: .regularExpression))
         #expect(opened == [server.baseURL + "/activate?user_code=" + login.stderrText[code]], "\(opened)")
         #expect(login.stderrText.contains("Opened " + server.baseURL + "/activate"))
 

@@ -172,13 +172,17 @@ import TestSupport
         // would deadlock here (and the test time out).
         let script = """
             coproc P { ps-sse; }
-            printf 'data: 1\\n\\n' >&${P[1]}
-            read -r first <&${P[0]}
+            # bash closes and unsets P's descriptors once the coprocess ends (as soon as its
+            # input closes, under load before cat starts): keep copies of its own.
+            pid=$P_PID
+            exec 3<&${P[0]} 4>&${P[1]}
+            printf 'data: 1\\n\\n' >&4
+            read -r first <&3
             echo "$first"
-            printf 'data: 2\\n\\n' >&${P[1]}
-            exec {P[1]}>&-
-            cat <&${P[0]}
-            wait $P_PID; echo "status $?"
+            printf 'data: 2\\n\\n' >&4
+            exec 4>&- {P[1]}>&-
+            cat <&3
+            wait $pid; echo "status $?"
             """
         let result = try Run.shell(script, timeout: 60)
         #expect(result.stdoutLines == [
