@@ -255,7 +255,7 @@ import TestSupport
         #expect(!refused.stderrText.contains("wrong-secret-1234") && !refused.stderrText.contains(server.password))
         #expect(refused.stderrText.hasPrefix("ps-archive: postgresql://\(PostgresTestServer.user)@127.0.0.1:\(server.port)/archive_"),
                 "\(refused.stderrText)")
-        let closedPort = try PostgresTestServer.freePort()
+        let closedPort = try FreePort.take()
         let nobody = try Run.command("ps-archive", ["--db", "postgresql://u:secret-5678@127.0.0.1:\(closedPort)/x"], stdin: Self.lines(Self.sample))
         #expect(nobody.status == 9, "\(nobody.stderrText)")
         #expect(!nobody.stderrText.contains("secret-5678"))

@@ -42,7 +42,7 @@ final class PostgresTestServer: @unchecked Sendable {
             for path in [folder, folder + "/pwfile"] { chown(path, nobody.pointee.pw_uid, nobody.pointee.pw_gid) }
         }
         chmod(folder, 0o755)
-        port = try Self.freePort()
+        port = try FreePort.take()
         try run("initdb", ["-D", folder + "/data", "-U", Self.user, "--auth=scram-sha-256", "--pwfile=" + folder + "/pwfile",
                            "--no-sync", "-E", "UTF8", "--no-locale"])
         try run("pg_ctl", ["-D", folder + "/data", "-l", folder + "/server.log", "-w", "-t", "60", "-o",
@@ -86,20 +86,6 @@ final class PostgresTestServer: @unchecked Sendable {
         return try Run.run(URL(fileURLWithPath: program), arguments, stdin: nil, environment: environment, timeout: 120)
     }
 
-    /// A port nothing listens on now (the kernel's pick for port 0).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw PostgresTestError("no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 }
 
 struct PostgresTestError: Error, CustomStringConvertible {

@@ -20,7 +20,7 @@ import Glibc
         init(in folder: String) throws {
             let binary = "/usr/bin/tinyproxy"
             try #require(FileManager.default.isExecutableFile(atPath: binary), "tinyproxy is not installed (scripts/setup installs it)")
-            port = try Self.freePort()
+            port = try FreePort.take()
             log = folder + "/tinyproxy.log"
             let config = """
                 Port \(port)
@@ -41,21 +41,6 @@ import Glibc
             _ = process.wait()
         }
 
-        static func freePort() throws -> Int {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-                }
-            }
-            guard bound else { throw LocalServerError("no free port") }
-            return Int(UInt16(bigEndian: address.sin_port))
-        }
 
         static func waitForListener(_ port: Int) throws {
             let deadline = Date().addingTimeInterval(20)
@@ -130,7 +115,7 @@ import Glibc
         let server = try LocalServer.start()
         defer { server.stop() }
         let sandbox = try NetworkSandbox(server: server)
-        let deadPort = try TinyProxy.freePort()
+        let deadPort = try FreePort.take()
         let down = try sandbox.run("ps-history", ["--list"], env: ["http_proxy": proxyURL(deadPort)])
         #expect(down.status == 9, "\(down.stderrText)")
         #expect(down.stderrText.hasPrefix("ps-history: cannot reach the proxy 127.0.0.1:\(deadPort) (from http_proxy)"), "\(down.stderrText)")
