@@ -71,6 +71,11 @@ import TestSupport
         let empty = try server.request("GET", "\(Self.list)/nosuchconversation/messages", headers: jwt).jsonObject()
         #expect((empty["messages"] as? [Any])?.isEmpty == true && empty["messageCount"] as? Int == 0)
         #expect(try server.request("GET", Self.list).status == 401)
+        // An agent's conversations live in chat_messages alone, never among the conversations
+        // rows GET /api/ai_conversations lists (ai_conversations/route.ts:21-35).
+        let ids = try #require(try server.request("GET", "/api/ai_conversations", headers: jwt).json() as? [[String: Any]])
+        #expect(ids.contains { $0["id"] as? String == LocalServer.globalConversationID })
+        #expect(!ids.contains { $0["id"] as? String == all.compactMap { ($0 as? [String: Any])?["id"] as? String }.first })
     }
 
     /// No `/api/ai/page-agents/*` and no PUT agent-config on the late-2025 server: its
@@ -117,6 +122,7 @@ import TestSupport
         #expect(every.status == 0, "\(every.stderrText)")
         let exported = try Records.parse(every.stdoutText)
         #expect(exported.contains { $0["id"] as? String == id && $0["pageId"] as? String == Self.agent }, "\(every.stdoutText)")
-        #expect(exported.contains { $0["conversationId"] as? String == id && Records.text(of: $0) == "hello legacy agent" })
+        // Once, as the agent's (never also as a Global conversation).
+        #expect(exported.filter { $0["conversationId"] as? String == id && Records.text(of: $0) == "hello legacy agent" }.count == 1)
     }
 }
