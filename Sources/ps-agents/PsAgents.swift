@@ -21,8 +21,7 @@ struct PsAgents: ParsableCommand {
             is never retried: the agent may already have answered.
 
             An MCP key reaches the agents of its drives; a session token reaches all of yours. \
-            The pagespace-legacy API has only an agent's configuration (show, set), with \
-            AGENT given as the page id.
+            The pagespace-legacy API has drives, list, show and set (no ask, no create).
 
             EXAMPLES:
               ps-agents drives

@@ -28,11 +28,11 @@ struct PsHistory: ParsableCommand {
             --direction do not apply there.
 
             --page P without --conversation exports each of the agent's conversations in turn \
-            (current API), every record carrying its conversationId.
+            (both PageSpace APIs), every record carrying its conversationId.
 
             --every-conversation exports every conversation the credential reaches: the Global \
             assistant's (on Lucid, Gemini and OpenAI-compatible servers, each conversation of \
-            the user or profile), then each Page AI agent's in every drive (current API). Each \
+            the user or profile), then each Page AI agent's in every drive (PageSpace). Each \
             conversation's record (as --list writes it) comes before its messages, which carry \
             its conversationId. With --state one file covers them all: a conversation made \
             since the last run is exported whole, the others from where they stopped. \

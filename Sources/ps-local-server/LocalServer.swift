@@ -49,6 +49,7 @@ struct LocalServer {
         case .legacy:
             LegacyConversationRoutes(state: state).register(on: router)
             LegacyAISettingsRoutes(state: state).register(on: router)
+            LegacyAgentRoutes(state: state).register(on: router)
         case .openai, .lucid, .gemini: break
         }
         return router

@@ -259,7 +259,7 @@ import TestSupport
         #expect(renameGone.status == 6)
     }
 
-    @Test func theLegacyAPIHasOnlyAnAgentsConfiguration() throws {
+    @Test func theLegacyAPIListsAgentsAndHasTheirConfiguration() throws {
         let server = try Self.start("pagespace-legacy")
         defer { server.stop() }
         let sandbox = try NetworkSandbox()
@@ -271,8 +271,13 @@ import TestSupport
         #expect(set.status == 0, "\(set.stderrText)")
         let patch = try #require(try Self.requests(server, "PATCH", "/api/pages/page_agent_demo/agent-config").last)
         #expect((patch["body"] as? [String: Any])?["enabledTools"] as? [String] == ["read_page", "list_pages", "replace_lines"])
+        // apps/web/src/app/api/drives/[driveId]/agents/route.ts:33,133-140 at 458264c5b: the
+        // drive's agents, found by title too.
+        let listed = try sandbox.run("ps-agents", ["list"])
+        #expect(listed.status == 0, "\(listed.stderrText)")
+        #expect(try Records.parse(listed.stdoutText).contains { $0["id"] as? String == "page_agent_demo" })
         for (command, arguments, what) in [
-            ("ps-agents", ["list"], "list agents"), ("ps-agents", ["ask", "page_agent_demo", "hi"], "ask an agent"),
+            ("ps-agents", ["ask", "page_agent_demo", "hi"], "ask an agent"),
             ("ps-keys", ["list"], "manage MCP keys"),
         ] {
             let refused = try sandbox.run(command, arguments)

@@ -12,14 +12,15 @@ import Testing
         return APIAdapters.make(kind, client: APIClient(session: session, http: HTTPClient()))
     }
 
-    @Test func theCurrentAPIHasTheWholeWorkspaceAndTheLegacyOneOnlyAgentConfiguration() throws {
+    @Test func theCurrentAPIHasTheWholeWorkspaceAndTheLegacyOneItsAgents() throws {
         let current = adapter(.pagespace)
         #expect(current is AgentDirectory && current is AgentConfiguring && current is AgentCreating)
         #expect(current is AgentConsulting && current is KeyManagement && current is GrantManagement)
         #expect(current is ConversationRenaming && current is ConversationDeleting)
         let legacy = adapter(.pagespaceLegacy)
-        #expect(legacy is AgentConfiguring)
-        #expect(!(legacy is AgentDirectory) && !(legacy is AgentConsulting) && !(legacy is KeyManagement))
+        // The late-2025 server had /api/drives/{id}/agents and agent-config, not this consult.
+        #expect(legacy is AgentConfiguring && legacy is AgentDirectory)
+        #expect(!(legacy is AgentConsulting) && !(legacy is KeyManagement))
         // The legacy server had /api/ai_conversations/{id} PATCH and DELETE.
         #expect(legacy is ConversationRenaming && legacy is ConversationDeleting)
         #expect(!(adapter(.openai) is AgentDirectory))

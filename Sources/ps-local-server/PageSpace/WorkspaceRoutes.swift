@@ -74,7 +74,8 @@ struct WorkspaceRoutes {
             }
             return Reply.json(Self.configJSON(page))
         }
-        // apps/web/src/app/api/pages/[pageId]/agent-config/route.ts (PATCH, and PUT its alias)
+        // apps/web/src/app/api/pages/[pageId]/agent-config/route.ts (PATCH, and on the current
+        // server PUT its alias; the legacy route.ts exports GET and PATCH only, 13 and 86)
         let patch: @Sendable (Request, ServerContext) async throws -> Response = { request, context in
             _ = try auth.require(request, scope: configScope)
             var request = request
@@ -88,7 +89,7 @@ struct WorkspaceRoutes {
             return try updateConfig(page, body)
         }
         router.patch("/api/pages/:pageId/agent-config", use: patch)
-        router.put("/api/pages/:pageId/agent-config", use: patch)
+        if state.dialect.isCurrent { router.put("/api/pages/:pageId/agent-config", use: patch) }
     }
 
     /// getCreatablePageTypes (packages/lib/src/content/page-types.config.ts:306-308): every

@@ -105,10 +105,21 @@ public final class PageSpaceLegacyAdapter: APIAdapter, ConversationRenaming, Con
 
     private func conversationPath(_ id: String) -> String { "/api/ai_conversations/" + URLText.encodeComponent(id) }
 
-    public var listsAgentConversations: Bool { false }
+    public var listsAgentConversations: Bool { true }
 
+    /// `GET /api/agents/{id}/conversations?page=N&pageSize=50` → `{conversations, pagination:
+    /// {hasMore, …}}`, newest activity first (apps/web/src/app/api/agents/[agentId]/conversations/route.ts
+    /// at 458264c5b; a JWT or an MCP key).
     public func listAgentConversations(agentID: String, _ body: (JSON) throws -> Void) throws {
-        throw ToolError(.usage, "the pagespace-legacy API cannot list an agent's conversations; name one with --conversation")
+        var pageNumber = 0
+        while true {
+            let page = try client.get(
+                "/api/agents/\(URLText.encodeComponent(agentID))/conversations",
+                query: [("page", String(pageNumber)), ("pageSize", "50")])
+            try (page["conversations"]?.arrayValue ?? []).forEach(body)
+            guard page["pagination"]?["hasMore"]?.boolValue == true else { return }
+            pageNumber += 1
+        }
     }
 
     public func historyPage(_ source: HistorySource, query: HistoryQuery) throws -> HistoryPage {
@@ -118,8 +129,17 @@ public final class PageSpaceLegacyAdapter: APIAdapter, ConversationRenaming, Con
                 "/api/ai_conversations/\(URLText.encodeComponent(id))/messages",
                 query: [("limit", query.limit.map(String.init)), ("cursor", query.cursor),
                         ("direction", query.direction?.rawValue)]))
-        case .agent(let page, let conversation):
-            return try .parse(client.get("/api/ai/chat/messages", query: [("pageId", page), ("conversationId", conversation)]))
+        case .agent(let page, let conversation?):
+            // `{messages, conversationId, messageCount}`: the whole conversation at once, no paging
+            // (apps/web/src/app/api/agents/[agentId]/conversations/[conversationId]/messages/route.ts).
+            let answer = try client.get(
+                "/api/agents/\(URLText.encodeComponent(page))/conversations/\(URLText.encodeComponent(conversation))/messages")
+            guard let messages = answer["messages"]?.arrayValue else {
+                throw ToolError(.serverError, "the server's history answer has no messages array")
+            }
+            return HistoryPage(messages: messages, hasMore: false, nextCursor: nil, isPaged: false)
+        case .agent(let page, nil):
+            return try .parse(client.get("/api/ai/chat/messages", query: [("pageId", page)]))
         }
     }
 

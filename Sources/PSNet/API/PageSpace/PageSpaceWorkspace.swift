@@ -1,7 +1,7 @@
 import PSCore
 
 // PageSpace's workspace routes. Both generations have an agent's configuration
-// (`GET|PATCH /api/pages/{id}/agent-config`); only the current one has the rest.
+// (`GET|PATCH /api/pages/{id}/agent-config`) and the drives' agents; only the current one has the rest.
 
 /// `GET|PATCH /api/pages/{pageId}/agent-config` (apps/web/src/app/api/pages/[pageId]/agent-config/route.ts):
 /// session or MCP key; an unknown page is a 403 there (no permission on what does not exist).
@@ -19,7 +19,24 @@ enum AgentConfigRoute {
     }
 }
 
-extension PageSpaceLegacyAdapter: AgentConfiguring {
+/// `GET /api/drives` and `GET /api/drives/{id}/agents`: the same in both generations (JWT or
+/// MCP key at 458264c5b, apps/web/src/app/api/drives/[driveId]/agents/route.ts:33).
+enum DriveRoutes {
+    /// A bare array (an MCP key sees its own drives).
+    static func drives(_ client: APIClient) throws -> [JSON] {
+        let answer = try client.get("/api/drives")
+        return answer.arrayValue ?? answer["drives"]?.arrayValue ?? []
+    }
+
+    /// `{agents:[…], driveName, …}`.
+    static func agents(_ client: APIClient, inDrive driveID: String) throws -> [JSON] {
+        try client.get("/api/drives/\(URLText.encodeComponent(driveID))/agents")["agents"]?.arrayValue ?? []
+    }
+}
+
+extension PageSpaceLegacyAdapter: AgentConfiguring, AgentDirectory {
+    public func drives() throws -> [JSON] { try DriveRoutes.drives(client) }
+    public func agents(inDrive driveID: String) throws -> [JSON] { try DriveRoutes.agents(client, inDrive: driveID) }
     public func agentConfig(_ agentID: String) throws -> AgentConfig { try AgentConfigRoute.get(client, agentID) }
     public func updateAgentConfig(_ agentID: String, _ change: AgentConfigChange) throws -> JSON {
         try AgentConfigRoute.patch(client, agentID, change)
@@ -27,16 +44,8 @@ extension PageSpaceLegacyAdapter: AgentConfiguring {
 }
 
 extension PageSpaceAdapter: AgentDirectory, AgentConfiguring, AgentCreating, AgentConsulting, KeyManagement, GrantManagement {
-    /// `GET /api/drives`: a bare array (an MCP key sees its own drives).
-    public func drives() throws -> [JSON] {
-        let answer = try client.get("/api/drives")
-        return answer.arrayValue ?? answer["drives"]?.arrayValue ?? []
-    }
-
-    /// `GET /api/drives/{id}/agents` → `{agents:[…], driveName, …}` (apps/web/src/app/api/drives/[driveId]/agents/route.ts).
-    public func agents(inDrive driveID: String) throws -> [JSON] {
-        try client.get("/api/drives/\(URLText.encodeComponent(driveID))/agents")["agents"]?.arrayValue ?? []
-    }
+    public func drives() throws -> [JSON] { try DriveRoutes.drives(client) }
+    public func agents(inDrive driveID: String) throws -> [JSON] { try DriveRoutes.agents(client, inDrive: driveID) }
 
     public func agentConfig(_ agentID: String) throws -> AgentConfig { try AgentConfigRoute.get(client, agentID) }
 

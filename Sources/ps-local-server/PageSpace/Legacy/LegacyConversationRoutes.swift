@@ -13,11 +13,12 @@ struct LegacyConversationRoutes {
         let history = HistoryResponder(state: state)
         let auth = state.authenticator
 
-        // apps/web/src/app/api/ai_conversations/route.ts (GET): the user's active
-        // conversations of every type, most recently active first, as a bare array.
+        // apps/web/src/app/api/ai_conversations/route.ts (GET): the user's active rows of the
+        // conversations table (route.ts:21-35), most recently active first, as a bare array.
+        // A Page AI agent's conversations live in chat_messages alone, so never here.
         router.get("/api/ai_conversations") { request, _ in
             _ = try auth.require(request, scope: .sessionOnly)
-            return Reply.json(.array(state.store.list { _ in true }.map(\.summary)))
+            return Reply.json(.array(state.store.list { $0.kind == .global }.map(\.summary)))
         }
         // apps/web/src/app/api/ai_conversations/route.ts (POST): {title?, type = global,
         // contextId?}; the title stays null until the first message names it.
