@@ -16,7 +16,7 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from live_terminal import Terminal, end_message, record, start_message  # noqa: E402
+from live_terminal import Terminal, end_message, record, start_message, streamed  # noqa: E402
 
 CODE = ('Before.\n\n```python\ndef greet(name):\n    """Say hello\n    over lines"""\n'
         '    return "hi " + name  # done\nx = 42\n```\n\n'
@@ -43,21 +43,6 @@ def colour_of(rows, word):
         if at >= 0:
             return set(colours[at:at + len(word)])
     return None
-
-
-def streamed(ps_render, text, env=None, seed=3):
-    terminal = Terminal([ps_render], env=env)
-    terminal.send(start_message())
-    rng = random.Random(seed)
-    position = 0
-    while position < len(text):
-        size = rng.randint(1, 9)
-        terminal.send(record(type="part-delta", index=0, delta=text[position:position + size]))
-        position += size
-        terminal.pump(0.002)
-    terminal.send(end_message(text))
-    status = terminal.close()
-    return terminal, status
 
 
 def whole(ps_render, text, env=None):

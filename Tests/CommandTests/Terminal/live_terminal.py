@@ -195,19 +195,26 @@ def mixed_document():
     return "\n\n".join(blocks) + "\n"
 
 
-def blocks(ps_render, failures, facts):
-    text = mixed_document()
-    rng = random.Random(7)
-    terminal = Terminal([ps_render])
+def streamed(ps_render, text, env=None, seed=3, largest=9):
+    """ps-render on the terminal fed `text` as part-delta records of 1 to `largest` characters
+    (a seeded random size), pumping the screen between them; the terminal and exit status."""
+    terminal = Terminal([ps_render], env=env)
     terminal.send(start_message())
+    rng = random.Random(seed)
     position = 0
     while position < len(text):
-        size = rng.randint(1, 12)
+        size = rng.randint(1, largest)
         terminal.send(record(type="part-delta", index=0, delta=text[position:position + size]))
         position += size
         terminal.pump(0.002)
     terminal.send(end_message(text))
     status = terminal.close()
+    return terminal, status
+
+
+def blocks(ps_render, failures, facts):
+    text = mixed_document()
+    terminal, status = streamed(ps_render, text, seed=7, largest=12)
     compare_end(terminal, whole_lines(ps_render, text), status, failures, facts)
 
 
