@@ -1,5 +1,5 @@
 import CSourceHighlight
-import Foundation
+import Synchronization
 
 /// The colours of a fenced code block's lines, from GNU source-highlight's language definitions
 /// (see CSourceHighlight). Only styles are added: each line's text is the code's text, passed
@@ -106,7 +106,7 @@ enum SyntaxHighlighter {
     /// on several threads.
     final class Pool: @unchecked Sendable {
         static let shared = Pool()
-        private let lock = NSLock()
+        private let lock = Mutex(())
         private var highlighters: [(file: String, highlighter: OpaquePointer)] = []
         private let capacity = 4
 
@@ -122,8 +122,12 @@ enum SyntaxHighlighter {
         func withHighlighter(
             for file: String, code: String, finished isFinished: Bool, _ body: (OpaquePointer) -> [CodeSpan]
         ) -> [CodeSpan]? {
-            lock.lock()
-            defer { lock.unlock() }
+            lock.withLock { _ in locked(file: file, code: code, finished: isFinished, body) }
+        }
+
+        private func locked(
+            file: String, code: String, finished isFinished: Bool, _ body: (OpaquePointer) -> [CodeSpan]
+        ) -> [CodeSpan]? {
             let block = Block(file: file, code: code)
             if isFinished, let spans = finished[block] { return spans }
             let highlighter: OpaquePointer
