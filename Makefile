@@ -1,5 +1,6 @@
 # Install in one line:   make install PREFIX=~/.local
-# and take it away:      make uninstall PREFIX=~/.local
+# and take it away:      make uninstall PREFIX=~/.local (its files, and the folders it
+#                        made once they are empty)
 # `make install` builds in release mode first; `make install-files BUILD=.build/debug` installs
 # binaries already built (the tests use it). DESTDIR is honoured, for packagers.
 
@@ -48,3 +49,8 @@ uninstall:
 	done
 	rm -rf "$(bindir)/$(RESOURCES)"
 	rm -f "$(mandir)/man5/ps-ndjson.5" "$(mandir)/man7/ps-tools.7"
+	# The folders install made, once empty, up to PREFIX (never PREFIX itself, never one
+	# that still holds something of someone else's).
+	for d in "$(bindir)" "$(mandir)/man1" "$(mandir)/man5" "$(mandir)/man7" "$(bashdir)" "$(zshdir)" "$(fishdir)"; do \
+		while [ "$$d" != "$(root)" ] && [ "$$d" != "/" ] && rmdir "$$d" 2>/dev/null; do d=$$(dirname "$$d"); done; \
+	done

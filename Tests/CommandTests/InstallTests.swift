@@ -36,10 +36,16 @@ import TestSupport
                                     environment: ["PREFIX": prefix])
         #expect(catalog.stdoutText.hasPrefix(prefix + "/share/man/man5/ps-ndjson.5"), "\(catalog.stderrText)")
 
+        // Someone else's page in a folder we share: it and its folder stay.
+        let other = prefix + "/share/man/man1/other.1"
+        #expect(FileManager.default.createFile(atPath: other, contents: Data("x".utf8)))
         let uninstall = try Run.shell(#"make -s -C "$ROOT" uninstall PREFIX="$PREFIX""#,
                                       environment: ["ROOT": root, "PREFIX": prefix], timeout: 60)
         #expect(uninstall.status == 0, "\(uninstall.stderrText)")
-        #expect(try Self.files(under: prefix).isEmpty)
+        #expect(try Self.files(under: prefix) == ["share/man/man1/other.1"])
+        // The folders install made are gone once empty; PREFIX itself stays.
+        let left = try FileManager.default.subpathsOfDirectory(atPath: prefix).sorted()
+        #expect(left == ["share", "share/man", "share/man/man1", "share/man/man1/other.1"])
     }
 
     /// Every file (not folder) under `folder`, relative to it.
