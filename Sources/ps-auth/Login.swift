@@ -124,6 +124,11 @@ struct Login: ParsableCommand {
                 "--device needs --drive ID (repeatable): the key is granted for those drives; without one the server "
                     + "grants no credential that reaches an AI route (a drive's ID follows /dashboard/ in its address)")
         }
+        // The scope grammar's resource id (RESOURCE_ID_RE, /^[a-z0-9]{1,32}$/): anything else is
+        // refused by the server as a bad scope, which would not say which word was wrong.
+        if let bad = drive.first(where: { id in !(1...32).contains(id.utf8.count) || !id.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) } }) {
+            throw ValidationError("--drive \(bad.debugDescription): not a drive ID (1 to 32 lowercase letters and digits, as after /dashboard/ in its address)")
+        }
         if device && connection.api == .pagespaceLegacy {
             throw ValidationError("the pagespace-legacy API has no device login; use --email")
         }

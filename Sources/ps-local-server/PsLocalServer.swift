@@ -27,7 +27,7 @@ struct PsLocalServer: ParsableCommand {
                         POST, PATCH and DELETE); the MCP key is refused on
                         /api/ai_conversations, settings and agent config
               global    conversation demoglobalconversation (--history-messages)
-              drive     drive_demo; AI_CHAT page page_agent_demo with the
+              drive     drivedemo; AI_CHAT page page_agent_demo with the
                         conversation demoagentconversation; page page_doc_demo
               keys      MCP key id key_demo; OAuth grant grant_demo; one
                         step-up token ps_stepup_demo (good once, for

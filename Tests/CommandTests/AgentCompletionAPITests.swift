@@ -193,13 +193,13 @@ import TestSupport
         let server = try LocalServer.start()
         defer { server.stop() }
         let created = try server.request(
-            "POST", "/api/v1/conversations", headers: Self.mcp, body: #"{"title":"  Launch thread  ","drive_id":"drive_demo"}"#)
+            "POST", "/api/v1/conversations", headers: Self.mcp, body: #"{"title":"  Launch thread  ","drive_id":"drivedemo"}"#)
         #expect(created.status == 201)
         let thread = try created.jsonObject()
         let id = try #require(thread["id"] as? String)
         #expect(thread["object"] as? String == "conversation")
         #expect(thread["title"] as? String == "Launch thread")
-        #expect(thread["drive_id"] as? String == "drive_demo")
+        #expect(thread["drive_id"] as? String == "drivedemo")
         #expect(thread["user_id"] as? String == "user_demo")
         #expect(thread["created_at"] is Int)
 
@@ -221,7 +221,7 @@ import TestSupport
         let second = try list("?limit=1&offset=1").jsonObject()["data"] as? [[String: Any]]
         #expect(second?.map { $0["id"] as? String } == ["demoagentconversation"])
         #expect((try list("?offset=9").jsonObject()["data"] as? [Any])?.isEmpty == true)
-        #expect((try list("?drive_id=drive_demo").jsonObject()["data"] as? [[String: Any]])?.map { $0["id"] as? String } == [id])
+        #expect((try list("?drive_id=drivedemo").jsonObject()["data"] as? [[String: Any]])?.map { $0["id"] as? String } == [id])
         for (query, message) in [
             ("?limit=0", "limit must be between 1 and 100"), ("?limit=101", "limit must be between 1 and 100"),
             ("?limit=abc", "limit must be between 1 and 100"), ("?offset=-1", "offset must be >= 0"),

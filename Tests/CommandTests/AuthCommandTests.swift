@@ -13,7 +13,7 @@ import TestSupport
         let status = try sandbox.run("ps-auth", ["status"])
         #expect(status.status == 0, "\(status.stdoutText)\(status.stderrText)")
         #expect(status.stdoutText.contains("reaches: Page AI agents and their history\n"))
-        #expect(status.stdoutText.contains("drives: ") && status.stdoutText.contains("drive_demo"))
+        #expect(status.stdoutText.contains("drives: ") && status.stdoutText.contains("drivedemo"))
         #expect(status.stdoutText.contains("works: yes"))
 
         let agent = try sandbox.run("ps-send", ["--page", "page_agent_demo", "--conversation", "demoagentconversation", "hello agent"])
@@ -108,7 +108,7 @@ import TestSupport
         defer { server.stop() }
         let sandbox = try NetworkSandbox()
         let login = try Self.deviceLogin(
-            server, sandbox, #"{"outcome":"approve","afterPolls":2,"interval":0}"#, ["--drive", "drive_demo", "--name", "ci box"])
+            server, sandbox, #"{"outcome":"approve","afterPolls":2,"interval":0}"#, ["--drive", "drivedemo", "--name", "ci box"])
         #expect(login.status == 0, "\(login.stderrText)")
         #expect(login.stderrText.contains("/activate") && login.stderrText.contains("enter the code"))
         // USER_CODE_ALPHABET (packages/lib/src/auth/oauth/user-code.ts); DEVICE_CODE_TTL_SECONDS = 1800.
@@ -146,7 +146,7 @@ import TestSupport
         let (path, log) = try Self.fakeOpener(in: sandbox)
         let approve = #"{"outcome":"approve","afterPolls":1,"interval":0}"#
         try server.request("POST", "/_test/device", body: approve)
-        let login = try sandbox.run("ps-auth", ["login", "--device", "--server", server.baseURL, "--drive", "drive_demo"],
+        let login = try sandbox.run("ps-auth", ["login", "--device", "--server", server.baseURL, "--drive", "drivedemo"],
                                     env: ["PATH": path, "DISPLAY": ":0"])
         #expect(login.status == 0, "\(login.stderrText)")
         let opened = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
@@ -157,7 +157,7 @@ import TestSupport
         try FileManager.default.removeItem(atPath: log)
         for env in [["PATH": path, "DISPLAY": ":0", "SSH_CONNECTION": "10.0.0.1 50000 10.0.0.2 22"], ["PATH": path]] {
             try server.request("POST", "/_test/device", body: approve)
-            let remote = try sandbox.run("ps-auth", ["login", "--device", "--server", server.baseURL, "--drive", "drive_demo"], env: env)
+            let remote = try sandbox.run("ps-auth", ["login", "--device", "--server", server.baseURL, "--drive", "drivedemo"], env: env)
             #expect(remote.status == 0, "\(remote.stderrText)")
             #expect(!FileManager.default.fileExists(atPath: log), "\(env)")
             #expect(remote.stderrText.contains("/activate") && !remote.stderrText.contains("Opened"))
@@ -168,9 +168,9 @@ import TestSupport
         let server = try LocalServer.start()
         defer { server.stop() }
         let sandbox = try NetworkSandbox()
-        let denied = try Self.deviceLogin(server, sandbox, #"{"outcome":"deny","interval":0}"#, ["--drive", "drive_demo"])
+        let denied = try Self.deviceLogin(server, sandbox, #"{"outcome":"deny","interval":0}"#, ["--drive", "drivedemo"])
         #expect(denied.status == 4 && denied.stderrText.contains("denied"))
-        let expired = try Self.deviceLogin(server, sandbox, #"{"outcome":"expire","interval":0}"#, ["--drive", "drive_demo"])
+        let expired = try Self.deviceLogin(server, sandbox, #"{"outcome":"expire","interval":0}"#, ["--drive", "drivedemo"])
         #expect(expired.status == 4 && expired.stderrText.contains("expired"))
         // No drive: the grant could only be an OAuth access token, which reaches no AI route
         // (and with no scope at all one the server refuses everywhere: parseScopeList('') is
@@ -183,6 +183,14 @@ import TestSupport
         #expect(!oauth.stderrText.contains("enter the code"))
         #expect(try !server.requestLog().contains { ($0["path"] as? String)?.hasPrefix("/api/oauth") == true })
         #expect(!FileManager.default.fileExists(atPath: sandbox.credentialsPath))
+        // A drive ID outside the scope grammar (/^[a-z0-9]{1,32}$/, scopes.ts:12) is named
+        // before any request, rather than reported as the server's bare invalid_scope.
+        for bad in ["drive_demo", "DriveDemo", String(repeating: "a", count: 33)] {
+            let refused = try Self.deviceLogin(server, sandbox, #"{"outcome":"approve","interval":0}"#, ["--drive", bad])
+            #expect(refused.status == 2)
+            #expect(refused.stderrText.contains("--drive \"\(bad)\": not a drive ID"), "\(refused.stderrText)")
+        }
+        #expect(try !server.requestLog().contains { ($0["path"] as? String)?.hasPrefix("/api/oauth") == true })
     }
 
     @Test func deviceLoginSlowsDownWhenAsked() throws {
@@ -191,7 +199,7 @@ import TestSupport
         let sandbox = try NetworkSandbox()
         let started = Date()
         let login = try Self.deviceLogin(
-            server, sandbox, #"{"outcome":"approve","afterPolls":1,"slowDownAtPoll":1,"interval":0}"#, ["--drive", "drive_demo"])
+            server, sandbox, #"{"outcome":"approve","afterPolls":1,"slowDownAtPoll":1,"interval":0}"#, ["--drive", "drivedemo"])
         #expect(login.status == 0, "\(login.stderrText)")
         // slow_down adds five seconds to the interval before the next poll.
         #expect(Date().timeIntervalSince(started) >= 5)

@@ -57,7 +57,7 @@ import TestSupport
     @Test func theDeviceAuthorizationChecksAndAnswersAsTheRealOne() throws {
         let server = try LocalServer.start()
         defer { server.stop() }
-        let reply = try Self.start(server, scope: "drive:drive_demo name:ci%20box")
+        let reply = try Self.start(server, scope: "drive:drivedemo name:ci%20box")
         #expect(reply.status == 200)
         #expect(reply.headers["cache-control"] == "no-store")
         let object = try reply.jsonObject()
@@ -77,8 +77,10 @@ import TestSupport
         let stranger = try server.request("POST", "/api/oauth/device_authorization", headers: Self.form, body: "client_id=other")
         #expect(try stranger.jsonObject()["error"] as? String == "invalid_client")
         // offline_access_alone, a nameless drive grant (route.ts:95-97), all_drives (86-88),
-        // account with a drive, a word the grammar lacks, a double space.
-        for scope in ["offline_access", "drive:drive_demo", "all_drives", "account drive:drive_demo", "everything", "account  offline_access"] {
+        // account with a drive, a word the grammar lacks, a double space, a drive id outside
+        // RESOURCE_ID_RE /^[a-z0-9]{1,32}$/ (scopes.ts:12).
+        for scope in ["offline_access", "drive:drivedemo", "all_drives", "account drive:drivedemo", "everything", "account  offline_access",
+                      "drive:drive_demo name:x", "drive:Drivedemo name:x", "drive:\(String(repeating: "a", count: 33)) name:x"] {
             let refused = try Self.start(server, scope: scope)
             #expect(refused.status == 400, "\(scope)")
             #expect(try refused.jsonObject()["error"] as? String == "invalid_scope", "\(scope)")

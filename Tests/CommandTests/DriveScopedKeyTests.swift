@@ -8,7 +8,7 @@ import TestSupport
 /// so the client makes each conversation in the key's drive (buildCreateConversationPayload's
 /// `drive_id`, lib/ai/openai-api/v1-conversations.ts:84-94).
 @Suite struct DriveScopedKeyTests {
-    static let otherDrive = "drive_elsewhere"
+    static let otherDrive = "driveelsewhere"
 
     /// A key for `drive`, granted by the device flow and read back from the sandbox's own store.
     static func scopedKey(_ server: LocalServer, drive: String) throws -> String {
@@ -33,7 +33,7 @@ import TestSupport
     @Test func aScopedKeyKeepsTalkingToItsOwnConversation() throws {
         let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
         defer { server.stop() }
-        let sandbox = try Self.loggedIn(server, key: try Self.scopedKey(server, drive: "drive_demo"))
+        let sandbox = try Self.loggedIn(server, key: try Self.scopedKey(server, drive: "drivedemo"))
 
         let first = try sandbox.shell("ps-send --new-conversation --print-ids 'First question' | ps-sse | ps-parts --final")
         #expect(first.status == 0, "\(first.stderrText)")
@@ -42,7 +42,7 @@ import TestSupport
         #expect(second.status == 0, "\(second.stderrText)")
 
         let created = try PageSpaceOpenAIVariantTests.sends(server, path: "/api/v1/conversations")
-        #expect(created.map { $0["drive_id"] as? String } == ["drive_demo"])
+        #expect(created.map { $0["drive_id"] as? String } == ["drivedemo"])
         let list = try sandbox.run("ps-history", ["--list"])
         #expect(list.status == 0, "\(list.stderrText)")
         #expect(try Records.parse(list.stdoutText).map { $0["id"] as? String } == [id])
@@ -57,7 +57,7 @@ import TestSupport
     @Test func aConversationOutsideTheKeysDrivesIsForbidden() throws {
         let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
         defer { server.stop() }
-        let key = try Self.scopedKey(server, drive: "drive_demo")
+        let key = try Self.scopedKey(server, drive: "drivedemo")
         let scoped = ["Authorization": "Bearer \(key)"]
         // Made with the unscoped seed key, with no drive (what ps-send used to make).
         let made = try server.request("POST", "/api/v1/conversations",
@@ -92,15 +92,15 @@ import TestSupport
     }
 
     /// `ps-send --page`: the agent's drive is the one the key lists (the seeded agents live in
-    /// drive_demo); a key for a drive it does not list makes a conversation with no drive.
+    /// drivedemo); a key for a drive it does not list makes a conversation with no drive.
     @Test func aScopedKeyListsOnlyItsDrives() throws {
         let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
         defer { server.stop() }
         let other = try Self.scopedKey(server, drive: Self.otherDrive)
         let drives = try server.request("GET", "/api/drives", headers: ["Authorization": "Bearer \(other)"])
         #expect((try drives.json() as? [Any])?.isEmpty == true)
-        let demo = try Self.scopedKey(server, drive: "drive_demo")
+        let demo = try Self.scopedKey(server, drive: "drivedemo")
         let listed = try server.request("GET", "/api/drives", headers: ["Authorization": "Bearer \(demo)"])
-        #expect((try listed.json() as? [[String: Any]])?.map { $0["id"] as? String } == ["drive_demo"])
+        #expect((try listed.json() as? [[String: Any]])?.map { $0["id"] as? String } == ["drivedemo"])
     }
 }

@@ -397,7 +397,7 @@ import TestSupport
         let paged = try server.request(
             "GET", "/api/ai/page-agents/page_agent_demo/conversations/demoagentconversation/messages?limit=2", headers: mcp)
         #expect((try paged.jsonObject()["messages"] as? [Any])?.count == 2)
-        let agents = try server.request("GET", "/api/drives/drive_demo/agents", headers: mcp).jsonObject()
+        let agents = try server.request("GET", "/api/drives/drivedemo/agents", headers: mcp).jsonObject()
         #expect(((agents["agents"] as? [[String: Any]])?.first)?["id"] as? String == "page_agent_demo")
     }
 

@@ -28,7 +28,7 @@ import TestSupport
         #expect(status.stdoutText.contains("works: yes"))
 
         let question = "Please make a table of the plan"
-        let send = try sandbox.run("ps-send", ["--print-ids", "--drive", "drive_demo", question])
+        let send = try sandbox.run("ps-send", ["--print-ids", "--drive", "drivedemo", question])
         #expect(send.status == 0, "\(send.stderrText)")
         #expect(send.stdoutText.contains("data: [DONE]"))
         #expect(Records.value("conversation", in: send.stderrText) == LocalServer.globalConversationID)
@@ -80,10 +80,10 @@ import TestSupport
         let sent = try #require((body["messages"] as? [[String: Any]])?.last)
         #expect(sent["id"] as? String == messageID)
         if dialect == "pagespace" {
-            #expect(body["contextRef"] as? [String: String] == ["routeType": "drive", "driveId": "drive_demo"])
+            #expect(body["contextRef"] as? [String: String] == ["routeType": "drive", "driveId": "drivedemo"])
         } else {
             let location = (body["locationContext"] as? [String: Any])?["currentDrive"] as? [String: Any]
-            #expect(location?["id"] as? String == "drive_demo")
+            #expect(location?["id"] as? String == "drivedemo")
         }
         #expect(!server.stderrText.contains(LocalServer.sessionToken))
         #expect(!server.stderrText.contains(LocalServer.password))

@@ -84,8 +84,8 @@ import TestSupport
         let sandbox = try NetworkSandbox()
         #expect(try sandbox.login(server).status == 0)
         try server.clearRequestLog()
-        #expect(try sandbox.run("ps-send", ["--drive", "drive_demo", "where am I"]).status == 0)
-        #expect(try sandbox.run("ps-send", ["--page", "page_agent_demo", "--drive", "drive_demo", "and here"]).status == 0)
+        #expect(try sandbox.run("ps-send", ["--drive", "drivedemo", "where am I"]).status == 0)
+        #expect(try sandbox.run("ps-send", ["--page", "page_agent_demo", "--drive", "drivedemo", "and here"]).status == 0)
         let bodies = try server.requestLog().filter { ($0["method"] as? String) == "POST" }.map { String(describing: $0["body"] ?? "") }
         #expect(bodies.filter { $0.contains("contextRef") }.count == 2, "\(bodies)")
         #expect(!bodies.contains { $0.contains("locationContext") || $0.contains("pageContext") })

@@ -16,7 +16,7 @@ import TestSupport
 
     static func createPage(_ server: LocalServer, title: String, type: String) throws -> String {
         let reply = try server.request(
-            "POST", "/api/pages", headers: session, body: #"{"title":"\#(title)","type":"\#(type)","driveId":"drive_demo"}"#)
+            "POST", "/api/pages", headers: session, body: #"{"title":"\#(title)","type":"\#(type)","driveId":"drivedemo"}"#)
         #expect(reply.status == 201, "\(reply.text)")
         return try #require(try reply.jsonObject()["id"] as? String)
     }
@@ -26,7 +26,7 @@ import TestSupport
         let server = try Self.start()
         defer { server.stop() }
         _ = try Self.createPage(server, title: "Plain Agent", type: "AI_CHAT")
-        let listed = try server.request("GET", "/api/drives/drive_demo/agents", headers: Self.mcp).jsonObject()
+        let listed = try server.request("GET", "/api/drives/drivedemo/agents", headers: Self.mcp).jsonObject()
         let stats = try #require(listed["stats"] as? [String: Int])
         // The seeded agent has a prompt and tools; the new one neither.
         #expect(stats == ["totalInDrive": 2, "accessible": 2, "withSystemPrompt": 1, "withTools": 1])
@@ -34,10 +34,10 @@ import TestSupport
             "Use read_page to view full agent configurations",
             "Use update_agent_config to modify agent settings",
             "Use spawn_session (with the agent id as `agent`) to delegate to specific agents",
-            "Drive: Demo Drive (drive_demo)",
+            "Drive: Demo Drive (drivedemo)",
         ])
         // Without the tools in the summaries, none counts as having tools (route.ts:126-129,157).
-        let noTools = try server.request("GET", "/api/drives/drive_demo/agents?includeTools=false", headers: Self.mcp)
+        let noTools = try server.request("GET", "/api/drives/drivedemo/agents?includeTools=false", headers: Self.mcp)
         #expect((try noTools.jsonObject()["stats"] as? [String: Int])?["withTools"] == 0)
         // The client reads the agents all the same.
         let sandbox = try NetworkSandbox(server: server)
@@ -99,7 +99,7 @@ import TestSupport
         defer { server.stop() }
         _ = try Self.createPage(server, title: "Scan", type: "FILE")
         let refused = try server.request(
-            "POST", "/api/pages", headers: Self.session, body: #"{"title":"X","type":"MACHINE","driveId":"drive_demo"}"#)
+            "POST", "/api/pages", headers: Self.session, body: #"{"title":"X","type":"MACHINE","driveId":"drivedemo"}"#)
         #expect(refused.status == 400)
         #expect(try Self.error(refused)?.contains(#""CANVAS"|"FILE"|"SHEET""#) == true)
     }

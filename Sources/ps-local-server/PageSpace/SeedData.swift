@@ -10,7 +10,7 @@ enum SeedData {
     static let mcpKey = "mcp_demo-mcp-key"
 
     static let globalConversationID = "demoglobalconversation"
-    static let driveID = "drive_demo"
+    static let driveID = "drivedemo"
     static let agentPageID = "page_agent_demo"
     static let documentPageID = "page_doc_demo"
     static let agentConversationID = "demoagentconversation"

@@ -121,11 +121,10 @@ struct ScopeList: Equatable {
         !account && !manageKeys && !drives.isEmpty && updateKeyID == nil && activateKeyID == nil
     }
 
-    /// RESOURCE_ID_RE, /^[a-z0-9]{1,32}$/ (scopes.ts:12), and "_": the one liberty taken, because
-    /// this server's seeded ids (`drive_demo`) have one where the real ids (cuid2) have none.
+    /// RESOURCE_ID_RE, /^[a-z0-9]{1,32}$/ (scopes.ts:12): cuid2 ids, as the seeded drive's is.
     static func isResourceID(_ text: String) -> Bool {
-        (1...32).contains(text.count)
-            && text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+        (1...32).contains(text.utf8.count)
+            && text.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
     }
 
     /// parseDriveScope (scopes.ts:119-139): the drive id of a well-formed drive scope.
