@@ -60,21 +60,30 @@ struct AbortRoute {
     }
 }
 
-/// ABORT_RATE_LIMIT (route.ts:10-16): 10 a minute per user; past that, refused until the
-/// minute is over (Retry-After: the seconds left, as the Postgres limiter clamps its block
-/// to the bucket's end, packages/lib/src/security/distributed-rate-limit.ts:552-566).
+/// ABORT_RATE_LIMIT (route.ts:10-16: 10 a minute, progressiveDelay false) through
+/// checkDistributedRateLimit (packages/lib/src/security/distributed-rate-limit.ts:533-550,
+/// 574-650): minute buckets aligned to the clock; every attempt counts, refused ones too; the
+/// count is this bucket's plus the last bucket's weighted by how much of this minute is still
+/// to come; over 10 is refused with Retry-After: ceil(windowMs / 1000) = 60. This server has
+/// one user, so one limiter is the per-user one.
 final class AbortRateLimit: Sendable {
-    static let maxAttempts = 10
-    static let window: TimeInterval = 60
-    private let attempts = Mutex<(start: Date, count: Int)>((Date.distantPast, 0))
+    static let maxAttempts = 10.0
+    static let windowMs: Int64 = 60_000
+    private let buckets = Mutex<(start: Int64, current: Int, previous: Int)>((Int64.min, 0, 0))
 
-    /// nil when this attempt may go on, else the seconds to wait.
-    func refusal(now: Date = Date()) -> Int? {
-        attempts.withLock { attempts in
-            if now.timeIntervalSince(attempts.start) >= Self.window { attempts = (now, 0) }
-            attempts.count += 1
-            guard attempts.count > Self.maxAttempts else { return nil }
-            return max(1, Int((Self.window - now.timeIntervalSince(attempts.start)).rounded(.up)))
+    /// nil when this attempt may go on, else the seconds to wait. `nowMs`: Unix time in ms.
+    func refusal(nowMs: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) -> Int? {
+        buckets.withLock { buckets in
+            let start = nowMs / Self.windowMs * Self.windowMs
+            if start != buckets.start {
+                // The bucket before this one survives only if it is the one just ended.
+                let previous = buckets.start == start - Self.windowMs ? buckets.current : 0
+                buckets = (start, 0, previous)
+            }
+            buckets.current += 1
+            let weight = 1 - Double(min(Self.windowMs, max(0, nowMs - start))) / Double(Self.windowMs)
+            let effective = Double(buckets.current) + Double(buckets.previous) * weight
+            return effective <= Self.maxAttempts ? nil : Int(Self.windowMs / 1000)
         }
     }
 }
