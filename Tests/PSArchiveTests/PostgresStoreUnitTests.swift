@@ -23,8 +23,8 @@ final class PostgresStoreUnitTests: XCTestCase {
 
         XCTAssertThrowsError(try PostgresURL("postgresql://a@h:99999/x"))
         XCTAssertThrowsError(try PostgresURL("postgresql://a@h/x?options=-c%20x"))
-        XCTAssertTrue(PostgresURL.isPostgres("postgres://x"))
-        XCTAssertFalse(PostgresURL.isPostgres("/tmp/archive.sqlite"))
+        XCTAssertTrue(ArchiveStores.isPostgres("postgres://x"))
+        XCTAssertFalse(ArchiveStores.isPostgres("/tmp/archive.sqlite"))
     }
 
     func testAMessagesTextIsItsPartsInFourColumns() {
