@@ -132,7 +132,7 @@ public final class PostgresArchive: ArchiveStore {
 
     @discardableResult
     public func store(_ message: ArchivedMessage) throws -> Bool {
-        let text = MessageText(record: message.record)
+        let text = message.searchText
         var changed = false
         try query("""
             INSERT INTO ps_archive_messages(source, id, conversation, role, created, record, body, document)
@@ -145,7 +145,7 @@ public final class PostgresArchive: ArchiveStore {
             WHERE ps_archive_messages.record IS DISTINCT FROM excluded.record OR ps_archive_messages.deleted
             RETURNING 1
             """, [message.source, message.id, message.conversationId, message.role, message.createdAt, message.record,
-                  text.text, text.reasoning, text.tool, text.toolIO]) { _ in changed = true }
+                  text.text ?? "", text.reasoning ?? "", text.tool ?? "", text.toolIO ?? ""]) { _ in changed = true }
         return changed
     }
 
