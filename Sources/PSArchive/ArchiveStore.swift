@@ -12,6 +12,9 @@ public protocol ArchiveStore: ArchiveSearching {
     func commit() throws
     /// Stores a message, replacing one with the same source and id; true when anything changed.
     @discardableResult func store(_ message: ArchivedMessage) throws -> Bool
+    /// Stores messages, leaving what `store` one after another would; a store may send them
+    /// together (PostgreSQL: one statement).
+    func store(_ messages: [ArchivedMessage]) throws
     /// Removes a message, or marks it deleted when `keep` (it stays searchable and exported).
     func delete(source: String, id: String, keep: Bool) throws
     func storeConversation(source: String, id: String, title: String?, record: String) throws
@@ -19,6 +22,12 @@ public protocol ArchiveStore: ArchiveSearching {
     func statistics() throws -> [SourceStatistics]
     /// Every record stored (conversations first, then messages in the order they came), as it was read.
     func export(source: String?, _ body: (String) throws -> Void) throws
+}
+
+extension ArchiveStore {
+    public func store(_ messages: [ArchivedMessage]) throws {
+        for message in messages { try store(message) }
+    }
 }
 
 /// Which store `--db` names: a `postgresql://` (or `postgres://`) URL, else an SQLite file.
