@@ -5,8 +5,8 @@ import PSCore
 /// next read (so nothing waits in an open transaction for more input), and the lines before a
 /// malformed one (or one longer than InputLimits allows, refused before it is held) committed
 /// before it is reported. Messages go to the store in batches (up to `batchCount` of them, or
-/// past `batchBytes` of records, so memory stays flat), each sent before a deletion or
-/// conversation that follows it, so the order of the input is kept.
+/// past `batchBytes` of records, so memory stays flat), each sent before a deletion that
+/// follows it, so the order of the input is kept.
 struct ArchiveIngest {
     static let batchCount = 1000
     static let batchBytes = 8 << 20
@@ -48,8 +48,7 @@ struct ArchiveIngest {
                 case .deletion(let source, let id):
                     try send()
                     try store.delete(source: source, id: id, keep: keepDeleted)
-                case .conversation(let source, let id, let title, let text):
-                    try send()
+                case .conversation(let source, let id, let title, let text):  // another table: the batch goes on
                     try store.storeConversation(source: source, id: id, title: title, record: text)
                 }
             }, afterRead: commit)

@@ -128,6 +128,7 @@ import TestSupport
             Self.message("m2", "banana"),
             Self.message("m1", "first apple"),
             Self.message("m1", "second cherry", extra: #","updated":true"#),
+            #"{"id":"c1","title":"Fruit"}"#,
             #"{"id":"m2","deleted":true}"#,
             Self.message("m3", "date"),
             Self.message("m2", "banana again"),
@@ -138,12 +139,13 @@ import TestSupport
         let ids = { (query: String) in try self.search([query]).compactMap { $0["id"] as? String } }
         #expect(try ids("apple").isEmpty && ids("elderberry").isEmpty, "updates replaced the text")
         #expect(try ids("cherry") == ["m1"] && ids("fig") == ["m4"] && ids("banana") == ["m2"])
+        #expect((try search(["cherry"]).first?["conversation"] as? [String: Any])?["title"] as? String == "Fruit")
         // Deleted and stored again: a new row after m3 (removed), or the kept row where it was.
         let order = keepDeleted ? ["m1", "m2", "m3", "m4"] : ["m1", "m3", "m2", "m4"]
         let exportedIDs = try exported().compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
         }
-        #expect(exportedIDs == order)
+        #expect(exportedIDs == ["c1"] + order)
         #expect(try stats().first?["messages"] as? Int == 4)
         #expect(try archive(input, keepDeleted ? ["--keep-deleted"] : []).status == 0)
         #expect(try stats().first?["messages"] as? Int == 4, "the same input again: nothing new")
