@@ -55,7 +55,8 @@ let package = Package(
         .target(name: "PSRender", dependencies: ["PSCore", "CCmarkGFM", "CSourceHighlight"]),
         // The message archive (SQLite with FTS5): no network code.
         .target(name: "PSArchive", dependencies: ["PSCore", "CSQLite"]),
-        // The same archive in PostgreSQL (--db postgresql://…); only ps-archive and ps-search link it.
+        // The same archive in PostgreSQL (--db postgresql://…); only ps-archive links it (ps-search
+        // runs `ps-archive --serve-search` for it, so that its start-up does not load NIO).
         .target(name: "PSArchivePostgres", dependencies: ["PSArchive", .product(name: "PostgresNIO", package: "postgres-nio")]),
         .target(
             name: "PSNet",
@@ -78,7 +79,7 @@ let package = Package(
         .executableTarget(name: "ps-agents", dependencies: commandDependencies + ["PSNet", "PSRender"]),
         .executableTarget(name: "ps-keys", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-models", dependencies: commandDependencies + ["PSNet"]),
-        .executableTarget(name: "ps-search", dependencies: commandDependencies + ["PSNet", "PSArchive", "PSArchivePostgres"]),
+        .executableTarget(name: "ps-search", dependencies: commandDependencies + ["PSNet", "PSArchive"]),
 
         // The local PageSpace server for tests and the demo.
         .executableTarget(

@@ -35,7 +35,7 @@ public enum ArchiveRecord {
             }
             return .message(ArchivedMessage(source: source, id: id, conversationId: conversation, role: role,
                                             createdAt: object["createdAt"]?.stringValue, record: text,
-                                            columns: SearchColumns(object)))
+                                            searchText: MessageText(object)))
         }
         if object["title"] != nil {
             return .conversation(source: source, id: id, title: object["title"]?.stringValue,
@@ -59,17 +59,19 @@ public struct ArchivedMessage: Sendable {
     public var role: String
     public var createdAt: String?
     public var record: String
-    /// The full-text columns when computed here (nil: the store computes them from the record).
-    public var columns: SearchColumns?
+    /// Its text, reasoning and tools, as indexed.
+    public var searchText: MessageText
+    /// The same where SQLite's view computes the same (nil: the SQLite store lets the view do it).
+    public var columns: MessageText? { searchText.matchesView ? searchText : nil }
 
     public init(source: String, id: String, conversationId: String?, role: String, createdAt: String?,
-                record: String, columns: SearchColumns? = nil) {
+                record: String, searchText: MessageText) {
         self.source = source
         self.id = id
         self.conversationId = conversationId
         self.role = role
         self.createdAt = createdAt
         self.record = record
-        self.columns = columns
+        self.searchText = searchText
     }
 }

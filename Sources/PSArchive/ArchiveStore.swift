@@ -1,11 +1,20 @@
+/// The part of an archive a search uses (all ps-search needs).
+public protocol ArchiveSearching: AnyObject {
+    /// Messages matching a full-text query, best first.
+    func search(_ query: ArchiveQuery, _ body: (ArchiveHit) throws -> Void) throws
+}
+
 /// Where the archive keeps its records. The commands see only this, so another store (a
 /// server database) can stand beside the SQLite one.
-public protocol ArchiveStore: AnyObject {
+public protocol ArchiveStore: ArchiveSearching {
     /// Starts a batch: what is stored until `commit()` is kept all together or not at all.
     func begin() throws
     func commit() throws
     /// Stores a message, replacing one with the same source and id; true when anything changed.
     @discardableResult func store(_ message: ArchivedMessage) throws -> Bool
+    /// Stores messages, leaving what `store` one after another would; a store may send them
+    /// together (PostgreSQL: one statement).
+    func store(_ messages: [ArchivedMessage]) throws
     /// Removes a message, or marks it deleted when `keep` (it stays searchable and exported).
     func delete(source: String, id: String, keep: Bool) throws
     func storeConversation(source: String, id: String, title: String?, record: String) throws
@@ -13,8 +22,30 @@ public protocol ArchiveStore: AnyObject {
     func statistics() throws -> [SourceStatistics]
     /// Every record stored (conversations first, then messages in the order they came), as it was read.
     func export(source: String?, _ body: (String) throws -> Void) throws
-    /// Messages matching a full-text query, best first.
-    func search(_ query: ArchiveQuery, _ body: (ArchiveHit) throws -> Void) throws
+}
+
+extension ArchiveStore {
+    public func store(_ messages: [ArchivedMessage]) throws {
+        for message in messages { try store(message) }
+    }
+}
+
+/// Which store `--db` names: a `postgresql://` (or `postgres://`) URL, else an SQLite file.
+/// The commands open their archive here and see only ArchiveStore (ArchiveSearching).
+/// PSArchivePostgres adds `open(_:create:)`, for the commands that link PostgresNIO.
+public enum ArchiveStores {
+    /// Whether `db` names a PostgreSQL database rather than an SQLite file.
+    public static func isPostgres(_ db: String) -> Bool {
+        db.hasPrefix("postgresql://") || db.hasPrefix("postgres://")
+    }
+
+    /// The archive to search, for a command that does not link PostgresNIO (ps-search): an
+    /// SQLite file in this process, a PostgreSQL database through a child process
+    /// (SearchHelper), so that loading NIO is paid only by a PostgreSQL search.
+    public static func searching(_ db: String) throws -> ArchiveSearching {
+        if isPostgres(db) { return try SearchHelper(db: db) }
+        return try SQLiteArchive(path: db, create: false)
+    }
 }
 
 public struct SourceStatistics: Sendable {

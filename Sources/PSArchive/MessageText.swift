@@ -1,33 +1,56 @@
 import PSCore
 
-/// The searchable text of a message record, in the four columns the archive indexes: its text
-/// (text parts, else a string `content`), its reasoning, the names of the tools it called, and
-/// their input and output. The SQLite store reads the same out of each record in SQL (the view
-/// `message_text`); a store that indexes text it is given (PostgreSQL) takes it from here.
+/// The searchable text of a message record, in the four columns the archive indexes (nil: the
+/// record has none): its text (the text parts' texts joined by newlines, else a string
+/// `content`), its reasoning (the reasoning parts' texts), the names of the tools it called
+/// (space-separated) and their input and output. Read once per record, from the record as
+/// ArchiveRecord parsed it.
+///
+/// The PostgreSQL store indexes these. The SQLite store computes the same columns from each
+/// record in SQL (the view `message_text`, through which an update or deletion takes a message
+/// out of its index), and indexes these instead only where they are that view's byte for byte:
+/// `matchesView`, true for the common shapes, where the two agree by construction (parts that
+/// are objects with a string `type`; text and reasoning parts whose `text` is a string without
+/// NUL, or missing; no tool part). For the rest it lets the view do it.
 public struct MessageText: Sendable, Equatable {
-    public var text = ""
-    public var reasoning = ""
-    public var tool = ""
-    public var toolIO = ""
+    public var text: String?
+    public var reasoning: String?
+    public var tool: String?
+    public var toolIO: String?
+    public var matchesView = true
 
-    public init(record: String) {
-        guard let message = try? JSON.parse(record) else { return }
+    public init(_ record: JSONObject) {
         var texts: [String] = [], reasonings: [String] = [], tools: [String] = [], io: [String] = []
-        for part in message["parts"]?.arrayValue ?? [] {
-            guard let type = part["type"]?.stringValue else { continue }
-            if type == "text" {
-                if let text = part["text"]?.stringValue { texts.append(text) }
-            } else if type == "reasoning" {
-                if let text = part["text"]?.stringValue { reasonings.append(text) }
-            } else if type.hasPrefix("tool-") || type == "dynamic-tool" {
+        let parts = record["parts"]
+        if parts != nil && parts?.arrayValue == nil { matchesView = false }  // the view would walk an object's values
+        for part in parts?.arrayValue ?? [] {
+            guard let type = part["type"]?.stringValue else {
+                matchesView = false
+                continue
+            }
+            if type.lowercased().hasPrefix("tool-") || type == "dynamic-tool" {  // the view: LIKE 'tool-%', ignoring case
                 tools.append(part["toolName"]?.stringValue ?? String(type.dropFirst(5)))
                 io.append(Self.flat(part["input"]) + "\n" + Self.flat(part["output"]))
+                matchesView = false
+            } else if type == "text" || type == "reasoning", let value = part["text"], !value.isNull {
+                guard let string = value.stringValue else {  // the view would write a number or object as text
+                    matchesView = false
+                    continue
+                }
+                if string.utf8.contains(0) { matchesView = false }
+                if type == "text" { texts.append(string) } else { reasonings.append(string) }
             }
         }
-        text = texts.isEmpty ? message["content"]?.stringValue ?? "" : texts.joined(separator: "\n")
-        reasoning = reasonings.joined(separator: "\n")
-        tool = tools.joined(separator: " ")
-        toolIO = io.joined(separator: "\n")
+        if texts.isEmpty {
+            // The view: json_type(record, '$.content') = 'text', a string.
+            text = record["content"]?.stringValue
+            if text?.utf8.contains(0) == true { matchesView = false }
+        } else {
+            text = texts.joined(separator: "\n")
+        }
+        reasoning = reasonings.isEmpty ? nil : reasonings.joined(separator: "\n")
+        tool = tools.isEmpty ? nil : tools.joined(separator: " ")
+        toolIO = io.isEmpty ? nil : io.joined(separator: "\n")
     }
 
     /// A string as it is, anything else as JSON text.

@@ -91,7 +91,7 @@ public final class PostgresArchive: ArchiveStore {
     private func run(_ sql: String) throws { try query(sql) }
 
     /// One statement with values; `row` is called for each row, in order.
-    private func query(_ sql: String, _ values: [String?] = [], limit: Int? = nil, _ row: (PostgresRow) throws -> Void = { _ in }) throws {
+    func query(_ sql: String, _ values: [String?] = [], limit: Int? = nil, _ row: (PostgresRow) throws -> Void = { _ in }) throws {
         var bindings = PostgresBindings()
         for value in values { bindings.append(value) }
         if let limit { bindings.append(limit) }
@@ -129,25 +129,6 @@ public final class PostgresArchive: ArchiveStore {
 
     public func begin() throws { try run("BEGIN") }
     public func commit() throws { try run("COMMIT") }
-
-    @discardableResult
-    public func store(_ message: ArchivedMessage) throws -> Bool {
-        let text = MessageText(record: message.record)
-        var changed = false
-        try query("""
-            INSERT INTO ps_archive_messages(source, id, conversation, role, created, record, body, document)
-            VALUES ($1, $2, $3, $4, $5, $6, concat_ws(E'\\n', nullif($7, ''), nullif($8, ''), nullif($9, ''), nullif($10, '')),
-              setweight(to_tsvector('simple', $7), 'A') || setweight(to_tsvector('simple', $8), 'B')
-              || setweight(to_tsvector('simple', $9), 'C') || setweight(to_tsvector('simple', $10), 'D'))
-            ON CONFLICT(source, id) DO UPDATE SET conversation = excluded.conversation, role = excluded.role,
-              created = excluded.created, record = excluded.record, body = excluded.body, document = excluded.document,
-              deleted = false
-            WHERE ps_archive_messages.record IS DISTINCT FROM excluded.record OR ps_archive_messages.deleted
-            RETURNING 1
-            """, [message.source, message.id, message.conversationId, message.role, message.createdAt, message.record,
-                  text.text, text.reasoning, text.tool, text.toolIO]) { _ in changed = true }
-        return changed
-    }
 
     public func delete(source: String, id: String, keep: Bool) throws {
         try query(keep ? "UPDATE ps_archive_messages SET deleted = true WHERE source = $1 AND id = $2 AND NOT deleted"

@@ -1,3 +1,4 @@
+import PSArchive
 import PSCore
 
 /// A `postgresql://` (or `postgres://`) URL as libpq takes it:
@@ -13,13 +14,8 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
     public var database: String?
     public var requireTLS: Bool
 
-    /// Whether `text` names a PostgreSQL database rather than an SQLite file.
-    public static func isPostgres(_ text: String) -> Bool {
-        text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
-    }
-
     public init(_ text: String) throws {
-        guard Self.isPostgres(text), let colon = text.firstIndex(of: ":") else {
+        guard ArchiveStores.isPostgres(text), let colon = text.firstIndex(of: ":") else {
             throw Self.invalid("it does not start with postgresql://")
         }
         var rest = text[colon...].dropFirst(3)

@@ -4,15 +4,27 @@ import PSCore
 /// Stores the records of an input: each read of input in one transaction, committed before the
 /// next read (so nothing waits in an open transaction for more input), and the lines before a
 /// malformed one (or one longer than InputLimits allows, refused before it is held) committed
-/// before it is reported.
+/// before it is reported. Messages go to the store in batches (up to `batchCount` of them, or
+/// past `batchBytes` of records, so memory stays flat), each sent before a deletion that
+/// follows it, so the order of the input is kept.
 struct ArchiveIngest {
+    static let batchCount = 1000
+    static let batchBytes = 8 << 20
     let store: ArchiveStore
     let source: String
     let keepDeleted: Bool
 
     func run(_ lines: RecordLineReader) throws {
         var open = false
+        var batch: [ArchivedMessage] = []
+        var batchBytes = 0
+        func send() throws {
+            if !batch.isEmpty { try store.store(batch) }
+            batch.removeAll(keepingCapacity: true)
+            batchBytes = 0
+        }
         func commit() throws {
+            try send()
             if open { try store.commit() }
             open = false
         }
@@ -29,9 +41,14 @@ struct ArchiveIngest {
                     open = true
                 }
                 switch record {
-                case .message(let message): try store.store(message)
-                case .deletion(let source, let id): try store.delete(source: source, id: id, keep: keepDeleted)
-                case .conversation(let source, let id, let title, let text):
+                case .message(let message):
+                    batch.append(message)
+                    batchBytes += message.record.utf8.count
+                    if batch.count >= Self.batchCount || batchBytes >= Self.batchBytes { try send() }
+                case .deletion(let source, let id):
+                    try send()
+                    try store.delete(source: source, id: id, keep: keepDeleted)
+                case .conversation(let source, let id, let title, let text):  // another table: the batch goes on
                     try store.storeConversation(source: source, id: id, title: title, record: text)
                 }
             }, afterRead: commit)

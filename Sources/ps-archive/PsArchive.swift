@@ -83,6 +83,10 @@ struct PsArchive: ParsableCommand {
     @Flag(name: .long, help: "Write NDJSON records even on a terminal (--stats).")
     var json = false
 
+    /// ps-search's helper for a PostgreSQL archive (SearchService): not for people.
+    @Flag(name: .customLong("serve-search"), help: .private)
+    var serveSearch = false
+
     func validate() throws {
         if stats && export { throw ValidationError("--stats and --export are separate runs") }
         if keepDeleted && (stats || export) { throw ValidationError("--keep-deleted applies to storing records") }
@@ -90,6 +94,7 @@ struct PsArchive: ParsableCommand {
     }
 
     func run() throws {
+        if serveSearch { return try SearchService.run() }
         guard let path = db ?? SQLiteArchive.defaultPath() else {
             throw ToolError(.usage, "no archive file: HOME is not set (give --db FILE)")
         }

@@ -1,5 +1,4 @@
 import PSArchive
-import PSArchivePostgres
 import PSCore
 
 /// `ps-search --archive`: the archive's FTS5 index, best first. In a pipe one record per hit,
@@ -11,7 +10,7 @@ struct ArchiveSearch {
     let table: Bool
 
     func run(path: String) throws {
-        let store = try ArchiveStores.open(path, create: false)
+        let store = try ArchiveStores.searching(path)
         let writer = RecordWriter()
         try store.search(query) { hit in
             if table {

@@ -117,6 +117,40 @@ import TestSupport
         #expect(try stats().first?["messages"] as? Int == 2)
     }
 
+    /// Messages are stored a batch at a time (PostgreSQL: one statement each), with what one at
+    /// a time would leave: a message twice in one batch, an update of one, a deletion between
+    /// two and a message stored again after it.
+    @Test(arguments: Store.allCases, [false, true])
+    func oneBatchLeavesWhatOneAtATimeWould(_ store: Store, keepDeleted: Bool) throws {
+        try use(store)
+        let input = [
+            Self.message("m1", "first apple"),
+            Self.message("m2", "banana"),
+            Self.message("m1", "first apple"),
+            Self.message("m1", "second cherry", extra: #","updated":true"#),
+            #"{"id":"c1","title":"Fruit"}"#,
+            #"{"id":"m2","deleted":true}"#,
+            Self.message("m3", "date"),
+            Self.message("m2", "banana again"),
+            Self.message("m4", "elderberry"),
+            Self.message("m4", "fig", extra: #","updated":true"#),
+        ]
+        #expect(try archive(input, keepDeleted ? ["--keep-deleted"] : []).status == 0)
+        let ids = { (query: String) in try self.search([query]).compactMap { $0["id"] as? String } }
+        #expect(try ids("apple").isEmpty && ids("elderberry").isEmpty, "updates replaced the text")
+        #expect(try ids("cherry") == ["m1"] && ids("fig") == ["m4"] && ids("banana") == ["m2"])
+        #expect((try search(["cherry"]).first?["conversation"] as? [String: Any])?["title"] as? String == "Fruit")
+        // Deleted and stored again: a new row after m3 (removed), or the kept row where it was.
+        let order = keepDeleted ? ["m1", "m2", "m3", "m4"] : ["m1", "m3", "m2", "m4"]
+        let exportedIDs = try exported().compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
+        }
+        #expect(exportedIDs == ["c1"] + order)
+        #expect(try stats().first?["messages"] as? Int == 4)
+        #expect(try archive(input, keepDeleted ? ["--keep-deleted"] : []).status == 0)
+        #expect(try stats().first?["messages"] as? Int == 4, "the same input again: nothing new")
+    }
+
     @Test(arguments: Store.allCases)
     func aMalformedLineIsExit3WithItsNumberAndTheLinesBeforeItAreKept(_ store: Store) throws {
         try use(store)

@@ -82,7 +82,7 @@ final class ArchiveStoreTests: XCTestCase {
         try archive.verify()
     }
 
-    /// New messages are indexed with columns computed in Swift (SearchColumns) where the shape is
+    /// New messages are indexed with columns computed in Swift (MessageText) where the shape is
     /// common, else by the view; an update or deletion takes them out through the view. If the two
     /// disagreed, FTS5's integrity check would fail and searches would find removed words.
     func testTheIndexedColumnsAreTheViewsForEveryShape() throws {
@@ -96,6 +96,7 @@ final class ArchiveStoreTests: XCTestCase {
             #"{"type":"dynamic-tool","toolName":"alpha","input":{"q":"alpha"}}"#,
             #"{"type":"text","text":"caf\u00e9 \u2603 alpha\nnext line"}"#,
             #"{"type":"Text","text":"not a text part alpha"}"#,
+            #"{"type":"text","text":null},{"type":"reasoning","text":null},{"type":"text","text":"alpha after null"}"#,
         ]
         var lines = shapes.enumerated().map { #"{"id":"m\#($0.offset)","role":"user","parts":[\#($0.element)]}"# }
         lines.append(#"{"id":"c1","role":"user","content":"alpha in content"}"#)
@@ -110,10 +111,10 @@ final class ArchiveStoreTests: XCTestCase {
         try store(archive, lines)
         try archive.verify()
         let found = try hits(archive, ArchiveQuery(text: "alpha", limit: 100)).count
-        XCTAssertEqual(found, 8, "every message with alpha in a column; not a \"Text\" part, object content or parts that are not a list")
+        XCTAssertEqual(found, 9, "every message with alpha in a column; not a \"Text\" part, object content or parts that are not a list")
         // Replace each by a message without the word, then delete half: the index keeps no trace.
         try store(archive, lines.enumerated().map { index, _ in
-            #"{"id":"\#(index < 8 ? "m\(index)" : "c\(index - 7)")","role":"user","parts":[{"type":"text","text":"omega"}],"updated":true}"#
+            #"{"id":"\#(index < shapes.count ? "m\(index)" : "c\(index - shapes.count + 1)")","role":"user","parts":[{"type":"text","text":"omega"}],"updated":true}"#
         })
         try archive.verify()
         XCTAssertEqual(try hits(archive, ArchiveQuery(text: "alpha")).count, 0)

@@ -1,5 +1,6 @@
 import PSArchive
 import PSArchivePostgres
+import PSCore
 import XCTest
 
 /// The pieces of the PostgreSQL store that need no server: its URL (whose password no message
@@ -23,12 +24,16 @@ final class PostgresStoreUnitTests: XCTestCase {
 
         XCTAssertThrowsError(try PostgresURL("postgresql://a@h:99999/x"))
         XCTAssertThrowsError(try PostgresURL("postgresql://a@h/x?options=-c%20x"))
-        XCTAssertTrue(PostgresURL.isPostgres("postgres://x"))
-        XCTAssertFalse(PostgresURL.isPostgres("/tmp/archive.sqlite"))
+        XCTAssertTrue(ArchiveStores.isPostgres("postgres://x"))
+        XCTAssertFalse(ArchiveStores.isPostgres("/tmp/archive.sqlite"))
     }
 
-    func testAMessagesTextIsItsPartsInFourColumns() {
-        let text = MessageText(record: #"""
+    private func text(_ record: String) throws -> MessageText {
+        MessageText(try XCTUnwrap(try JSON.parse(record).objectValue))
+    }
+
+    func testAMessagesTextIsItsPartsInFourColumns() throws {
+        let text = try text(#"""
             {"id":"m","role":"assistant","parts":[{"type":"reasoning","text":"think"},{"type":"text","text":"one"},
              {"type":"tool-weather","input":{"city":"Oslo"},"output":"cold"},{"type":"text","text":"two"},
              {"type":"dynamic-tool","toolName":"search","input":"q"}]}
@@ -37,7 +42,12 @@ final class PostgresStoreUnitTests: XCTestCase {
         XCTAssertEqual(text.reasoning, "think")
         XCTAssertEqual(text.tool, "weather search")
         XCTAssertEqual(text.toolIO, "{\"city\":\"Oslo\"}\ncold\nq\n")
-        XCTAssertEqual(MessageText(record: #"{"id":"m","role":"user","content":"plain"}"#).text, "plain")
-        XCTAssertEqual(MessageText(record: "not json"), MessageText(record: "{}"))
+        XCTAssertFalse(text.matchesView, "tool parts are left to SQLite's view")
+        let plain = try self.text(#"{"id":"m","role":"user","content":"plain"}"#)
+        XCTAssertEqual(plain.text, "plain")
+        XCTAssertTrue(plain.matchesView)
+        let none = try self.text(#"{"parts":[{"type":"text","text":null},{"type":"step-start"}]}"#)
+        XCTAssertEqual([none.text, none.reasoning, none.tool, none.toolIO], [nil, nil, nil, nil])
+        XCTAssertTrue(none.matchesView)
     }
 }

@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PSCore
+
+/// A PostgreSQL archive searched in a child process, `ps-archive --serve-search`, which links
+/// PostgresNIO so that ps-search does not (NIO, Foundation and ICU would cost every search's
+/// start-up). The request, URL and password included, goes to the child's standard input, never
+/// its argv; each hit comes back as an NDJSON line as it is found, and a failure as one last
+/// line `{"error":MESSAGE,"status":EXIT}` (SearchWire), which this process reports as its own.
+/// The child is ps-archive beside the running executable, else the first on PATH; without
+/// one, exit 1.
+public final class SearchHelper: ArchiveSearching {
+    public static let argument = "--serve-search"
+    let db: String
+    let executable: String
+
+    public init(db: String) throws {
+        guard let executable = Self.locate() else {
+            throw ToolError(.failure, "cannot search a PostgreSQL archive: ps-archive, which does it for \(Diagnostics.programName), "
+                            + "is neither in \(Self.ownFolder() ?? "the folder of \(Diagnostics.programName)") nor on PATH")
+        }
+        self.db = db
+        self.executable = executable
+    }
+
+    /// A hit's line holds the message and conversation records and the snippet, each within
+    /// the cap, escaped in JSON strings (at worst six bytes a byte).
+    static var replyLimits: InputLimits {
+        let (bytes, overflow) = InputLimits.current.maxRecordBytes.multipliedReportingOverflow(by: 18)
+        return InputLimits(maxRecordBytes: overflow ? Int.max : bytes)
+    }
+
+    /// ps-archive in the running executable's folder, else on PATH.
+    static func locate() -> String? {
+        let path = (getenv("PATH").map { String(cString: $0) } ?? "").split(separator: ":").filter { $0.hasPrefix("/") }
+        let folders = (ownFolder().map { [$0] } ?? []) + path.map(String.init)
+        return folders.map { $0 + "/ps-archive" }.first { access($0, X_OK) == 0 }
+    }
+
+    static func ownFolder() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))
+        guard count > 0 else { return nil }
+        let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        return String(path[..<slash])
+    }
+
+    public func search(_ query: ArchiveQuery, _ body: (ArchiveHit) throws -> Void) throws {
+        let child = try ChildPipes(executable: executable, arguments: ["ps-archive", Self.argument])
+        defer { child.finish() }
+        child.send(SearchWire.line(SearchWire.request(db: db, query: query)))
+        var failure: ToolError?
+        try RecordLineReader(child.output, limits: Self.replyLimits).forEachLine { line, _ in
+            switch try SearchWire.reply(line) {
+            case .hit(let hit): try body(hit)
+            case .failure(let error): failure = error
+            }
+        }
+        let status = child.wait()
+        if let failure { throw failure }
+        let signal = status & 0x7F
+        if signal == SIGINT || signal == SIGTERM { throw ExitRequest(.interrupted) }  // Ctrl-C reached it too
+        guard status == 0 else {
+            throw ToolError(.failure, "ps-archive \(Self.argument) (\(executable)) failed: \(ChildPipes.describe(status))")
+        }
+    }
+}
+
+/// A child process with its standard input and output on pipes, its standard error this
+/// process's. Ended by `finish()`: one not yet waited for is stopped (SIGTERM), then waited for.
+final class ChildPipes {
+    let pid: pid_t
+    let output: ChunkReader
+    private var input: Int32
+    private var status: Int32?
+
+    init(executable: String, arguments: [String]) throws {
+        var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
+        guard pipe(&toChild) == 0 else { throw Self.failure("pipe") }
+        guard pipe(&fromChild) == 0 else {
+            close(toChild[0]); close(toChild[1])
+            throw Self.failure("pipe")
+        }
+        // The child keeps only its ends, as its standard input and output.
+        for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var pid = pid_t()
+        let error = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        close(toChild[0])
+        close(fromChild[1])
+        guard error == 0 else {
+            close(toChild[1]); close(fromChild[0])
+            throw ToolError(.failure, "cannot run \(executable): \(String(cString: strerror(error)))")
+        }
+        self.pid = pid
+        input = toChild[1]
+        output = ChunkReader(fd: fromChild[0], name: "ps-archive", ownsDescriptor: false)
+    }
+
+    /// Writes `bytes` to the child's standard input and closes it. A child that ended without
+    /// reading it is seen by `wait()`.
+    func send(_ bytes: [UInt8]) {
+        _ = FileDescriptorOutput.writeAll(fd: input, bytes)
+        close(input)
+        input = -1
+    }
+
+    /// The child's wait status, once it has ended.
+    func wait() -> Int32 {
+        if let status { return status }
+        var raw: Int32 = 0
+        while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+        status = raw
+        return raw
+    }
+
+    func finish() {
+        if input >= 0 { close(input) }
+        input = -1
+        close(output.fd)
+        if status == nil { kill(pid, SIGTERM) }
+        _ = wait()
+    }
+
+    /// "exit 3", "signal 9".
+    static func describe(_ status: Int32) -> String {
+        let signal = status & 0x7F
+        return signal == 0 ? "exit \((status >> 8) & 0xFF)" : "signal \(signal)"
+    }
+
+    private static func failure(_ call: String) -> ToolError {
+        ToolError(.failure, "\(call): \(String(cString: strerror(errno)))")
+    }
+}
