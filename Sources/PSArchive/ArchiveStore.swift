@@ -4,6 +4,9 @@ public protocol ArchiveStore: AnyObject {
     /// Starts a batch: what is stored until `commit()` is kept all together or not at all.
     func begin() throws
     func commit() throws
+    /// After the last batch of an ingest: a store may reorganise what it wrote (SQLite merges
+    /// its full-text index after a large ingest).
+    func finishIngest() throws
     /// Stores a message, replacing one with the same source and id; true when anything changed.
     @discardableResult func store(_ message: ArchivedMessage) throws -> Bool
     /// Removes a message, or marks it deleted when `keep` (it stays searchable and exported).
@@ -15,6 +18,10 @@ public protocol ArchiveStore: AnyObject {
     func export(source: String?, _ body: (String) throws -> Void) throws
     /// Messages matching a full-text query, best first.
     func search(_ query: ArchiveQuery, _ body: (ArchiveHit) throws -> Void) throws
+}
+
+extension ArchiveStore {
+    public func finishIngest() throws {}
 }
 
 public struct SourceStatistics: Sendable {

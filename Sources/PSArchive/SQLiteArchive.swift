@@ -8,6 +8,8 @@ import PSCore
 /// view `message_text` reads out of each record (so the text is stored once, in the record).
 public final class SQLiteArchive: ArchiveStore {
     let database: SQLiteDatabase
+    /// Rows this connection put into the full-text index (new or changed messages).
+    private var indexed = 0
     // A message is inserted, else updated: one upsert statement costs twice as much for a new
     // row (measured), and most rows of an ingest are new.
     private lazy var insertMessage = try! database.prepare("""
@@ -125,6 +127,17 @@ public final class SQLiteArchive: ArchiveStore {
     public func begin() throws { try database.execute("BEGIN IMMEDIATE") }
     public func commit() throws { try database.execute("COMMIT") }
 
+    /// After an ingest that indexed a good part of the archive (FullTextIndex.optimizeShare),
+    /// the index is merged into one segment, which each query then reads instead of many.
+    public func finishIngest() throws {
+        let index = FullTextIndex(database: database)
+        if try index.worthOptimizing(indexed: indexed) { try index.optimize() }
+        indexed = 0
+    }
+
+    /// The number of segments (b-trees) of the full-text index.
+    public func indexSegments() throws -> Int { try FullTextIndex(database: database).segments() }
+
     @discardableResult
     public func store(_ message: ArchivedMessage) throws -> Bool {
         for statement in [insertMessage, updateMessage] {
@@ -136,6 +149,7 @@ public final class SQLiteArchive: ArchiveStore {
             statement.bind(6, message.record)
             try statement.run()
             guard database.changes > 0 else { continue }
+            indexed += 1
             if statement === insertMessage {
                 // A new message (an update's triggers reindex it from the view). Its columns
                 // computed here cost a fraction of the view's JSON functions.
@@ -157,6 +171,7 @@ public final class SQLiteArchive: ArchiveStore {
         statement.bind(1, source)
         statement.bind(2, id)
         try statement.run()
+        if !keep { indexed += database.changes }
     }
 
     public func storeConversation(source: String, id: String, title: String?, record: String) throws {

@@ -36,6 +36,7 @@ struct ArchiveIngest {
                 }
             }, afterRead: commit)
             try commit()
+            try store.finishIngest()
         } catch let error as ToolError where error.status == .malformedInput {
             try commit()
             throw error

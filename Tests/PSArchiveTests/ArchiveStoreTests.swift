@@ -122,6 +122,36 @@ final class ArchiveStoreTests: XCTestCase {
         XCTAssertEqual(try hits(archive, ArchiveQuery(text: "omega", limit: 100)).count, lines.count - 4)
     }
 
+    /// Each batch is a segment of the FTS5 index; an ingest that wrote a good part of the index
+    /// merges them into one (FullTextIndex.optimizeShare), which the same records again keep, and
+    /// the hits and their order stay the same.
+    func testALargeIngestMergesTheIndexIntoOneSegment() throws {
+        let archive = try SQLiteArchive(path: folder.appendingPathComponent("segments.sqlite").path, create: true)
+        let words = ["alpha", "beta", "gamma", "delta", "alpha beta", "beta beta gamma"]
+        let batches = (0..<10).map { batch in
+            (0..<20).map { n in
+                #"{"id":"m\#(batch)-\#(n)","role":"user","parts":[{"type":"text","text":"\#(words[(batch + n) % words.count]) \#(n)"}]}"#
+            }
+        }
+        for batch in batches { try store(archive, batch) }
+        XCTAssertGreaterThan(try archive.indexSegments(), 1, "a segment per batch, some merged")
+        let queries = ["alpha", "beta gamma", "\"beta beta\"", "delta OR alpha"].map { ArchiveQuery(text: $0, limit: 50) }
+        func results() throws -> [[String]] {
+            try queries.map { try hits(archive, $0).map { "\($0.message) \($0.rank) \($0.snippet)" } }
+        }
+        let before = try results()
+        try archive.finishIngest()
+        XCTAssertEqual(try archive.indexSegments(), 1)
+        XCTAssertEqual(try results(), before, "the same hits in the same order, with the same ranks and snippets")
+        for batch in batches { try store(archive, batch) }
+        try archive.finishIngest()
+        XCTAssertEqual(try archive.indexSegments(), 1, "the same records again add nothing")
+        try store(archive, [#"{"id":"late","role":"user","parts":[{"type":"text","text":"alpha late"}]}"#])
+        try archive.finishIngest()
+        XCTAssertEqual(try archive.indexSegments(), 2, "one message of 201 is left to automerge")
+        try archive.verify()
+    }
+
     func testAMalformedQueryIsAUsageError() throws {
         let archive = try SQLiteArchive(path: folder.appendingPathComponent("q.sqlite").path, create: true)
         XCTAssertThrowsError(try hits(archive, ArchiveQuery(text: "\"unclosed")))
