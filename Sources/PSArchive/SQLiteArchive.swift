@@ -210,11 +210,22 @@ public final class SQLiteArchive: ArchiveStore {
         }
     }
 
+    private var rankFunctionAdded = false
+    /// The rows the last search ranked, and those whose length it read.
+    let rankCounts = RankFunction.Counts()
+
     public func search(_ query: ArchiveQuery, _ body: (ArchiveHit) throws -> Void) throws {
-        // Best first by bm25. The best `limit` are found first, joining the message rows only
-        // when a filter needs them (a common word matches tens of thousands of messages); the
-        // records and the snippet (matches between control characters the caller turns into
-        // bold or brackets) are read for those alone.
+        // Best first by bm25, through ps_rank (RankFunction: bm25's value for each row that can
+        // be among the best `limit`, without reading the length of those that cannot). The best
+        // `limit` are found first, joining the message rows only when a filter needs them (a
+        // common word matches tens of thousands of messages); the records and the snippet
+        // (matches between control characters the caller turns into bold or brackets) are read
+        // for those alone.
+        if !rankFunctionAdded {
+            try RankFunction.register(on: database, counting: rankCounts)
+            rankFunctionAdded = true
+        }
+        (rankCounts.rows, rankCounts.lengths) = (0, 0)
         let filters: [(String, String?)] = [
             ("m.source = ?2", query.source), ("m.conversation = ?3", query.conversationId), ("m.role = ?4", query.role),
             ("m.created >= ?5", query.since), ("m.created < ?6", query.until),
@@ -223,7 +234,7 @@ public final class SQLiteArchive: ArchiveStore {
         let conditions = filters.map { " AND " + $0.0 }.joined()
         let statement = try database.prepare("""
             WITH top AS MATERIALIZED (
-              SELECT f.rowid AS id, bm25(message_fts) AS rank FROM message_fts f \(join)
+              SELECT f.rowid AS id, \(RankFunction.name)(message_fts, ?7) AS rank FROM message_fts f \(join)
               WHERE message_fts MATCH ?1\(conditions) ORDER BY rank LIMIT ?7)
             SELECT m.source, m.record, c.record, top.rank, snippet(message_fts, -1, char(2), char(3), '…', 16)
             FROM top JOIN message_fts f ON f.rowid = top.id JOIN messages m ON m.rowid = top.id
