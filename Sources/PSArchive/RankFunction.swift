@@ -40,23 +40,30 @@ enum RankFunction {
         let averageLength: Double
         let keep: Int
         var best = MaxHeap()
-        var frequencies: [Double]
-        var lastOffsets: [Int32]
         var lastRow: Int64?
+        // The current row's, rewritten for each (buffers: no exclusivity checks in the loop).
+        let frequencies: UnsafeMutableBufferPointer<Double>
+        let lastOffsets: UnsafeMutableBufferPointer<Int32>
 
         init(idf: [Double], averageLength: Double, keep: Int, columns: Int) {
             self.idf = idf
             self.averageLength = averageLength
             self.keep = keep
-            frequencies = Array(repeating: 0, count: idf.count)
-            lastOffsets = Array(repeating: -1, count: max(columns, 0))
+            frequencies = .allocate(capacity: idf.count)
+            lastOffsets = .allocate(capacity: max(columns, 0))
+        }
+
+        deinit {
+            frequencies.deallocate()
+            lastOffsets.deallocate()
         }
 
         /// bm25's score (positive, higher is better) for the row's frequencies and a length.
         func score(length: Double) -> Double {
             let k1 = 1.2, b = 0.75
             var score = 0.0
-            for (i, frequency) in frequencies.enumerated() {
+            for i in 0..<frequencies.count {
+                let frequency = frequencies[i]
                 score += idf[i] * ((frequency * (k1 + 1.0)) / (frequency + k1 * (1 - b + b * length / averageLength)))
             }
             return score
@@ -89,21 +96,22 @@ enum RankFunction {
         var instances: Int32 = 0
         var status = api.xInstCount!(context, &instances)
         guard status == SQLITE_OK else { return status }
-        for i in query.frequencies.indices { query.frequencies[i] = 0 }
-        for i in query.lastOffsets.indices { query.lastOffsets[i] = -1 }
+        let frequencies = query.frequencies, lastOffsets = query.lastOffsets
+        frequencies.update(repeating: 0)
+        lastOffsets.update(repeating: -1)
         for index in 0..<instances {
             var phrase: Int32 = 0, column: Int32 = 0, offset: Int32 = 0
             status = api.xInst!(context, index, &phrase, &column, &offset)
             guard status == SQLITE_OK else { return status }
-            query.frequencies[Int(phrase)] += 1.0
-            if Int(column) < query.lastOffsets.count { query.lastOffsets[Int(column)] = max(query.lastOffsets[Int(column)], offset) }
+            frequencies[Int(phrase)] += 1.0
+            if Int(column) < lastOffsets.count { lastOffsets[Int(column)] = max(lastOffsets[Int(column)], offset) }
         }
         let counts = Unmanaged<Counts>.fromOpaque(api.xUserData!(context)!).takeUnretainedValue()
         counts.rows += 1
         let row = api.xRowid!(context)
         let counted = query.lastRow == row  // the same row asked again: already among the best
         if query.keep > 0 && query.best.count == query.keep && !counted {
-            let shortest = query.lastOffsets.reduce(0.0) { $0 + ($1 >= 0 ? Double($1) + 1 : 0) }
+            let shortest = lastOffsets.reduce(0.0) { $0 + ($1 >= 0 ? Double($1) + 1 : 0) }
             if -1.0 * query.score(length: shortest) > query.best.maximum {
                 answer(.infinity)
                 return SQLITE_OK
