@@ -80,12 +80,15 @@ enum RankFunction {
 
     private static func rankRow(_ api: Fts5ExtensionApi, _ context: OpaquePointer, keep: Int,
                                 _ answer: (Double) -> Void) -> Int32 {
-        var query: Query
+        let query: Query
         if let auxiliary = api.xGetAuxdata!(context, 0) {
             query = Unmanaged<Query>.fromOpaque(auxiliary).takeUnretainedValue()
         } else {
-            guard let made = try? makeQuery(api, context, keep: keep) else { return SQLITE_ERROR }
-            query = made
+            do {
+                query = try makeQuery(api, context, keep: keep)
+            } catch {
+                return (error as? Failed)?.status ?? SQLITE_ERROR
+            }
             let status = api.xSetAuxdata!(context, Unmanaged.passRetained(query).toOpaque()) {
                 Unmanaged<Query>.fromOpaque($0!).release()
             }
