@@ -112,7 +112,7 @@ enum RankFunction {
         let counts = Unmanaged<Counts>.fromOpaque(api.xUserData!(context)!).takeUnretainedValue()
         counts.rows += 1
         let row = api.xRowid!(context)
-        let counted = query.lastRow == row  // the same row asked again: already among the best
+        let counted = query.lastRow == row  // the same row asked again: its score is in `best` already
         if query.keep > 0 && query.best.count == query.keep && !counted {
             let shortest = lastOffsets.reduce(0.0) { $0 + ($1 >= 0 ? Double($1) + 1 : 0) }
             if -1.0 * query.score(length: shortest) > query.best.maximum {
