@@ -10,6 +10,9 @@ public protocol ArchiveStore: ArchiveSearching {
     /// Starts a batch: what is stored until `commit()` is kept all together or not at all.
     func begin() throws
     func commit() throws
+    /// After the last batch of an ingest: a store may reorganise what it wrote (SQLite merges
+    /// its full-text index after a large ingest).
+    func finishIngest() throws
     /// Stores a message, replacing one with the same source and id; true when anything changed.
     @discardableResult func store(_ message: ArchivedMessage) throws -> Bool
     /// Stores messages, leaving what `store` one after another would; a store may send them
@@ -46,6 +49,10 @@ public enum ArchiveStores {
         if isPostgres(db) { return try SearchHelper(db: db) }
         return try SQLiteArchive(path: db, create: false)
     }
+}
+
+extension ArchiveStore {
+    public func finishIngest() throws {}
 }
 
 public struct SourceStatistics: Sendable {

@@ -65,6 +65,27 @@ final class SQLiteDatabase {
 
     var lastError: String { String(cString: sqlite3_errmsg(handle)) }
 
+    /// A failure of this database (exit 1), naming it.
+    func failure(_ message: String) -> ToolError { ToolError(.failure, "\(path): \(message)") }
+
+    private static let fts5PointerType: StaticString = "fts5_api_ptr"
+
+    /// FTS5's API, for adding auxiliary functions: `SELECT fts5(?1)` writes it through the
+    /// pointer bound to ?1 (sqlite.org/fts5.html, "Extending FTS5").
+    func fts5API() throws -> UnsafeMutablePointer<fts5_api>? {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, "SELECT fts5(?1)", -1, &statement, nil) == SQLITE_OK else { throw failure(lastError) }
+        defer { sqlite3_finalize(statement) }
+        var api: UnsafeMutablePointer<fts5_api>?
+        let status = withUnsafeMutablePointer(to: &api) { pointer in
+            let type = UnsafeRawPointer(Self.fts5PointerType.utf8Start).assumingMemoryBound(to: CChar.self)
+            sqlite3_bind_pointer(statement, 1, pointer, type, nil)
+            return sqlite3_step(statement)
+        }
+        guard status == SQLITE_ROW || status == SQLITE_DONE else { throw failure(lastError) }
+        return api
+    }
+
     /// Whether the last failure was an error in the SQL or its values (a bad full-text query),
     /// rather than of the file (I/O, locked, corrupt).
     var lastFailureWasInTheQuery: Bool { sqlite3_errcode(handle) & 0xFF == SQLITE_ERROR }

@@ -8,6 +8,8 @@ import PSCore
 /// view `message_text` reads out of each record (so the text is stored once, in the record).
 public final class SQLiteArchive: ArchiveStore {
     let database: SQLiteDatabase
+    /// Rows this connection put into the full-text index (new or changed messages).
+    private var indexed = 0
     // A message is inserted, else updated: one upsert statement costs twice as much for a new
     // row (measured), and most rows of an ingest are new.
     private lazy var insertMessage = try! database.prepare("""
@@ -125,6 +127,17 @@ public final class SQLiteArchive: ArchiveStore {
     public func begin() throws { try database.execute("BEGIN IMMEDIATE") }
     public func commit() throws { try database.execute("COMMIT") }
 
+    /// After an ingest that indexed a good part of the archive (FullTextIndex.optimizeShare),
+    /// the index is merged into one segment, which each query then reads instead of many.
+    public func finishIngest() throws {
+        let index = FullTextIndex(database: database)
+        if try index.worthOptimizing(indexed: indexed) { try index.optimize() }
+        indexed = 0
+    }
+
+    /// The number of segments (b-trees) of the full-text index.
+    public func indexSegments() throws -> Int { try FullTextIndex(database: database).segments() }
+
     @discardableResult
     public func store(_ message: ArchivedMessage) throws -> Bool {
         for statement in [insertMessage, updateMessage] {
@@ -136,6 +149,7 @@ public final class SQLiteArchive: ArchiveStore {
             statement.bind(6, message.record)
             try statement.run()
             guard database.changes > 0 else { continue }
+            indexed += 1
             if statement === insertMessage {
                 // A new message (an update's triggers reindex it from the view). Its columns
                 // computed here cost a fraction of the view's JSON functions.
@@ -157,6 +171,7 @@ public final class SQLiteArchive: ArchiveStore {
         statement.bind(1, source)
         statement.bind(2, id)
         try statement.run()
+        if !keep { indexed += database.changes }
     }
 
     public func storeConversation(source: String, id: String, title: String?, record: String) throws {
@@ -195,11 +210,22 @@ public final class SQLiteArchive: ArchiveStore {
         }
     }
 
+    private var rankFunctionAdded = false
+    /// The rows the last search ranked, and those whose length it read.
+    let rankCounts = RankFunction.Counts()
+
     public func search(_ query: ArchiveQuery, _ body: (ArchiveHit) throws -> Void) throws {
-        // Best first by bm25. The best `limit` are found first, joining the message rows only
-        // when a filter needs them (a common word matches tens of thousands of messages); the
-        // records and the snippet (matches between control characters the caller turns into
-        // bold or brackets) are read for those alone.
+        // Best first by bm25, through ps_rank (RankFunction: bm25's value for each row that can
+        // be among the best `limit`, without reading the length of those that cannot). The best
+        // `limit` are found first, joining the message rows only when a filter needs them (a
+        // common word matches tens of thousands of messages); the records and the snippet
+        // (matches between control characters the caller turns into bold or brackets) are read
+        // for those alone.
+        if !rankFunctionAdded {
+            try RankFunction.register(on: database, counting: rankCounts)
+            rankFunctionAdded = true
+        }
+        (rankCounts.rows, rankCounts.lengths) = (0, 0)
         let filters: [(String, String?)] = [
             ("m.source = ?2", query.source), ("m.conversation = ?3", query.conversationId), ("m.role = ?4", query.role),
             ("m.created >= ?5", query.since), ("m.created < ?6", query.until),
@@ -208,7 +234,7 @@ public final class SQLiteArchive: ArchiveStore {
         let conditions = filters.map { " AND " + $0.0 }.joined()
         let statement = try database.prepare("""
             WITH top AS MATERIALIZED (
-              SELECT f.rowid AS id, bm25(message_fts) AS rank FROM message_fts f \(join)
+              SELECT f.rowid AS id, \(RankFunction.name)(message_fts, ?7) AS rank FROM message_fts f \(join)
               WHERE message_fts MATCH ?1\(conditions) ORDER BY rank LIMIT ?7)
             SELECT m.source, m.record, c.record, top.rank, snippet(message_fts, -1, char(2), char(3), '…', 16)
             FROM top JOIN message_fts f ON f.rowid = top.id JOIN messages m ON m.rowid = top.id

@@ -53,6 +53,7 @@ struct ArchiveIngest {
                 }
             }, afterRead: commit)
             try commit()
+            try store.finishIngest()
         } catch let error as ToolError where error.status == .malformedInput {
             try commit()
             throw error

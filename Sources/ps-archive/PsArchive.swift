@@ -22,7 +22,10 @@ struct PsArchive: ParsableCommand {
             ~/.local/share/ps-tools/archive.sqlite) with an FTS5 full-text index; ps-search \
             --archive searches it. Each read of input is stored in one transaction, in WAL mode \
             with a busy timeout: two writers at once take turns, and a writer killed in the middle \
-            loses only its last batch, which running it again stores once.
+            loses only its last batch, which running it again stores once. The full-text index \
+            grows by a b-tree per batch, merged a few at a time, and a search reads each; after a \
+            run that stored an eighth of the archive or more, they are merged into one (a few \
+            seconds per million messages).
 
             --db postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE (or postgres://; \
             ?host=/socket/folder for a unix socket, ?sslmode=require for TLS) keeps the same \

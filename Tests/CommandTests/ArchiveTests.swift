@@ -205,6 +205,25 @@ import TestSupport
         #expect(Set(try exported()).count == 4500)
     }
 
+    /// Input that comes in several reads is stored in several batches, each a b-tree (segment) of
+    /// the FTS5 index; at the end of a run that stored much of the archive they are merged into
+    /// one, which a search reads instead of several. Counted from the index's own tables.
+    @Test func aLargeIngestInManyBatchesLeavesTheIndexInOneSegment() throws {
+        for batch in 0..<6 {
+            try Self.lines(Self.conversationRecords(prefix: "b\(batch)-", count: 200))
+                .write(to: folder.appendingPathComponent("batch\(batch).ndjson"))
+        }
+        let result = try Run.shell("""
+            set -e
+            for batch in '\(folder.path)'/batch*.ndjson; do cat "$batch"; sleep 0.2; done | ps-archive --db '\(db)'
+            python3 -c 'import sqlite3, sys
+            print(sqlite3.connect(sys.argv[1]).execute("SELECT count(DISTINCT segid) FROM message_fts_idx").fetchone()[0])' '\(db)'
+            """)
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stdoutLines == ["1"])
+        #expect(try stats().first?["messages"] as? Int == 1200)
+    }
+
     @Test(arguments: Store.allCases)
     func killedInTheMiddleThenRunAgainLosesAndRepeatsNothing(_ store: Store) throws {
         try use(store)

@@ -1,5 +1,5 @@
 import Foundation
-import PSArchive
+@testable import PSArchive
 import XCTest
 
 final class ArchiveStoreTests: XCTestCase {
@@ -123,8 +123,93 @@ final class ArchiveStoreTests: XCTestCase {
         XCTAssertEqual(try hits(archive, ArchiveQuery(text: "omega", limit: 100)).count, lines.count - 4)
     }
 
+    /// Each batch is a segment of the FTS5 index; an ingest that wrote a good part of the index
+    /// merges them into one (FullTextIndex.optimizeShare), which the same records again keep, and
+    /// the hits and their order stay the same.
+    func testALargeIngestMergesTheIndexIntoOneSegment() throws {
+        let archive = try SQLiteArchive(path: folder.appendingPathComponent("segments.sqlite").path, create: true)
+        let words = ["alpha", "beta", "gamma", "delta", "alpha beta", "beta beta gamma"]
+        let batches = (0..<10).map { batch in
+            (0..<20).map { n in
+                #"{"id":"m\#(batch)-\#(n)","role":"user","parts":[{"type":"text","text":"\#(words[(batch + n) % words.count]) \#(n)"}]}"#
+            }
+        }
+        for batch in batches { try store(archive, batch) }
+        XCTAssertGreaterThan(try archive.indexSegments(), 1, "a segment per batch, some merged")
+        let queries = ["alpha", "beta gamma", "\"beta beta\"", "delta OR alpha"].map { ArchiveQuery(text: $0, limit: 50) }
+        func results() throws -> [[String]] {
+            try queries.map { try hits(archive, $0).map { "\($0.message) \($0.rank) \($0.snippet)" } }
+        }
+        let before = try results()
+        try archive.finishIngest()
+        XCTAssertEqual(try archive.indexSegments(), 1)
+        XCTAssertEqual(try results(), before, "the same hits in the same order, with the same ranks and snippets")
+        for batch in batches { try store(archive, batch) }
+        try archive.finishIngest()
+        XCTAssertEqual(try archive.indexSegments(), 1, "the same records again add nothing")
+        try store(archive, [#"{"id":"late","role":"user","parts":[{"type":"text","text":"alpha late"}]}"#])
+        try archive.finishIngest()
+        XCTAssertEqual(try archive.indexSegments(), 2, "one message of 201 is left to automerge")
+        try archive.verify()
+    }
+
+    /// ps_rank gives bm25()'s ranks, the same rows in the same order, for every kind of query,
+    /// limit and filter; and for a word in every message it reads the length of only a few rows.
+    func testTheRankIsBM25sAndMostLengthsAreNotRead() throws {
+        let archive = try SQLiteArchive(path: folder.appendingPathComponent("rank.sqlite").path, create: true)
+        var generator = SeededGenerator()
+        let words = ["common", "often", "sometimes", "rare", "alpha", "beta", "gamma", "delta"]
+        let lines = (0..<2000).map { n in
+            // Word k is drawn with weight 1/(k+1), after "common", which every message has.
+            let picked = (0..<Int.random(in: 3...40, using: &generator)).map { _ in
+                words[min(Int(Double(words.count) * pow(Double.random(in: 0..<1, using: &generator), 2.5)), words.count - 1)]
+            }
+            let text = (["common"] + picked).shuffled(using: &generator).joined(separator: " ")
+            let reasoning = n % 7 == 0 ? #",{"type":"reasoning","text":"often rare \#(n)"}"# : ""
+            return #"{"id":"m\#(n)","role":"\#(n % 3 == 0 ? "user" : "assistant")","createdAt":"2026-01-\#(10 + n % 20)","#
+                + #""parts":[{"type":"text","text":"\#(text)"}\#(reasoning)]}"#
+        }
+        for batch in stride(from: 0, to: lines.count, by: 500) { try store(archive, Array(lines[batch..<batch + 500])) }
+        let reference = try archive.database.prepare("""
+            SELECT m.record, bm25(message_fts) AS rank FROM message_fts f JOIN messages m ON m.rowid = f.rowid
+            WHERE message_fts MATCH ?1 AND (?2 IS NULL OR m.role = ?2) AND (?3 IS NULL OR m.created >= ?3)
+            ORDER BY rank, f.rowid LIMIT ?4
+            """)
+        for text in ["common", "often", "rare", "often rare", "\"often often\"", "alpha OR beta", "common NOT delta",
+                     "reasoning:rare", "gam*", "NEAR(often rare, 2)"] {
+            for (limit, role, since) in [(1, nil, nil), (5, nil, nil), (20, nil, nil), (3000, nil, nil),
+                                         (10, "user", nil), (10, nil, "2026-01-25")] as [(Int, String?, String?)] {
+                reference.bind(1, text)
+                reference.bind(2, role)
+                reference.bind(3, since)
+                reference.bind(4, limit)
+                var expected: [String] = []
+                while try reference.step() { expected.append("\(reference.text(0)!) \(reference.double(1))") }
+                reference.reset()
+                let found = try hits(archive, ArchiveQuery(text: text, role: role, since: since, limit: limit)).map { "\($0.message) \($0.rank)" }
+                XCTAssertEqual(found, expected, "\(text) limit \(limit) role \(role ?? "-") since \(since ?? "-")")
+            }
+        }
+        _ = try hits(archive, ArchiveQuery(text: "common", limit: 5))
+        XCTAssertEqual(archive.rankCounts.rows, 2000, "every message is ranked")
+        XCTAssertLessThan(archive.rankCounts.lengths, 600, "the length of most is not read")
+    }
+
     func testAMalformedQueryIsAUsageError() throws {
         let archive = try SQLiteArchive(path: folder.appendingPathComponent("q.sqlite").path, create: true)
         XCTAssertThrowsError(try hits(archive, ArchiveQuery(text: "\"unclosed")))
+    }
+}
+
+/// A fixed sequence of pseudo-random numbers (SplitMix64), so that a test's data is the same each run.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64 = 20261125
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -3,8 +3,10 @@
 Reads the queries (KIND<TAB>QUERY lines) from corpus.py --queries and runs, for each,
 ps-search on the archive ROUNDS times, and `grep -c -F` over the NDJSON export (the floor of a
 search with no index) REFERENCE_ROUNDS times, interleaved. Prints a table per query kind:
-median and p99 in milliseconds (wall), the median CPU time (user + system: what the
-wall time would be on an idle machine), the number of hits, and the reference's median beside them.
+median and p99 in milliseconds (wall), the median and p99 CPU time (user + system: what the
+wall time would be on an idle machine), the median CPU time less ps-search's start-up (the
+median CPU time of `ps-search --version`: what the query itself costs), the number of hits, and
+the reference's median beside them.
 
     timings.py ARCHIVE NDJSON QUERIES [ROUNDS] [REFERENCE_ROUNDS]
 """
@@ -43,7 +45,12 @@ def main():
     for line in open(queries_file):
         kind, query = line.rstrip("\n").split("\t", 1)
         kinds.setdefault(kind, []).append(query)
-    print(f"{'query kind':<10} {'n':>4} {'median ms':>10} {'p99 ms':>8} {'CPU median':>10} {'hits':>6}   "
+    for _ in range(max(rounds, 10)):
+        timed(["ps-search", "--version"])
+    startup = statistics.median(CPU)
+    print(f"ps-search start-up (--version): {startup:.1f} ms CPU at the median")
+    CPU.clear()
+    print(f"{'query kind':<10} {'n':>4} {'median ms':>10} {'p99 ms':>8} {'CPU median':>10} {'CPU p99':>8} {'less start-up':>13} {'hits':>6}   "
           f"{'grep -c -F median ms':>21} {'grep / ps-search':>17}")
     for kind, queries in kinds.items():
         ours, theirs, hits, cpu = [], [], [], []
@@ -60,6 +67,7 @@ def main():
             hits.append(out.count(b"\n"))
         median, reference = statistics.median(ours), statistics.median(theirs)
         print(f"{kind:<10} {len(ours):>4} {median:>10.1f} {percentile(ours, 99):>8.1f} {statistics.median(cpu):>10.1f} "
+              f"{percentile(cpu, 99):>8.1f} {statistics.median(cpu) - startup:>13.1f} "
               f"{statistics.median(hits):>6.0f}   "
               f"{reference:>21.1f} {reference / median:>16.1f}x")
 

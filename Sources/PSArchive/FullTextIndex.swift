@@ -1,0 +1,58 @@
+/// The shape of the archive's FTS5 index, and keeping it in one piece. FTS5 writes each
+/// transaction's new rows as a new b-tree (a segment) and merges a few at a time (automerge);
+/// a query reads every segment for each of its terms, so after an ingest in many batches it reads
+/// a dozen where one would do. `INSERT INTO message_fts(message_fts) VALUES('optimize')` merges
+/// them all into one; it rewrites the whole index (about 3 s for 1,000,000 messages), so an
+/// ingest asks for it only when it wrote a good part of the index (`worthOptimizing`): a small
+/// cron run's segment is left to automerge, and its cost stays in proportion to the run.
+struct FullTextIndex {
+    let database: SQLiteDatabase
+
+    /// An ingest that (re)indexed at least this share of the index's rows merges it into one segment.
+    static let optimizeShare = 8
+
+    /// The rows in the index: the first varint of FTS5's averages record (id 1 of `%_data`).
+    func rows() throws -> Int {
+        let statement = try database.prepare("SELECT block FROM message_fts_data WHERE id = 1")
+        guard try statement.step() else { return 0 }
+        var bytes = statement.bytes(0)[...]
+        return Self.varint(&bytes) ?? 0
+    }
+
+    /// The segments (b-trees) of the index: the structure record (id 10 of `%_data`) starts with
+    /// a 4-byte cookie (and, in newer SQLite, the 4-byte mark FF 00 00 01 of its second
+    /// version), then the number of levels and the number of segments as varints.
+    func segments() throws -> Int {
+        let statement = try database.prepare("SELECT block FROM message_fts_data WHERE id = 10")
+        guard try statement.step() else { return 0 }
+        var bytes = statement.bytes(0).dropFirst(4)
+        if bytes.starts(with: [0xFF, 0x00, 0x00, 0x01]) { bytes = bytes.dropFirst(4) }
+        guard Self.varint(&bytes) != nil, let segments = Self.varint(&bytes) else { return 0 }
+        return segments
+    }
+
+    /// Whether an ingest that indexed `indexed` rows should merge the index into one segment.
+    func worthOptimizing(indexed: Int) throws -> Bool {
+        guard indexed > 0 else { return false }
+        return try indexed * Self.optimizeShare >= rows() && segments() > 1
+    }
+
+    /// Merges every segment into one, in its own transaction.
+    func optimize() throws {
+        try database.execute("""
+            BEGIN IMMEDIATE; INSERT INTO message_fts(message_fts) VALUES('optimize'); COMMIT
+            """)
+    }
+
+    /// Reads one varint: up to 8 bytes of 7 bits (high bit set: more follow), then a 9th of 8 bits.
+    static func varint(_ bytes: inout Slice<UnsafeRawBufferPointer>) -> Int? {
+        var value: UInt64 = 0
+        for index in 0..<9 {
+            guard let byte = bytes.popFirst() else { return nil }
+            if index == 8 { return Int(truncatingIfNeeded: value << 8 | UInt64(byte)) }
+            value = value << 7 | UInt64(byte & 0x7F)
+            if byte & 0x80 == 0 { return Int(truncatingIfNeeded: value) }
+        }
+        return nil
+    }
+}
