@@ -20,7 +20,7 @@ public final class SQLiteArchive: ArchiveStore {
         UPDATE messages SET conversation = ?3, role = ?4, created = ?5, record = ?6, deleted = 0
         WHERE source = ?1 AND id = ?2 AND (record IS NOT ?6 OR deleted)
         """)
-    // A new message's index row: its columns as computed by SearchColumns, or by the view.
+    // A new message's index row: its columns from MessageText where they match the view byte for byte, else by the view.
     private lazy var indexColumns = try! database.prepare(
         "INSERT INTO message_fts(rowid, text, reasoning, tool, tool_io) VALUES (?1, ?2, ?3, NULL, NULL)")
     private lazy var indexFromView = try! database.prepare("""
