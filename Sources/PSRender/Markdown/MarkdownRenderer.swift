@@ -30,21 +30,35 @@ public struct MarkdownRenderer: Sendable {
             let end = bytes.lastIndex(of: 0x0A).map { bytes.index(after: $0) } ?? bytes.startIndex
             text = String(text[..<end])
         }
+        var result = RenderedBlock()
+        forEachBlock(text, growing: growing) { block in result.append(block, separator: [[]]) }
+        return result
+    }
+
+    /// Renders the finished `text` into `sink` block by block, a blank line between blocks: the
+    /// lines of a long text are written as they are made, never all held at once.
+    func render(_ text: String, into sink: LineSink) {
+        var wrote = false
+        forEachBlock(text, growing: false) { block in
+            guard !block.lines.isEmpty else { return }
+            if wrote { sink.take([]) }
+            sink.take(block.lines)
+            wrote = true
+        }
+    }
+
+    /// Hands each top-level block of `text`, rendered, to `body`.
+    private func forEachBlock(_ text: String, growing: Bool, _ body: (RenderedBlock) -> Void) {
         let blocks = BlockRenderer(ansi: ansi, base: base, growth: GrowthState(text: text, growing: growing))
         // Block by block, as the document container would, without the whole tree at once.
-        var result = RenderedBlock()
-        var first = true
         // A growing text is parsed whole: its line numbers tell which lines are final.
         let pieces = growing ? [text[...]] : MarkdownChunks.split(text)
         for (index, piece) in pieces.enumerated() {
             let lastPiece = index == pieces.count - 1
             MarkdownParser.forEachBlock(String(piece)) { block, isLast in
-                result.append(
-                    blocks.render(block, width: width, open: growing && lastPiece && isLast), separator: first ? [] : [[]])
-                first = false
+                body(blocks.render(block, width: width, open: growing && lastPiece && isLast))
             }
         }
-        return result
     }
 }
 

@@ -16,8 +16,9 @@ public final class RecordRenderer {
 
     private var message: MessageState?
     private var renderer: MessageRenderer
-    /// The lines of the current message already written.
-    private var written: [StyledLine] = []
+    /// The lines of the current message already written, as fingerprints of their bytes: what a
+    /// render is compared with when a record may have changed them, without holding the lines.
+    private var written: [Int] = []
     private var messagesWritten = 0
     private var dirty = false
     /// A record other than a delta came: the lines written may no longer be those rendered. A
@@ -26,6 +27,9 @@ public final class RecordRenderer {
 
     /// Lines the last flush rendered (to test that the work per delta stays bounded).
     private(set) var lastRenderedLines = 0
+
+    /// Rendered lines kept between flushes (to test that memory follows the open block).
+    var heldLines: Int { renderer.heldLines + liveLines.count }
 
     /// Some message was incomplete (exit status 10).
     public private(set) var sawIncomplete = false
@@ -144,7 +148,8 @@ public final class RecordRenderer {
         if dirty, let message {
             dirty = false
             try writeFinal(message)
-            if live != nil { liveLines = previewLines(message) }
+            // An ended message is written whole: nothing is left for the region.
+            if live != nil { liveLines = message.ended ? [] : previewLines(message) }
         }
         try live?.show(liveLines)
     }
@@ -157,37 +162,107 @@ public final class RecordRenderer {
     }
 
     private func writeFinal(_ message: MessageState) throws {
-        var rendered = renderer.render(message)
-        if rendered.first > written.count {
-            // Cannot happen (frozen lines were stable, so written), but never skip a line unseen.
-            renderer.thaw()
-            rendered = renderer.render(message)
-        }
+        // Cannot happen (frozen lines were stable, so written), but never skip a line unseen.
+        if renderer.frozenLines > written.count { renderer.thaw() }
+        if message.ended { return try writeEnded(message) }
+        let rendered = renderer.render(message)
         let first = rendered.first
         let block = rendered.block
         lastRenderedLines = block.lines.count
         let total = first + block.lines.count
         // On a live display only settled lines are written: the block still growing is shown whole
         // in the region below, where a resize can wrap it again.
-        let stable = live != nil ? rendered.settled : first + (message.ended ? block.lines.count : block.stable)
+        let stable = live != nil ? rendered.settled : first + block.stable
         var start = written.count
         let checkWritten = mayRewrite
         mayRewrite = false
-        if start > 0 && (start > total || checkWritten && !block.lines.starts(with: written[first...])) {
+        if start > 0 && (start > total || checkWritten && !sameAsWritten(block.lines, from: first)) {
             // Only when the stream removed parts we had already shown (a restarted step): what is
             // on the screen stays, and the message continues from where it differs.
             var common = first
-            while common < min(start, total) && written[common] == block.lines[common - first] { common += 1 }
-            try emit([[Span("↺ the server restarted this step; continued below", TextStyle(dim: options.ansi))]])
-            written.removeSubrange(common...)
+            while common < min(start, total) && written[common] == fingerprint(block.lines[common - first]) { common += 1 }
+            try restarted(at: common)
             start = common
         }
         guard stable > start else { return }
-        let lines = Array(block.lines[(start - first)..<(stable - first)])
-        if written.isEmpty && messagesWritten > 0 { try output("\n") }
-        if written.isEmpty { messagesWritten += 1 }
-        try emit(lines)
-        written += lines
+        try writeLines(block.lines[(start - first)..<(stable - first)])
+    }
+
+    /// The last render of a message (every line final): its lines are written as they are made,
+    /// never all held; those already written are passed over, or compared when a record may
+    /// have changed them.
+    private func writeEnded(_ message: MessageState) throws {
+        let checkWritten = mayRewrite
+        mayRewrite = false
+        var index = renderer.frozenLines
+        var pending = ""
+        var failure: Error?
+        let sink = LineSink { [self] line in
+            guard failure == nil else { return }
+            do {
+                if index < written.count {
+                    guard checkWritten && written[index] != fingerprint(line) else {
+                        index += 1
+                        return
+                    }
+                    try output(pending)
+                    pending = ""
+                    try restarted(at: index)
+                }
+                if written.isEmpty { try startMessage() }
+                written.append(LineEncoder.append(line, ansi: options.ansi, to: &pending))
+                index += 1
+                // The lines of a long message go out in pieces, not as one more copy of all of them.
+                if pending.utf8.count >= Self.outputPiece {
+                    try output(pending)
+                    pending.removeAll(keepingCapacity: true)
+                }
+            } catch {
+                failure = error
+            }
+        }
+        let rendered = renderer.render(message, into: sink)
+        if let failure { throw failure }
+        lastRenderedLines = sink.count
+        if !pending.isEmpty { try output(pending) }
+        if rendered.settled < written.count { try restarted(at: rendered.settled) }
+    }
+
+    /// The lines from `first` on are those written, as far as both go.
+    private func sameAsWritten(_ lines: [StyledLine], from first: Int) -> Bool {
+        guard written.count - first <= lines.count else { return false }
+        return zip(written[first...], lines).allSatisfy { $0 == fingerprint($1) }
+    }
+
+    private func fingerprint(_ line: StyledLine) -> Int {
+        var scratch = ""
+        return LineEncoder.append(line, ansi: options.ansi, to: &scratch)
+    }
+
+    /// What was written from line `common` on is not what the message has now (the stream removed
+    /// parts already shown): what is on the screen stays, and the message continues from there.
+    private func restarted(at common: Int) throws {
+        try emit([[Span("↺ the server restarted this step; continued below", TextStyle(dim: options.ansi))]])
+        written.removeSubrange(common...)
+    }
+
+    /// Before a message's first line: a blank line after the message before it.
+    private func startMessage() throws {
+        if messagesWritten > 0 { try output("\n") }
+        messagesWritten += 1
+    }
+
+    private func writeLines(_ lines: ArraySlice<StyledLine>) throws {
+        if written.isEmpty { try startMessage() }
+        var text = ""
+        for line in lines {
+            written.append(LineEncoder.append(line, ansi: options.ansi, to: &text))
+            if text.utf8.count >= Self.outputPiece {
+                try output(text)
+                text.removeAll(keepingCapacity: true)
+            }
+        }
+        if !text.isEmpty { try output(text) }
     }
 
     /// The lines after the written ones as they look now, the last one before its newline.

@@ -108,6 +108,17 @@ public enum LineEncoder {
         return out
     }
 
+    /// Appends the line's bytes and a newline to `out`, and returns a fingerprint of those bytes
+    /// (to tell later whether a line rendered again is the one written, without keeping it).
+    static func append(_ line: StyledLine, ansi: Bool, to out: inout String) -> Int {
+        let start = out.utf8.count
+        encode(line, ansi: ansi, into: &out)
+        out += "\n"
+        var hasher = Hasher()
+        out.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: $0[start...]))) }
+        return hasher.finalize()
+    }
+
     /// Appends the line's bytes to `out`.
     public static func encode(_ line: StyledLine, ansi: Bool, into out: inout String) {
         guard ansi else {
