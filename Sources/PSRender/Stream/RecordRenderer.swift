@@ -195,12 +195,15 @@ public final class RecordRenderer {
         let checkWritten = mayRewrite
         mayRewrite = false
         var index = renderer.frozenLines
+        // Lines written of the message. Those written now are counted, not remembered: the message
+        // ends with this render, and nothing compares them again.
+        var count = written.count
         var pending = ""
         var failure: Error?
         let sink = LineSink { [self] line in
             guard failure == nil else { return }
             do {
-                if index < written.count {
+                if index < count {
                     guard checkWritten && written[index] != fingerprint(line) else {
                         index += 1
                         return
@@ -208,9 +211,11 @@ public final class RecordRenderer {
                     try output(pending)
                     pending = ""
                     try restarted(at: index)
+                    count = index
                 }
-                if written.isEmpty { try startMessage() }
-                written.append(LineEncoder.append(line, ansi: options.ansi, to: &pending))
+                if count == 0 { try startMessage() }
+                LineEncoder.append(line, ansi: options.ansi, to: &pending)
+                count += 1
                 index += 1
                 // The lines of a long message go out in pieces, not as one more copy of all of them.
                 if pending.utf8.count >= Self.outputPiece {
@@ -225,7 +230,7 @@ public final class RecordRenderer {
         if let failure { throw failure }
         lastRenderedLines = sink.count
         if !pending.isEmpty { try output(pending) }
-        if rendered.settled < written.count { try restarted(at: rendered.settled) }
+        if rendered.settled < count { try restarted(at: rendered.settled) }
     }
 
     /// The lines from `first` on are those written, as far as both go.
@@ -236,14 +241,14 @@ public final class RecordRenderer {
 
     private func fingerprint(_ line: StyledLine) -> Int {
         var scratch = ""
-        return LineEncoder.append(line, ansi: options.ansi, to: &scratch)
+        return LineEncoder.append(line, ansi: options.ansi, to: &scratch, fingerprint: true)
     }
 
     /// What was written from line `common` on is not what the message has now (the stream removed
     /// parts already shown): what is on the screen stays, and the message continues from there.
     private func restarted(at common: Int) throws {
         try emit([[Span("↺ the server restarted this step; continued below", TextStyle(dim: options.ansi))]])
-        written.removeSubrange(common...)
+        written.removeSubrange(min(common, written.count)...)
     }
 
     /// Before a message's first line: a blank line after the message before it.
@@ -256,7 +261,7 @@ public final class RecordRenderer {
         if written.isEmpty { try startMessage() }
         var text = ""
         for line in lines {
-            written.append(LineEncoder.append(line, ansi: options.ansi, to: &text))
+            written.append(LineEncoder.append(line, ansi: options.ansi, to: &text, fingerprint: true))
             if text.utf8.count >= Self.outputPiece {
                 try output(text)
                 text.removeAll(keepingCapacity: true)

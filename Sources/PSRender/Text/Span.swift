@@ -108,12 +108,14 @@ public enum LineEncoder {
         return out
     }
 
-    /// Appends the line's bytes and a newline to `out`, and returns a fingerprint of those bytes
-    /// (to tell later whether a line rendered again is the one written, without keeping it).
-    static func append(_ line: StyledLine, ansi: Bool, to out: inout String) -> Int {
+    /// Appends the line's bytes and a newline to `out`; with `fingerprint`, returns a hash of those
+    /// bytes (to tell later whether a line rendered again is the one written, without keeping it).
+    @discardableResult
+    static func append(_ line: StyledLine, ansi: Bool, to out: inout String, fingerprint: Bool = false) -> Int {
         let start = out.utf8.count
         encode(line, ansi: ansi, into: &out)
         out += "\n"
+        guard fingerprint else { return 0 }
         var hasher = Hasher()
         out.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: $0[start...]))) }
         return hasher.finalize()
