@@ -82,13 +82,17 @@ struct GrowthState {
         var lastLineBlank = false
         var sawNonBlankSinceNewline = false
         var previousLineBlank = false
-        for byte in text.utf8 {
-            if byte == 0x0A {
-                newlines += 1
-                previousLineBlank = !sawNonBlankSinceNewline
-                sawNonBlankSinceNewline = false
-            } else if byte != 0x20 && byte != 0x09 && byte != 0x0D {
-                sawNonBlankSinceNewline = true
+        // Through the bytes' buffer: the UTF8View costs tens of instructions a byte.
+        var text = text
+        text.withUTF8 { bytes in
+            for byte in bytes {
+                if byte == 0x0A {
+                    newlines += 1
+                    previousLineBlank = !sawNonBlankSinceNewline
+                    sawNonBlankSinceNewline = false
+                } else if byte != 0x20 && byte != 0x09 && byte != 0x0D {
+                    sawNonBlankSinceNewline = true
+                }
             }
         }
         lastLineBlank = newlines >= 2 && previousLineBlank && !sawNonBlankSinceNewline

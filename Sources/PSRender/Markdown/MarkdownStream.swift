@@ -152,16 +152,20 @@ final class MarkdownStream {
         var offset = 0
         var newlines = 0
         var previous: UInt8 = 0
-        for byte in suffix.utf8 {
-            if byte == 0x3A && previous == 0x5D { return }  // "]:"
-            offset += 1
-            if byte == 0x0A {
-                newlines += 1
-                if newlines == line - 1 { break }
+        var suffix = suffix
+        let mayDefine = suffix.withUTF8 { bytes in
+            for byte in bytes {
+                if byte == 0x3A && previous == 0x5D { return true }  // "]:"
+                offset += 1
+                if byte == 0x0A {
+                    newlines += 1
+                    if newlines == line - 1 { break }
+                }
+                previous = byte
             }
-            previous = byte
+            return false
         }
-        guard newlines == line - 1 else { return }
+        guard !mayDefine, newlines == line - 1 else { return }
         committedBytes += offset
         if committedCount > 0 && !lines.isEmpty {
             committedLines.append([])

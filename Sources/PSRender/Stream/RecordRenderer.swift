@@ -24,6 +24,9 @@ public final class RecordRenderer {
     private var written: [Int] = []
     private var messagesWritten = 0
     private var dirty = false
+    /// The text part that deltas are growing, out of its part while they come: each delta is
+    /// appended in place, not through the part's JSON object (put back by settleGrowingText).
+    private var growingText: (index: Int, text: String)?
     /// A record other than a delta came: the lines written may no longer be those rendered. A
     /// delta only appends, and the lines written are the stable ones, which appending keeps.
     private var mayRewrite = false
@@ -50,6 +53,7 @@ public final class RecordRenderer {
 
     /// Takes one record. Output happens at `flush()`, so a burst of records is rendered once.
     public func handle(_ record: JSON) throws {
+        settleGrowingText()
         // Every string of a record is made terminal-safe once, here, before any format sees it.
         guard let object = record.terminalSafe.objectValue else { throw RecordError(message: "not a JSON object") }
         if object["role"] != nil, let parts = object["parts"] {
@@ -132,22 +136,37 @@ public final class RecordRenderer {
     /// Takes a part-delta record read without a JSON tree (PartDeltaRecord): the same as `handle`
     /// given that record.
     public func handlePartDelta(index: Int, delta: String) throws {
-        try append(TerminalSafeText.sanitize(delta), toPart: try partIndex(Int64(index), allowingEnd: false))
+        let delta = TerminalSafeText.sanitize(delta)
+        if growingText?.index == index {
+            growingText!.text += delta
+            dirty = true
+            return
+        }
+        try append(delta, toPart: try partIndex(Int64(index), allowingEnd: false))
     }
 
     private func append(_ delta: String, toPart index: Int) throws {
+        settleGrowingText()
         guard var text = current.parts[index]["text"]?.stringValue else {
             throw RecordError(message: "part-delta for part \(index), which has no text")
         }
         // Let go of the part's copy first, so the text grows in place instead of being copied.
         message!.parts[index]["text"] = .null
         text += delta
-        message!.parts[index]["text"] = .string(text)
+        growingText = (index, text)
         dirty = true
+    }
+
+    /// Puts the text that deltas grow back into its part, before anything reads the message.
+    private func settleGrowingText() {
+        guard let growing = growingText else { return }
+        growingText = nil
+        message?.parts[growing.index]["text"] = .string(growing.text)
     }
 
     /// Writes whatever became final since the last call, and redraws the live region.
     public func flush() throws {
+        settleGrowingText()
         if dirty, let message {
             dirty = false
             try writeFinal(message)
