@@ -267,7 +267,8 @@ struct BlockRenderer {
         // In ansi, coloured by its language where source-highlight knows it; yellow otherwise.
         let highlighted = ansi
             ? SyntaxHighlighter.lines(
-                source, language: language, base: base, finished: closedByFence && !(growth.growing && open)) : nil
+                source, language: language, base: base, finished: closedByFence && !(growth.growing && open),
+                keep: growth.growing) : nil
         let body = highlighted ?? source.map { line -> StyledLine in
             let text = line.withoutControlCharacters
             return text.isEmpty ? [] : [Span(text, codeStyle)]
