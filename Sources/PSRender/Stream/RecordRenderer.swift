@@ -230,8 +230,7 @@ public final class RecordRenderer {
                         index += 1
                         return
                     }
-                    try writeOut(pending)
-                    pending.removeAll()
+                    // (Nothing is pending here: lines are new only once index has passed count.)
                     try restarted(at: index)
                     count = index
                 }
