@@ -158,7 +158,8 @@ public enum MarkdownParser {
             return MarkdownNode(kind: .text(flatText(node)), children: [], startLine: 0, endLine: 0)
         }
         let children = children(of: node, depth: depth)
-        let typeName = string(cmark_node_get_type_string(node))
+        // Only items and the extensions' nodes are told apart by name: not a String for every node.
+        var typeName: String { string(cmark_node_get_type_string(node)) }
         let kind: MarkdownNode.Kind
         switch cmark_node_get_type(node) {
         case CMARK_NODE_DOCUMENT: kind = .document

@@ -30,21 +30,35 @@ public struct MarkdownRenderer: Sendable {
             let end = bytes.lastIndex(of: 0x0A).map { bytes.index(after: $0) } ?? bytes.startIndex
             text = String(text[..<end])
         }
+        var result = RenderedBlock()
+        forEachBlock(text, growing: growing) { block in result.append(block, separator: [[]]) }
+        return result
+    }
+
+    /// Renders the finished `text` into `sink` block by block, a blank line between blocks: the
+    /// lines of a long text are written as they are made, never all held at once.
+    func render(_ text: String, into sink: LineSink) {
+        var wrote = false
+        forEachBlock(text, growing: false) { block in
+            guard !block.lines.isEmpty else { return }
+            if wrote { sink.take([]) }
+            sink.take(block.lines)
+            wrote = true
+        }
+    }
+
+    /// Hands each top-level block of `text`, rendered, to `body`.
+    private func forEachBlock(_ text: String, growing: Bool, _ body: (RenderedBlock) -> Void) {
         let blocks = BlockRenderer(ansi: ansi, base: base, growth: GrowthState(text: text, growing: growing))
         // Block by block, as the document container would, without the whole tree at once.
-        var result = RenderedBlock()
-        var first = true
         // A growing text is parsed whole: its line numbers tell which lines are final.
         let pieces = growing ? [text[...]] : MarkdownChunks.split(text)
         for (index, piece) in pieces.enumerated() {
             let lastPiece = index == pieces.count - 1
             MarkdownParser.forEachBlock(String(piece)) { block, isLast in
-                result.append(
-                    blocks.render(block, width: width, open: growing && lastPiece && isLast), separator: first ? [] : [[]])
-                first = false
+                body(blocks.render(block, width: width, open: growing && lastPiece && isLast))
             }
         }
-        return result
     }
 }
 
@@ -68,13 +82,17 @@ struct GrowthState {
         var lastLineBlank = false
         var sawNonBlankSinceNewline = false
         var previousLineBlank = false
-        for byte in text.utf8 {
-            if byte == 0x0A {
-                newlines += 1
-                previousLineBlank = !sawNonBlankSinceNewline
-                sawNonBlankSinceNewline = false
-            } else if byte != 0x20 && byte != 0x09 && byte != 0x0D {
-                sawNonBlankSinceNewline = true
+        // Through the bytes' buffer: the UTF8View costs tens of instructions a byte.
+        var text = text
+        text.withUTF8 { bytes in
+            for byte in bytes {
+                if byte == 0x0A {
+                    newlines += 1
+                    previousLineBlank = !sawNonBlankSinceNewline
+                    sawNonBlankSinceNewline = false
+                } else if byte != 0x20 && byte != 0x09 && byte != 0x0D {
+                    sawNonBlankSinceNewline = true
+                }
             }
         }
         lastLineBlank = newlines >= 2 && previousLineBlank && !sawNonBlankSinceNewline
@@ -249,7 +267,8 @@ struct BlockRenderer {
         // In ansi, coloured by its language where source-highlight knows it; yellow otherwise.
         let highlighted = ansi
             ? SyntaxHighlighter.lines(
-                source, language: language, base: base, finished: closedByFence && !(growth.growing && open)) : nil
+                source, language: language, base: base, finished: closedByFence && !(growth.growing && open),
+                keep: growth.growing) : nil
         let body = highlighted ?? source.map { line -> StyledLine in
             let text = line.withoutControlCharacters
             return text.isEmpty ? [] : [Span(text, codeStyle)]

@@ -7,14 +7,23 @@
 /// block that another block follows. The one thing that carries across blocks is a link
 /// reference definition, so text that may hold one (`]:`) is never committed: it stays in the
 /// parsed suffix, where it still defines its label for everything after it.
+///
+/// Committed lines the caller has frozen are let go (`release`): what is kept is the open block
+/// and the lines committed since, not the message.
 final class MarkdownStream {
     /// Set again before each render: a terminal's width can change while the text grows (the
     /// committed lines keep the width they were made with; they are on the screen already).
     var renderer: MarkdownRenderer
     /// UTF-8 offset in the text where the first uncommitted block starts.
     private(set) var committedBytes = 0
-    /// Lines of the committed blocks, blank lines between them included.
+    /// How many lines the committed blocks have, blank lines between them included.
+    private(set) var committedCount = 0
+    /// The first `released` of them are let go: the caller has them and never asks again.
+    private(set) var released = 0
+    /// The committed lines from line `released` on.
     private var committedLines: [StyledLine] = []
+    /// How many lines it keeps (to test that they follow the open block, not the text).
+    var heldLines: Int { committedLines.count }
     /// Bytes handed to the markdown parser by the last render (to test that work stays bounded).
     private(set) var lastParsedBytes = 0
 
@@ -26,6 +35,7 @@ final class MarkdownStream {
     /// leaving out its first `skip` lines: at most the `settled` lines of the previous render,
     /// which the caller has already. The work is bounded by the blocks after those, not the text.
     func render(_ text: String, skip: Int = 0) -> RenderedBlock {
+        if skip < released { reset() }
         let bytes = text.utf8
         guard bytes.count >= committedBytes else { return renderer.render(text, growing: true).dropping(skip) }
         let start = bytes.index(bytes.startIndex, offsetBy: committedBytes)
@@ -50,28 +60,62 @@ final class MarkdownStream {
         }
         var result = committed(skip: skip, suffix: suffix)
         if let commit { self.commit(commit.blocks, of: document, lines: suffix.lines[..<commit.lines], suffix: suffixText) }
-        result.settled = committedLines.count
+        result.settled = committedCount
         return result
     }
 
-    /// The text is finished: its committed lines, then the rest rendered as a finished text. The
-    /// same lines as rendering it whole (the suffix after committed blocks renders alone as it does
-    /// in the whole text), without going over the committed blocks again.
-    func finish(_ text: String) -> RenderedBlock {
-        let bytes = text.utf8
-        guard committedBytes > 0, bytes.count >= committedBytes else { return renderer.render(text) }
-        let suffixText = String(text[bytes.index(bytes.startIndex, offsetBy: committedBytes)...])
-        lastParsedBytes = suffixText.utf8.count
-        var result = RenderedBlock.final(committedLines)
-        result.append(renderer.render(suffixText), separator: [[]])
-        result.settled = committedLines.count
+    /// The caller has frozen the first `count` lines (at most the `settled` of a render): they are
+    /// let go, and no later call leaves out fewer.
+    func release(upTo count: Int) {
+        let drop = min(count, committedCount) - released
+        guard drop > 0 else { return }
+        committedLines.removeFirst(drop)
+        released += drop
+    }
+
+    /// Back to nothing committed: asked for lines that were let go, the text is rendered again.
+    private func reset() {
+        committedBytes = 0
+        committedCount = 0
+        released = 0
+        committedLines = []
+    }
+
+    /// The text is finished: its committed lines, then the rest rendered as a finished text, from
+    /// line `skip` on. The same lines as rendering it whole (the suffix after committed blocks
+    /// renders alone as it does in the whole text), without going over the committed blocks again.
+    func finish(_ text: String, skip: Int = 0) -> RenderedBlock {
+        let (sink, lines) = LineSink.collecting()
+        finish(text, skip: skip, into: sink)
+        var result = RenderedBlock.final(lines())
+        result.settled = committedCount
         return result
+    }
+
+    /// `finish`, its lines given to `sink` block by block as they are made.
+    func finish(_ text: String, skip: Int, into sink: LineSink) {
+        let bytes = text.utf8
+        if skip < released || bytes.count < committedBytes { reset() }
+        let out = sink.skipping(skip - released)
+        out.take(committedLines)
+        let suffixText = committedBytes == 0 ? text : String(text[bytes.index(bytes.startIndex, offsetBy: committedBytes)...])
+        lastParsedBytes = suffixText.utf8.count
+        // A blank line between the committed lines and the rest, once the rest has a line.
+        var separated = committedCount == 0
+        renderer.render(suffixText, into: LineSink { line in
+            if !separated {
+                out.take([])
+                separated = true
+            }
+            out.take(line)
+        })
     }
 
     /// What the text looks like now, its last line included before its newline comes: for a live
     /// display, where a word shows as it arrives. Nothing is committed, nothing counts as final;
     /// from line `skip` on, as `render`, and the work is bounded the same way.
     func preview(_ text: String, skip: Int = 0) -> RenderedBlock {
+        if skip < released { reset() }
         let bytes = text.utf8
         guard bytes.count >= committedBytes else { return renderer.render(text).dropping(skip) }
         let suffixText = String(text[bytes.index(bytes.startIndex, offsetBy: committedBytes)...])
@@ -87,17 +131,17 @@ final class MarkdownStream {
 
     /// The committed lines, then the rendered suffix after a blank line, from line `skip` on.
     private func committed(skip: Int, suffix: RenderedBlock) -> RenderedBlock {
-        var result = RenderedBlock.final(Array(committedLines[min(skip, committedLines.count)...]))
+        var result = RenderedBlock.final(Array(committedLines[(min(skip, committedCount) - released)...]))
         let kept = result.lines.count
-        if !committedLines.isEmpty && !suffix.lines.isEmpty { result.lines.append([]) }
+        if committedCount > 0 && !suffix.lines.isEmpty { result.lines.append([]) }
         let offset = result.lines.count
         result.lines += suffix.lines
         // As in RenderedBlock.append: the blank line counts as stable once a stable line follows.
         result.stable = suffix.stable > 0 ? offset + suffix.stable : kept
         result.pending = suffix.pending
-        result.settled = committedLines.count
+        result.settled = committedCount
         // A new stream for a text whose first lines the caller has (it was replaced by a longer one).
-        return result.dropping(max(0, skip - committedLines.count))
+        return result.dropping(max(0, skip - committedCount))
     }
 
     /// Moves the commit offset to the start line of block `count`, unless the text before it may
@@ -108,18 +152,26 @@ final class MarkdownStream {
         var offset = 0
         var newlines = 0
         var previous: UInt8 = 0
-        for byte in suffix.utf8 {
-            if byte == 0x3A && previous == 0x5D { return }  // "]:"
-            offset += 1
-            if byte == 0x0A {
-                newlines += 1
-                if newlines == line - 1 { break }
+        var suffix = suffix
+        let mayDefine = suffix.withUTF8 { bytes in
+            for byte in bytes {
+                if byte == 0x3A && previous == 0x5D { return true }  // "]:"
+                offset += 1
+                if byte == 0x0A {
+                    newlines += 1
+                    if newlines == line - 1 { break }
+                }
+                previous = byte
             }
-            previous = byte
+            return false
         }
-        guard newlines == line - 1 else { return }
+        guard !mayDefine, newlines == line - 1 else { return }
         committedBytes += offset
-        if !committedLines.isEmpty && !lines.isEmpty { committedLines.append([]) }
+        if committedCount > 0 && !lines.isEmpty {
+            committedLines.append([])
+            committedCount += 1
+        }
         committedLines += lines
+        committedCount += lines.count
     }
 }

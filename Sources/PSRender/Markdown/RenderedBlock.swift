@@ -46,18 +46,19 @@ public struct RenderedBlock: Equatable, Sendable {
     func prefixed(first: StyledLine, rest: StyledLine) -> RenderedBlock {
         var result = self
         for index in result.lines.indices {
-            let prefix = index == 0 ? first : rest
-            if result.lines[index].isEmpty {
-                var trimmed = prefix
-                while let last = trimmed.last, last.text.hasSuffix(" ") {
-                    let text = String(last.text.dropLast())
-                    if text.isEmpty { trimmed.removeLast() } else { trimmed[trimmed.count - 1].text = text }
-                }
-                result.lines[index] = trimmed
-            } else {
-                result.lines[index] = prefix + result.lines[index]
-            }
+            result.lines[index] = Self.prefix(result.lines[index], with: index == 0 ? first : rest)
         }
         return result
+    }
+
+    /// `prefix` then `line`; an empty line gets the prefix without its trailing spaces.
+    static func prefix(_ line: StyledLine, with prefix: StyledLine) -> StyledLine {
+        guard line.isEmpty else { return prefix + line }
+        var trimmed = prefix
+        while let last = trimmed.last, last.text.hasSuffix(" ") {
+            let text = String(last.text.dropLast())
+            if text.isEmpty { trimmed.removeLast() } else { trimmed[trimmed.count - 1].text = text }
+        }
+        return trimmed
     }
 }

@@ -54,7 +54,8 @@ public struct MessageRenderer {
     public private(set) var options: RenderOptions
     /// Lines of parts that can no longer change, by part index (re-rendering long messages on
     /// every delta would otherwise grow quadratic).
-    private var cache: [Int: (part: JSONObject, block: RenderedBlock)] = [:]
+    /// `skip`: the lines left out before the block (the caller had them).
+    private var cache: [Int: (part: JSONObject, block: RenderedBlock, skip: Int)] = [:]
     /// Incremental renderers of the text parts still growing, by part index.
     private var streams: [Int: MarkdownStream] = [:]
     private var transcripts: [Int: TranscriptLines] = [:]
@@ -79,12 +80,26 @@ public struct MessageRenderer {
         self.options = options
     }
 
+    /// Where the next render starts: the lines before it are frozen.
+    public var frozenLines: Int { frozen.first }
+
+    /// Rendered lines kept between renders: committed lines of the growing texts not frozen yet,
+    /// and the lines of finished parts kept for the renders that still go over them (to test that
+    /// memory follows the open block, not the message).
+    var heldLines: Int {
+        streams.values.reduce(0) { $0 + $1.heldLines } + cache.values.reduce(0) { $0 + $1.block.lines.count }
+    }
+
     /// With `preview`, growing texts show their last line before its newline, for a live display;
     /// such a render changes nothing of what later renders do.
-    public mutating func render(_ message: MessageState, preview: Bool = false) -> MessageLines {
+    ///
+    /// With `sink` (for a message that has ended: every line is final), the lines go to it as they
+    /// are made, a long text block by block, and the block returned has none: a long message is
+    /// never held as lines. Such a render is the message's last: the next starts from the top.
+    mutating func render(_ message: MessageState, preview: Bool = false, into sink: LineSink? = nil) -> MessageLines {
         if let parts = frozen.parts, parts > message.parts.count { frozen = Frozen() }
         let start = frozen
-        var output = Composition(first: start.first, total: start.parts == nil ? 0 : start.first)
+        var output = Composition(first: start.first, total: start.parts == nil ? 0 : start.first, sink: sink)
         if start.parts == nil { output.append(.final(header(role: message.role)), separator: []) }
         var previousCompact = start.previousCompact
         var next = start
@@ -95,9 +110,27 @@ public struct MessageRenderer {
             let part = message.parts[index]
             let finished = message.ended || PartKind.isFinished(part)
             let skip = index == start.parts ? start.inPart : 0
-            let block = partBlock(index, part, finished: finished, skip: skip, preview: preview)
             // Compact lines stack without blank lines on a terminal; in markdown each is its own block.
             let compact = PartKind(part).isCompact && options.tools == .compact && options.format != .markdown
+            if let sink {
+                // Every part is finished: its lines go out as they come, after the blank line
+                // that separates it from the lines before, once it has a line.
+                let separator: [StyledLine] = skip > 0 || output.total == 0 ? [] : previousCompact == true && compact ? [] : [[]]
+                let before = sink.count
+                var separated = separator.isEmpty
+                let partSink = LineSink { line in
+                    if !separated {
+                        sink.take(separator)
+                        separated = true
+                    }
+                    sink.take(line)
+                }
+                partSink.take(partBlock(index, part, finished: true, skip: skip, preview: false, sink: partSink).lines)
+                output.total += sink.count - before
+                if partSink.count > 0 || skip > 0 { previousCompact = compact }
+                continue
+            }
+            let block = partBlock(index, part, finished: finished, skip: skip, preview: preview)
             let before = skip > 0 ? (lines: start.lines, compact: start.previousCompact) : (lines: output.total, compact: previousCompact)
             let partStart: Int
             if skip > 0 {
@@ -135,7 +168,14 @@ public struct MessageRenderer {
                 output.append(.final(notice), separator: index == 0 || options.format == .markdown ? [[]] : [])
             }
         }
-        if !preview { frozen = next }
+        if sink != nil {
+            thaw()
+            cache = [:]
+        } else if !preview {
+            frozen = next
+            // The growing part's frozen lines are the caller's now: its stream lets them go.
+            if next.inPart > 0, let index = next.parts { streams[index]?.release(upTo: next.inPart) }
+        }
         return MessageLines(first: start.first, block: output.block, settled: message.ended ? output.total : next.first)
     }
 
@@ -178,9 +218,15 @@ public struct MessageRenderer {
     }
 
     /// Part `index`'s lines, without the first `skip`.
-    private mutating func partBlock(_ index: Int, _ part: JSONObject, finished: Bool, skip: Int, preview: Bool) -> RenderedBlock {
-        if finished, let cached = cache[index], cached.part == part { return cached.block.dropping(skip) }
+    /// With `sink`, a finished text gives its lines to it as they are made (see TerminalPartRenderer).
+    private mutating func partBlock(_ index: Int, _ part: JSONObject, finished: Bool, skip: Int, preview: Bool,
+                                    sink: LineSink? = nil) -> RenderedBlock {
+        if finished, let cached = cache[index], cached.skip <= skip, cached.part == part {
+            return cached.block.dropping(skip - cached.skip)
+        }
         var block: RenderedBlock
+        /// The lines the part's renderer left out already.
+        var left = 0
         switch options.format {
         case .markdown:
             block = TranscriptPartRenderer(options: options).part(part, finished: finished, skip: finished ? 0 : skip) {
@@ -190,7 +236,12 @@ public struct MessageRenderer {
                 return lines
             }
         case .ansi, .plain:
-            block = TerminalPartRenderer(options: options).part(part, finished: finished, skip: finished ? 0 : skip, preview: preview) { markdown in
+            // A text's stream leaves out the lines it is asked to; other parts have all theirs.
+            switch PartKind(part) {
+            case .text, .reasoning: left = skip
+            default: left = 0
+            }
+            block = TerminalPartRenderer(options: options).part(part, finished: finished, skip: skip, preview: preview, sink: sink) { markdown in
                 if let stream = streams[index] {
                     stream.renderer = markdown
                     return stream
@@ -203,8 +254,8 @@ public struct MessageRenderer {
         if finished {
             streams[index] = nil
             transcripts[index] = nil
-            cache[index] = (part, block)
-            return block.dropping(skip)
+            if sink == nil { cache[index] = (part, block, left) }
+            return block.dropping(skip - left)
         } else {
             block.pending = true
             if case .tool = PartKind(part) { block.stable = 0 }
@@ -237,10 +288,13 @@ private struct Composition {
     /// Lines so far, the frozen ones before `first` included: a blank line goes only between lines.
     var total: Int
     var block = RenderedBlock()
+    /// Where the lines go instead of `block`, when every line is final (see MessageRenderer.render).
+    let sink: LineSink?
 
-    init(first: Int, total: Int) {
+    init(first: Int, total: Int, sink: LineSink?) {
         self.first = first
         self.total = total
+        self.sink = sink
     }
 
     /// The message's lines that are stable, from its first line.
@@ -249,6 +303,12 @@ private struct Composition {
     /// Appends `part` after `separator`, as RenderedBlock.append does; `continuing` goes on with
     /// a part whose first lines were frozen (nothing goes between).
     mutating func append(_ part: RenderedBlock, separator: [StyledLine], continuing: Bool = false) {
+        if let sink {
+            if total > 0 && !part.lines.isEmpty && !continuing { sink.take(separator) }
+            sink.take(part.lines)
+            total += (total > 0 && !part.lines.isEmpty && !continuing ? separator.count : 0) + part.lines.count
+            return
+        }
         let wasFinal = block.isFinal
         if total > 0 && !part.lines.isEmpty && !continuing {
             block.lines += separator

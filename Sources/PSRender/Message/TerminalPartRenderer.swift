@@ -28,13 +28,20 @@ struct TerminalPartRenderer {
     /// previous render, which only growing texts have).
     /// With `preview`, a growing text shows its last line too, before its newline (for a live
     /// display; nothing of it is final).
-    func part(_ part: JSONObject, finished: Bool, skip: Int = 0, preview: Bool = false,
+    /// With `sink`, a finished text gives its lines to it block by block as they are made (and
+    /// the block returned has none of them); other parts return their lines as always.
+    func part(_ part: JSONObject, finished: Bool, skip: Int = 0, preview: Bool = false, sink: LineSink? = nil,
               stream: (MarkdownRenderer) -> MarkdownStream) -> RenderedBlock {
-        func markdown(_ renderer: MarkdownRenderer) -> RenderedBlock {
+        func markdown(_ renderer: MarkdownRenderer, prefix: StyledLine? = nil) -> RenderedBlock {
             let text = part["text"]?.stringValue ?? ""
             // A text that streamed is finished by its stream: its committed blocks are not rendered again.
-            if finished { return stream(renderer).finish(text).dropping(skip) }
-            return preview ? stream(renderer).preview(text, skip: skip) : stream(renderer).render(text, skip: skip)
+            if finished, let sink {
+                stream(renderer).finish(text, skip: skip, into: prefix.map { sink.prefixed(first: $0, rest: $0) } ?? sink)
+                return RenderedBlock()
+            }
+            let block = finished ? stream(renderer).finish(text, skip: skip)
+                : preview ? stream(renderer).preview(text, skip: skip) : stream(renderer).render(text, skip: skip)
+            return prefix.map { block.prefixed(first: $0, rest: $0) } ?? block
         }
         switch PartKind(part) {
         case .text:
@@ -43,8 +50,8 @@ struct TerminalPartRenderer {
             guard options.showReasoning else { return RenderedBlock() }
             let style = styled { $0.dim = true; $0.italic = true }
             let bar: StyledLine = [Span("┊ ", styled { $0.dim = true })]
-            return markdown(MarkdownRenderer(ansi: ansi, width: width - 2, base: style, links: options.links))
-                .prefixed(first: bar, rest: bar)  // the same bar on every line, so leaving lines out changes nothing
+            // The same bar on every line, so leaving lines out changes nothing.
+            return markdown(MarkdownRenderer(ansi: ansi, width: width - 2, base: style, links: options.links), prefix: bar)
         case .stepStart:
             return RenderedBlock()
         case .tool(let name):

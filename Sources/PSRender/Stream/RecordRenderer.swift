@@ -1,4 +1,7 @@
 import PSCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Follows ps-parts' part records and whole message records and writes the rendered text as it
 /// becomes final: append-only, each line once, never a cursor movement. The bytes written for a
@@ -16,16 +19,23 @@ public final class RecordRenderer {
 
     private var message: MessageState?
     private var renderer: MessageRenderer
-    /// The lines of the current message already written.
-    private var written: [StyledLine] = []
+    /// The lines of the current message already written, as fingerprints of their bytes: what a
+    /// render is compared with when a record may have changed them, without holding the lines.
+    private var written: [Int] = []
     private var messagesWritten = 0
     private var dirty = false
+    /// The text part that deltas are growing, out of its part while they come: each delta is
+    /// appended in place, not through the part's JSON object (put back by settleGrowingText).
+    private var growingText: (index: Int, text: String)?
     /// A record other than a delta came: the lines written may no longer be those rendered. A
     /// delta only appends, and the lines written are the stable ones, which appending keeps.
     private var mayRewrite = false
 
     /// Lines the last flush rendered (to test that the work per delta stays bounded).
     private(set) var lastRenderedLines = 0
+
+    /// Rendered lines kept between flushes (to test that memory follows the open block).
+    var heldLines: Int { renderer.heldLines + liveLines.count }
 
     /// Some message was incomplete (exit status 10).
     public private(set) var sawIncomplete = false
@@ -43,6 +53,7 @@ public final class RecordRenderer {
 
     /// Takes one record. Output happens at `flush()`, so a burst of records is rendered once.
     public func handle(_ record: JSON) throws {
+        settleGrowingText()
         // Every string of a record is made terminal-safe once, here, before any format sees it.
         guard let object = record.terminalSafe.objectValue else { throw RecordError(message: "not a JSON object") }
         if object["role"] != nil, let parts = object["parts"] {
@@ -125,26 +136,42 @@ public final class RecordRenderer {
     /// Takes a part-delta record read without a JSON tree (PartDeltaRecord): the same as `handle`
     /// given that record.
     public func handlePartDelta(index: Int, delta: String) throws {
-        try append(TerminalSafeText.sanitize(delta), toPart: try partIndex(Int64(index), allowingEnd: false))
+        let delta = TerminalSafeText.sanitize(delta)
+        if growingText?.index == index {
+            growingText!.text += delta
+            dirty = true
+            return
+        }
+        try append(delta, toPart: try partIndex(Int64(index), allowingEnd: false))
     }
 
     private func append(_ delta: String, toPart index: Int) throws {
+        settleGrowingText()
         guard var text = current.parts[index]["text"]?.stringValue else {
             throw RecordError(message: "part-delta for part \(index), which has no text")
         }
         // Let go of the part's copy first, so the text grows in place instead of being copied.
         message!.parts[index]["text"] = .null
         text += delta
-        message!.parts[index]["text"] = .string(text)
+        growingText = (index, text)
         dirty = true
+    }
+
+    /// Puts the text that deltas grow back into its part, before anything reads the message.
+    private func settleGrowingText() {
+        guard let growing = growingText else { return }
+        growingText = nil
+        message?.parts[growing.index]["text"] = .string(growing.text)
     }
 
     /// Writes whatever became final since the last call, and redraws the live region.
     public func flush() throws {
+        settleGrowingText()
         if dirty, let message {
             dirty = false
             try writeFinal(message)
-            if live != nil { liveLines = previewLines(message) }
+            // An ended message is written whole: nothing is left for the region.
+            if live != nil { liveLines = message.ended ? [] : previewLines(message) }
         }
         try live?.show(liveLines)
     }
@@ -157,37 +184,111 @@ public final class RecordRenderer {
     }
 
     private func writeFinal(_ message: MessageState) throws {
-        var rendered = renderer.render(message)
-        if rendered.first > written.count {
-            // Cannot happen (frozen lines were stable, so written), but never skip a line unseen.
-            renderer.thaw()
-            rendered = renderer.render(message)
-        }
+        // Cannot happen (frozen lines were stable, so written), but never skip a line unseen.
+        if renderer.frozenLines > written.count { renderer.thaw() }
+        if message.ended { return try writeEnded(message) }
+        let rendered = renderer.render(message)
         let first = rendered.first
         let block = rendered.block
         lastRenderedLines = block.lines.count
         let total = first + block.lines.count
         // On a live display only settled lines are written: the block still growing is shown whole
         // in the region below, where a resize can wrap it again.
-        let stable = live != nil ? rendered.settled : first + (message.ended ? block.lines.count : block.stable)
+        let stable = live != nil ? rendered.settled : first + block.stable
         var start = written.count
         let checkWritten = mayRewrite
         mayRewrite = false
-        if start > 0 && (start > total || checkWritten && !block.lines.starts(with: written[first...])) {
+        if start > 0 && (start > total || checkWritten && !sameAsWritten(block.lines, from: first)) {
             // Only when the stream removed parts we had already shown (a restarted step): what is
             // on the screen stays, and the message continues from where it differs.
             var common = first
-            while common < min(start, total) && written[common] == block.lines[common - first] { common += 1 }
-            try emit([[Span("↺ the server restarted this step; continued below", TextStyle(dim: options.ansi))]])
-            written.removeSubrange(common...)
+            while common < min(start, total) && written[common] == fingerprint(block.lines[common - first]) { common += 1 }
+            try restarted(at: common)
             start = common
         }
         guard stable > start else { return }
-        let lines = Array(block.lines[(start - first)..<(stable - first)])
-        if written.isEmpty && messagesWritten > 0 { try output("\n") }
-        if written.isEmpty { messagesWritten += 1 }
-        try emit(lines)
-        written += lines
+        try writeLines(block.lines[(start - first)..<(stable - first)])
+    }
+
+    /// The last render of a message (every line final): its lines are written as they are made,
+    /// never all held; those already written are passed over, or compared when a record may
+    /// have changed them.
+    private func writeEnded(_ message: MessageState) throws {
+        let checkWritten = mayRewrite
+        mayRewrite = false
+        var index = renderer.frozenLines
+        // Lines written of the message. Those written now are counted, not remembered: the message
+        // ends with this render, and nothing compares them again.
+        var count = written.count
+        var pending: [UInt8] = []
+        var failure: Error?
+        let sink = LineSink { [self] line in
+            guard failure == nil else { return }
+            do {
+                if index < count {
+                    guard checkWritten && written[index] != fingerprint(line) else {
+                        index += 1
+                        return
+                    }
+                    // (Nothing is pending here: lines are new only once index has passed count.)
+                    try restarted(at: index)
+                    count = index
+                }
+                if count == 0 { try startMessage() }
+                LineEncoder.append(line, ansi: options.ansi, to: &pending)
+                count += 1
+                index += 1
+                // The lines of a long message go out in pieces, not as one more copy of all of them.
+                if pending.count >= Self.outputPiece {
+                    try writeOut(pending)
+                    pending.removeAll(keepingCapacity: true)
+                }
+            } catch {
+                failure = error
+            }
+        }
+        let rendered = renderer.render(message, into: sink)
+        if let failure { throw failure }
+        lastRenderedLines = sink.count
+        if !pending.isEmpty { try writeOut(pending) }
+        if rendered.settled < count { try restarted(at: rendered.settled) }
+    }
+
+    /// The lines from `first` on are those written, as far as both go.
+    private func sameAsWritten(_ lines: [StyledLine], from first: Int) -> Bool {
+        guard written.count - first <= lines.count else { return false }
+        return zip(written[first...], lines).allSatisfy { $0 == fingerprint($1) }
+    }
+
+    private func fingerprint(_ line: StyledLine) -> Int {
+        var scratch: [UInt8] = []
+        return LineEncoder.append(line, ansi: options.ansi, to: &scratch, fingerprint: true)
+    }
+
+    /// What was written from line `common` on is not what the message has now (the stream removed
+    /// parts already shown): what is on the screen stays, and the message continues from there.
+    private func restarted(at common: Int) throws {
+        try emit([[Span("↺ the server restarted this step; continued below", TextStyle(dim: options.ansi))]])
+        written.removeSubrange(min(common, written.count)...)
+    }
+
+    /// Before a message's first line: a blank line after the message before it.
+    private func startMessage() throws {
+        if messagesWritten > 0 { try output("\n") }
+        messagesWritten += 1
+    }
+
+    private func writeLines(_ lines: ArraySlice<StyledLine>) throws {
+        if written.isEmpty { try startMessage() }
+        var text: [UInt8] = []
+        for line in lines {
+            written.append(LineEncoder.append(line, ansi: options.ansi, to: &text, fingerprint: true))
+            if text.count >= Self.outputPiece {
+                try writeOut(text)
+                text.removeAll(keepingCapacity: true)
+            }
+        }
+        if !text.isEmpty { try writeOut(text) }
     }
 
     /// The lines after the written ones as they look now, the last one before its newline.
@@ -198,10 +299,16 @@ public final class RecordRenderer {
 
     /// Whether a part-update only lengthened a text part (its final version after the deltas).
     private static func textOnlyGrew(from old: JSONObject, to new: JSONObject) -> Bool {
-        guard old["type"] == new["type"], let before = old["text"]?.stringValue, let after = new["text"]?.stringValue else {
+        guard old["type"] == new["type"], var before = old["text"]?.stringValue, var after = new["text"]?.stringValue,
+            after.utf8.count >= before.utf8.count
+        else {
             return false
         }
-        return after.utf8.starts(with: before.utf8)
+        // The bytes compared at once (a long text byte by byte through its UTF8View cost 60
+        // instructions a byte).
+        return before.withUTF8 { old in
+            after.withUTF8 { new in old.isEmpty || memcmp(new.baseAddress!, old.baseAddress!, old.count) == 0 }
+        }
     }
 
     /// End of input: a message still open was cut off.
@@ -265,19 +372,14 @@ public final class RecordRenderer {
     }
 
     private func emit(_ lines: [StyledLine]) throws {
-        var text = ""
-        var wrote = false
-        for line in lines {
-            LineEncoder.encode(line, ansi: options.ansi, into: &text)
-            text += "\n"
-            // The lines of a long message go out in pieces, not as one more copy of all of them.
-            if text.utf8.count >= Self.outputPiece {
-                try output(text)
-                text.removeAll(keepingCapacity: true)
-                wrote = true
-            }
-        }
-        if !wrote || !text.isEmpty { try output(text) }
+        var text: [UInt8] = []
+        for line in lines { LineEncoder.append(line, ansi: options.ansi, to: &text) }
+        try writeOut(text)
+    }
+
+    /// Writes encoded lines.
+    private func writeOut(_ bytes: [UInt8]) throws {
+        try output(String(decoding: bytes, as: UTF8.self))
     }
 
     private static let outputPiece = 64 * 1024

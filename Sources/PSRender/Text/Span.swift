@@ -103,31 +103,77 @@ public enum LineEncoder {
     /// ansi: every styled span is opened and reset on its own, so each line stands alone (a line
     /// can be printed, cut or copied without a style bleeding into the next).
     public static func encode(_ line: StyledLine, ansi: Bool) -> String {
-        var out = ""
+        var out: [UInt8] = []
         encode(line, ansi: ansi, into: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Appends the line's bytes to `out`.
     public static func encode(_ line: StyledLine, ansi: Bool, into out: inout String) {
+        out += encode(line, ansi: ansi)
+    }
+
+    /// Appends the line's bytes and a newline to `out`; with `fingerprint`, returns a hash of those
+    /// bytes (to tell later whether a line rendered again is the one written, without keeping it).
+    @discardableResult
+    static func append(_ line: StyledLine, ansi: Bool, to out: inout [UInt8], fingerprint: Bool = false) -> Int {
+        let start = out.count
+        encode(line, ansi: ansi, into: &out)
+        out.append(0x0A)
+        guard fingerprint else { return 0 }
+        var hasher = Hasher()
+        out.withUnsafeBytes { hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        return hasher.finalize()
+    }
+
+    /// Appends the line's bytes to `out`: bytes, not String appends (a few hundred instructions
+    /// each), and each style's SGR sequence made once.
+    static func encode(_ line: StyledLine, ansi: Bool, into out: inout [UInt8]) {
         guard ansi else {
-            for span in line { out += span.text }
+            for span in line { out.append(contentsOf: span.text.utf8) }
             return
         }
         for span in line where !span.text.isEmpty {
             let style = span.style
             let target = style.link.flatMap(TerminalSafeText.linkTarget)
             if let target {
-                out += "\u{1B}]8;;"
-                out += target
-                out += "\u{1B}\\"
+                out.append(contentsOf: osc8Start)
+                out.append(contentsOf: target.utf8)
+                out.append(contentsOf: stringTerminator)
             }
-            let styled = style.hasSGR
-            if styled { style.appendSGR(to: &out) }
-            out += span.text
-            if styled { out += "\u{1B}[0m" }
-            if target != nil { out += "\u{1B}]8;;\u{1B}\\" }
+            let sgr = style.sgr
+            out.append(contentsOf: sgr)
+            out.append(contentsOf: span.text.utf8)
+            if !sgr.isEmpty { out.append(contentsOf: reset) }
+            if target != nil {
+                out.append(contentsOf: osc8Start)
+                out.append(contentsOf: stringTerminator)
+            }
         }
+    }
+
+    private static let osc8Start: [UInt8] = Array("\u{1B}]8;;".utf8)
+    private static let stringTerminator: [UInt8] = Array("\u{1B}\\".utf8)
+    private static let reset: [UInt8] = Array("\u{1B}[0m".utf8)
+}
+
+extension TextStyle {
+    /// `ESC [ parameters m` for the style (see appendSGR), empty when it has none; one per
+    /// combination of attributes and colour, made once.
+    var sgr: [UInt8] {
+        let color = color.map { Int($0.rawValue) - 30 } ?? 0
+        let key = (bold ? 1 : 0) | (dim ? 2 : 0) | (italic ? 4 : 0) | (underline ? 8 : 0) | (strike ? 16 : 0) | color << 5
+        return Self.sgrTable[key]
+    }
+
+    private static let sgrTable: [[UInt8]] = (0..<(7 << 5)).map { key in
+        let style = TextStyle(
+            bold: key & 1 != 0, dim: key & 2 != 0, italic: key & 4 != 0, underline: key & 8 != 0, strike: key & 16 != 0,
+            color: key >> 5 == 0 ? nil : TextColor(rawValue: UInt8(30 + key >> 5)))
+        guard style.hasSGR else { return [] }
+        var text = ""
+        style.appendSGR(to: &text)
+        return Array(text.utf8)
     }
 }
 

@@ -37,10 +37,13 @@ enum SyntaxHighlighter {
 
     /// The spans of `code` (lines separated by "\n") in `language`, the word after its fence; nil
     /// when source-highlight has no definition for it. `finished`: the block will not grow, and
-    /// its spans are kept for a while (a finished message is rendered again whole).
-    static func spans(_ code: String, language: String, finished: Bool = false) -> [CodeSpan]? {
+    /// its spans may have been kept; `keep`: they are kept for a while, since the block will be
+    /// rendered again (it is finished, but not committed yet in a text still streaming).
+    static func spans(_ code: String, language: String, finished: Bool = false, keep: Bool = true) -> [CodeSpan]? {
         guard !language.isEmpty, let file = language.withCString({ ps_code_language_file($0) }) else { return nil }
-        return Pool.shared.withHighlighter(for: String(cString: file), code: code, finished: finished) { highlighter in
+        return Pool.shared.withHighlighter(
+            for: String(cString: file), code: code, finished: finished, keep: keep
+        ) { highlighter in
             var code = code
             return code.withUTF8 { bytes -> [CodeSpan] in
                 var pointer: UnsafePointer<ps_code_span>?
@@ -57,9 +60,11 @@ enum SyntaxHighlighter {
 
     /// The lines of `code` (the block's literal lines) coloured for `language`, from `base`; nil
     /// when the language is not known.
-    static func lines(_ lines: [String], language: String, base: TextStyle, finished: Bool = false) -> [StyledLine]? {
+    static func lines(
+        _ lines: [String], language: String, base: TextStyle, finished: Bool = false, keep: Bool = true
+    ) -> [StyledLine]? {
         let code = lines.joined(separator: "\n")
-        guard let spans = spans(code, language: language, finished: finished) else { return nil }
+        guard let spans = spans(code, language: language, finished: finished, keep: keep) else { return nil }
         let bytes = Array(code.utf8)
         var result: [StyledLine] = []
         result.reserveCapacity(lines.count)
@@ -102,7 +107,8 @@ enum SyntaxHighlighter {
     }
 
     /// One highlighter per language, a few languages at most (the least recently used goes), and
-    /// the spans of the last finished blocks (up to 4 MB of code), behind a lock: renders may run
+    /// the spans of the last finished blocks of streaming texts (up to 256 KB of code: those not
+    /// committed yet, rendered again until the next block begins), behind a lock: renders may run
     /// on several threads.
     final class Pool: @unchecked Sendable {
         static let shared = Pool()
@@ -117,16 +123,16 @@ enum SyntaxHighlighter {
         private var finished: [Block: [CodeSpan]] = [:]
         private var finishedOrder: [Block] = []
         private var finishedBytes = 0
-        private let finishedCapacity = 4 << 20
+        private let finishedCapacity = 256 << 10
 
         func withHighlighter(
-            for file: String, code: String, finished isFinished: Bool, _ body: (OpaquePointer) -> [CodeSpan]
+            for file: String, code: String, finished isFinished: Bool, keep: Bool, _ body: (OpaquePointer) -> [CodeSpan]
         ) -> [CodeSpan]? {
-            lock.withLock { _ in locked(file: file, code: code, finished: isFinished, body) }
+            lock.withLock { _ in locked(file: file, code: code, finished: isFinished, keep: keep, body) }
         }
 
         private func locked(
-            file: String, code: String, finished isFinished: Bool, _ body: (OpaquePointer) -> [CodeSpan]
+            file: String, code: String, finished isFinished: Bool, keep: Bool, _ body: (OpaquePointer) -> [CodeSpan]
         ) -> [CodeSpan]? {
             let block = Block(file: file, code: code)
             if isFinished, let spans = finished[block] { return spans }
@@ -140,7 +146,7 @@ enum SyntaxHighlighter {
             }
             highlighters.append((file, highlighter))
             let spans = body(highlighter)
-            if isFinished && code.utf8.count <= finishedCapacity { keep(spans, for: block) }
+            if isFinished && keep && code.utf8.count <= finishedCapacity { self.keep(spans, for: block) }
             return spans
         }
 

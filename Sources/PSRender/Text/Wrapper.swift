@@ -64,18 +64,29 @@ private struct LineFiller {
     var open: [UInt8] = []
     var openStyle = 0
     var lineWidth = 0
-    /// Styles of the spaces after the line's last word (each one column).
-    var pendingSpaces: [Int] = []
-    /// The word being collected: its bytes, and where each run of one style ends in them.
+    /// Styles of the spaces after the line's last word (each one column), from `spacesStart` on.
+    var spaces: [Int] = []
+    var spacesStart = 0
+    /// The word being collected: its bytes from `wordStart` on, and where each run of one style
+    /// ends in them, from run `runsStart` on. Words are not removed one by one (an Array's
+    /// removeAll(keepingCapacity:) costs about a hundred instructions): the buffers are emptied
+    /// every `wordsKept` words.
     var word: [UInt8] = []
+    var wordStart = 0
     var wordRuns: [(end: Int, style: Int)] = []
+    var runsStart = 0
     var wordWidth = 0
     /// The styles of the pieces, by number (a piece in the style of the one before shares its
     /// number), so that runs compare and keep numbers, not styles.
     var styles: [TextStyle] = [.plain]
 
+    static let wordsKept = 8
+
     init(width: Int) {
         self.width = width
+        word.reserveCapacity(128)
+        wordRuns.reserveCapacity(2 * Self.wordsKept)
+        spaces.reserveCapacity(2 * Self.wordsKept)
     }
 
     /// The number of `style`.
@@ -93,7 +104,7 @@ private struct LineFiller {
     mutating func addToWord(_ bytes: UnsafeBufferPointer<UInt8>, _ style: Int) {
         wordWidth += Self.displayWidth(bytes)
         word.append(contentsOf: bytes)
-        if let last = wordRuns.last, same(last.style, style) {
+        if wordRuns.count > runsStart, let last = wordRuns.last, same(last.style, style) {
             wordRuns[wordRuns.count - 1].end = word.count
         } else {
             wordRuns.append((word.count, style))
@@ -101,31 +112,47 @@ private struct LineFiller {
     }
 
     mutating func space(_ style: Int) {
-        if !lineIsEmpty { pendingSpaces.append(style) }
+        if !lineIsEmpty { spaces.append(style) }
+    }
+
+    var pendingSpaces: Int { spaces.count - spacesStart }
+
+    mutating func dropPendingSpaces() {
+        spacesStart = spaces.count
+        if spacesStart > Self.wordsKept {
+            spaces.removeAll(keepingCapacity: true)
+            spacesStart = 0
+        }
     }
 
     /// Places the word collected: after the pending spaces when it fits, else on a new line (cut
     /// into line-sized pieces when it is longer than a whole line).
     mutating func endWord() {
-        guard !wordRuns.isEmpty else { return }
+        guard wordRuns.count > runsStart else { return }
         defer {
-            word.removeAll(keepingCapacity: true)
-            wordRuns.removeAll(keepingCapacity: true)
+            wordStart = word.count
+            runsStart = wordRuns.count
+            if runsStart > Self.wordsKept {
+                word.removeAll(keepingCapacity: true)
+                wordRuns.removeAll(keepingCapacity: true)
+                wordStart = 0
+                runsStart = 0
+            }
             wordWidth = 0
         }
         if !lineIsEmpty {
-            if lineWidth + pendingSpaces.count + wordWidth <= width {
-                for style in pendingSpaces { emit(0x20, style) }
-                lineWidth += pendingSpaces.count
+            if lineWidth + pendingSpaces + wordWidth <= width {
+                for style in spaces[spacesStart...] { emit(0x20, style) }
+                lineWidth += pendingSpaces
             } else {
                 endLine()
             }
         }
-        pendingSpaces.removeAll(keepingCapacity: true)
+        dropPendingSpaces()
         if lineWidth + wordWidth <= width {
             word.withUnsafeBufferPointer { bytes in
-                var start = 0
-                for run in wordRuns {
+                var start = wordStart
+                for run in wordRuns[runsStart...] {
                     emit(UnsafeBufferPointer(rebasing: bytes[start..<run.end]), run.style)
                     start = run.end
                 }
@@ -134,8 +161,8 @@ private struct LineFiller {
             return
         }
         // Longer than a whole line: cut it into line-sized pieces, scalar by scalar.
-        var start = 0
-        for run in wordRuns {
+        var start = wordStart
+        for run in wordRuns[runsStart...] {
             let text = String(decoding: word[start..<run.end], as: UTF8.self)
             start = run.end
             var chunk = String.UnicodeScalarView()
@@ -158,7 +185,7 @@ private struct LineFiller {
         lines.append(line)
         line = []
         lineWidth = 0
-        pendingSpaces.removeAll(keepingCapacity: true)
+        dropPendingSpaces()
     }
 
     mutating func finish() -> [StyledLine] {

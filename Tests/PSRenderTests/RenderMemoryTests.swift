@@ -1,0 +1,72 @@
+import PSCore
+import Testing
+@testable import PSRender
+
+/// A long message is written as it is rendered and let go: the lines kept at once follow the
+/// block being written, not the message, whole or streamed.
+@Suite struct RenderMemoryTests {
+    /// Paragraphs, lists, code and quotes, about `bytes` long.
+    static func longText(bytes: Int) -> String {
+        var text = ""
+        var index = 0
+        while text.utf8.count < bytes {
+            switch index % 4 {
+            case 0: text += "Paragraph \(index) has **bold** words and `code` that wrap over the width of the line.\n\n"
+            case 1: text += "- item \(index)\n- another item\n\n"
+            case 2: text += "```python\nvalue = \(index)\nprint(value)\n```\n\n"
+            default: text += "> quoted \(index)\n\n"
+            }
+            index += 1
+        }
+        return text
+    }
+
+    /// Given whole, a message's first lines are written before most of its text is even parsed,
+    /// and no write holds more than one output piece: its lines are never all held at once.
+    @Test(arguments: [RenderFormat.ansi, .plain], ["text", "reasoning"])
+    func wholeMessageIsWrittenAsItIsRendered(_ format: RenderFormat, _ type: String) throws {
+        let text = Self.longText(bytes: 1_200_000)
+        final class Writes { var parsedAtFirst: Int?; var largest = 0; var count = 0 }
+        let writes = Writes()
+        let meter = ParseMeter()
+        let renderer = RecordRenderer(options: RenderOptions(format: format, width: 60)) { piece in
+            if writes.parsedAtFirst == nil { writes.parsedAtFirst = meter.bytes.load(ordering: .relaxed) }
+            writes.largest = max(writes.largest, piece.utf8.count)
+            writes.count += 1
+        }
+        try MarkdownParser.$meter.withValue(meter) {
+            try renderer.handle(PartRecords.message([PartRecords.text(text, type: type)]))
+            try renderer.flush()
+            try renderer.finish()
+        }
+        let parsedAtFirst = try #require(writes.parsedAtFirst)
+        #expect(parsedAtFirst <= text.utf8.count / 4, "the first write came after \(parsedAtFirst) of \(text.utf8.count) bytes were parsed")
+        #expect(writes.largest <= 80 * 1024, "one write of \(writes.largest) bytes")
+        #expect(writes.count >= 10)
+        #expect(renderer.heldLines == 0)
+    }
+
+    /// Streamed delta by delta, the lines kept between deltas stay those of the block being
+    /// written (committed blocks the message has frozen are let go), and the output is the
+    /// whole render's.
+    @Test(arguments: [RenderFormat.ansi, .plain], [false, true])
+    func streamedMessageKeepsOnlyItsOpenBlock(_ format: RenderFormat, _ live: Bool) throws {
+        let text = Self.longText(bytes: 60_000)
+        let options = RenderOptions(format: format, width: 60)
+        let message = PartRecords.message([PartRecords.text("Thinking first.", type: "reasoning"), PartRecords.text(text)])
+        let records = PartRecords.streamed(message) { PartRecords.split($0, at: Array(stride(from: 23, to: $0.unicodeScalars.count, by: 23))) }
+        let harness = RenderHarness(options)
+        var output = ""
+        if live {
+            harness.renderer.live = LiveRegion(size: LiveRegion.Size(columns: 60, rows: 20), ansi: false) { output += $0 }
+        }
+        var most = 0
+        for record in records {
+            try harness.feed([record])
+            most = max(most, harness.renderer.heldLines)
+        }
+        #expect(most <= 12, "\(most) lines kept at once for a \(text.utf8.count)-byte text")
+        let whole = try RenderHarness.render([message], options)
+        if !live { #expect(try harness.finish() == whole) }
+    }
+}
