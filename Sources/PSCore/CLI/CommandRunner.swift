@@ -10,6 +10,10 @@ extension ParsableCommand {
     public static func runAsTool(_ arguments: [String]? = nil) -> Never {
         FileDescriptorOutput.ignoreBrokenPipeSignal()
         let arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
+        if let stack = HelpRequest.commandStack(arguments, root: self), let glance = glanceHelp(for: stack) {
+            _ = FileDescriptorOutput.writeAll(fd: 1, Array(glance.utf8))
+            Glibc.exit(ExitStatus.success.rawValue)
+        }
         refuseUnknownSubcommand(arguments)
         do {
             var command = try parseAsRoot(LeadingOptions.reordered(arguments, for: self))
@@ -45,6 +49,20 @@ extension ParsableCommand {
         var dump = ""
         do { _ = try parseAsRoot(["--experimental-dump-help"]) } catch { dump = fullMessage(for: error) }
         return GlanceHelp(helpMessage: message, dump: dump)?.rendered()
+    }
+
+    /// The glance of the last command of `stack` (see HelpRequest): the same as `glanceHelp(for:)`
+    /// makes from the parser's answer, from that command's dump and its usage line alone.
+    static func glanceHelp(for stack: [ParsableCommand.Type]) -> String? {
+        guard let command = stack.last else { return nil }
+        let words = stack.dropFirst().map { $0._commandName }
+        var dump = ""
+        do { _ = try parseAsRoot(words + ["--experimental-dump-help"]) } catch { dump = fullMessage(for: error) }
+        // As ArgumentParser writes USAGE: the lines after the first indented by 7.
+        let usage = usageString(for: command).split(separator: "\n", omittingEmptySubsequences: false)
+            .enumerated().map { $0.offset == 0 || $0.element.isEmpty ? String($0.element) : "       " + $0.element }
+            .joined(separator: "\n")
+        return GlanceHelp(dump: dump, name: ([_commandName] + words).joined(separator: " "), usage: usage)?.rendered()
     }
 
     /// A parser error in the toolkit's one format: `ps-NAME: the problem`, then the usage line
