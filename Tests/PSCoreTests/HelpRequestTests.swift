@@ -74,5 +74,36 @@ import Testing
         #expect(fromWords.contains("  <message>"))
     }
 
+    struct Unversioned: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "ps-u", abstract: "No version.", subcommands: [Go.self])
+    }
+
+    struct WithOption: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "ps-o", subcommands: [Go.self])
+        @Flag(help: "Be loud.") var loud = false
+    }
+
+    /// A root with subcommands and no options of its own is glanced at without the dump of its
+    /// whole tree; any other falls back to the dump, and both are the parser's glance.
+    @Test func aRootsGlanceWithoutItsTreesDumpIsTheParsersGlance() throws {
+        #expect(Tool.rootGlance() != nil)
+        #expect(Unversioned.rootGlance() != nil)
+        #expect(WithOption.rootGlance() == nil)
+        #expect(Single.rootGlance() == nil)
+        for root in [Tool.self, Unversioned.self, WithOption.self] as [ParsableCommand.Type] {
+            let fromWords = try #require(root.glanceHelp(for: [root]))
+            var fromParser: String?
+            do {
+                var command = try root.parseAsRoot(["--help"])
+                try command.run()
+            } catch {
+                fromParser = root.glanceHelp(for: error)
+            }
+            #expect(fromWords == fromParser)
+        }
+        #expect(try #require(Unversioned.rootGlance()).contains("--version") == false)
+        #expect(try #require(WithOption.glanceHelp(for: [WithOption.self])).contains("  --loud "))
+    }
+
     func names(_ stack: [ParsableCommand.Type]) -> [String] { stack.map { $0._commandName } }
 }

@@ -54,20 +54,6 @@ extension ParsableCommand {
         return GlanceHelp(helpMessage: message, dump: dump)?.rendered()
     }
 
-    /// The glance of the last command of `stack` (see HelpRequest): the same as `glanceHelp(for:)`
-    /// makes from the parser's answer, from that command's dump and its usage line alone.
-    static func glanceHelp(for stack: [ParsableCommand.Type]) -> String? {
-        guard let command = stack.last else { return nil }
-        let words = stack.dropFirst().map { $0._commandName }
-        var dump = ""
-        do { _ = try parseAsRoot(words + ["--experimental-dump-help"]) } catch { dump = fullMessage(for: error) }
-        // As ArgumentParser writes USAGE: the lines after the first indented by 7.
-        let usage = usageString(for: command).split(separator: "\n", omittingEmptySubsequences: false)
-            .enumerated().map { $0.offset == 0 || $0.element.isEmpty ? String($0.element) : "       " + $0.element }
-            .joined(separator: "\n")
-        return GlanceHelp(dump: dump, name: ([_commandName] + words).joined(separator: " "), usage: usage)?.rendered()
-    }
-
     /// ArgumentParser names a missing argument before an unknown option (`ps-search --bogus`
     /// would say the query is missing): the parser's error for the same words with the missing
     /// arguments filled in, when that is an unknown option, so the mistake made is the one named.
