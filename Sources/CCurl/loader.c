@@ -24,7 +24,8 @@ static char reason[512];
 
 // Opens `soname` and fills `out`; NULL, or why not (in `reason`, the library closed again).
 static const char *open_library(const char *soname, struct ps_curl_api *out, void **library) {
-    void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    // Lazy binding, as when linked: libcurl's own calls are resolved as they are first made.
+    void *handle = dlopen(soname, RTLD_LAZY | RTLD_LOCAL);
     if (!handle) {
         const char *error = dlerror();
         snprintf(reason, sizeof reason, "%s", error ? error : soname);
