@@ -142,20 +142,21 @@ public struct GlanceHelp {
 
     /// The examples of the discussion's "EXAMPLES:" section: each its lines, as written (an
     /// example split with `\` continues on the lines indented deeper).
+    /// Read as bytes: a discussion is pages long, and this runs at every --help.
     static func examples(in discussion: String) -> [[String]] {
         var examples: [[String]] = []
         var inSection = false
-        for line in discussion.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == "EXAMPLES:" {
-                inSection = true
+        for line in discussion.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            if !inSection {
+                inSection = line.elementsEqual("EXAMPLES:".utf8)
                 continue
             }
-            guard inSection else { continue }
-            guard line.hasPrefix("  ") else { break }
-            if line.hasPrefix("   "), !examples.isEmpty {
-                examples[examples.count - 1].append(String(line))
+            guard line.starts(with: "  ".utf8) else { break }
+            let text = String(Substring(line))
+            if line.starts(with: "   ".utf8), !examples.isEmpty {
+                examples[examples.count - 1].append(text)
             } else {
-                examples.append([String(line)])
+                examples.append([text])
             }
         }
         return examples

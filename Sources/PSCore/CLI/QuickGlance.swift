@@ -8,8 +8,11 @@ extension ParsableCommand {
         guard let command = stack.last else { return nil }
         if stack.count == 1, let glance = rootGlance() { return glance }
         let words = stack.dropFirst().map { $0._commandName }
-        var dump = ""
-        do { _ = try parseAsRoot(words + ["--experimental-dump-help"]) } catch { dump = fullMessage(for: error) }
+        // The root's dump is the one `--experimental-dump-help` prints, without the parse.
+        var dump = words.isEmpty ? _dumpHelp() : ""
+        if !words.isEmpty {
+            do { _ = try parseAsRoot(words + ["--experimental-dump-help"]) } catch { dump = fullMessage(for: error) }
+        }
         return GlanceHelp(dump: dump, name: ([_commandName] + words).joined(separator: " "), usage: usageBlock(for: command))?
             .rendered()
     }
