@@ -29,6 +29,17 @@ import TestSupport
         }
     }
 
+    /// Verbs that read only what is stored here send nothing, and do not load libcurl either.
+    @Test func localVerbsNeverLoadLibcurl() throws {
+        let sandbox = try NetworkSandbox(extra: ["PAGESPACE_TOKEN": "ps_sess_local", "PAGESPACE_API_URL": "http://127.0.0.1:9"])
+        for arguments in [["status", "--offline"], ["token"]] {
+            let result = try sandbox.run("ps-auth", arguments, env: ["LD_DEBUG": "files"])
+            #expect(result.status == 0, "ps-auth \(arguments): \(result.stderrText.suffix(300))")
+            #expect(Self.loadedFiles(result).contains("libjansson.so.4"))
+            #expect(!Self.loadedFiles(result).contains { $0.hasPrefix("libcurl") }, "ps-auth \(arguments) loaded libcurl")
+        }
+    }
+
     @Test func aRequestLoadsLibcurlAndWorks() throws {
         let server = try LocalServer.start(extraArguments: ["--quiet"])
         defer { server.stop() }
