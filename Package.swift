@@ -38,7 +38,6 @@ let package = Package(
     targets: [
         // C libraries from Debian's -dev packages.
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(
             name: "CCmarkGFM", pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
@@ -52,6 +51,9 @@ let package = Package(
         .target(
             name: "CSourceHighlight",
             linkerSettings: [.linkedLibrary("source-highlight"), .linkedLibrary("boost_regex")]),
+        // libcurl, opened on the first request (dlopen) rather than linked: a command that makes
+        // none never loads it and its thirty libraries. Its header is libcurl4-openssl-dev's.
+        .target(name: "CCurl"),
         .target(name: "PSRender", dependencies: ["PSCore", "CCmarkGFM", "CSourceHighlight"]),
         // The message archive (SQLite with FTS5): no network code.
         .target(name: "PSArchive", dependencies: ["PSCore", "CSQLite"]),

@@ -10,6 +10,22 @@ import Testing
         #expect(GlanceHelp.firstSentence("A file like ./x.md is read.") == "A file like ./x.md is read.")
     }
 
+    @Test func firstSentenceReadsLettersBeyondASCII() {
+        #expect(GlanceHelp.firstSentence("Die Straße. Weiter.") == "Die Straße.")
+        #expect(GlanceHelp.firstSentence("Ends at ß… no. Yes.") == "Ends at ß… no.")
+        #expect(GlanceHelp.firstSentence(". Not a sentence") == ". Not a sentence")
+        #expect(GlanceHelp.firstSentence("One. ") == "One.")
+        #expect(GlanceHelp.firstSentence("No space after.") == "No space after.")
+        #expect(GlanceHelp.firstSentence("") == "")
+    }
+
+    @Test func wrapCountsCharactersNotBytes() {
+        #expect(GlanceHelp.wrap("aaa bbb ccc", width: 7) == ["aaa bbb", "ccc"])
+        #expect(GlanceHelp.wrap("ééé ééé ééé", width: 7) == ["ééé ééé", "ééé"])
+        #expect(GlanceHelp.wrap("  spaced   words  ", width: 80) == ["spaced words"])
+        #expect(GlanceHelp.wrap("toolongword x", width: 4) == ["toolongword", "x"])
+    }
+
     @Test func examplesKeepTheirContinuationLines() {
         let discussion = """
             Prose.

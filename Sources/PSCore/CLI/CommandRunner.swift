@@ -10,9 +10,14 @@ extension ParsableCommand {
     public static func runAsTool(_ arguments: [String]? = nil) -> Never {
         FileDescriptorOutput.ignoreBrokenPipeSignal()
         let arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
+        if let stack = HelpRequest.commandStack(arguments, root: self), let glance = glanceHelp(for: stack) {
+            _ = FileDescriptorOutput.writeAll(fd: 1, Array(glance.utf8))
+            Glibc.exit(ExitStatus.success.rawValue)
+        }
         refuseUnknownSubcommand(arguments)
+        let parsed = LeadingOptions.reordered(arguments, for: self)
         do {
-            var command = try parseAsRoot(LeadingOptions.reordered(arguments, for: self))
+            var command = try parseAsRoot(parsed)
             try command.run()
             Glibc.exit(ExitStatus.success.rawValue)
         } catch let request as ExitRequest {
@@ -30,7 +35,9 @@ extension ParsableCommand {
                 self.exit(withError: error)  // --version, the dump: ArgumentParser prints them.
             }
             if code == .validationFailure {
-                for line in usageErrorLines(for: error) { Diagnostics.writeLine(line) }
+                for line in usageErrorLines(for: unknownOption(besides: error, in: parsed) ?? error) {
+                    Diagnostics.writeLine(line)
+                }
                 Glibc.exit(ExitStatus.usage.rawValue)
             }
             Diagnostics.error(fullMessage(for: error))
@@ -45,6 +52,23 @@ extension ParsableCommand {
         var dump = ""
         do { _ = try parseAsRoot(["--experimental-dump-help"]) } catch { dump = fullMessage(for: error) }
         return GlanceHelp(helpMessage: message, dump: dump)?.rendered()
+    }
+
+    /// ArgumentParser names a missing argument before an unknown option (`ps-search --bogus`
+    /// would say the query is missing): the parser's error for the same words with the missing
+    /// arguments filled in, when that is an unknown option, so the mistake made is the one named.
+    static func unknownOption(besides error: Error, in arguments: [String]) -> Error? {
+        var filled = arguments.contains("--") ? arguments : arguments + ["--"]
+        var error = error
+        for _ in 0..<4 {
+            let message = fullMessage(for: error)
+            if message.hasPrefix("Error: Unknown option") { return error }
+            guard message.hasPrefix("Error: Missing expected argument") || message.hasPrefix("Error: Missing one of") else { break }
+            filled.append("argument")
+            do { _ = try parseAsRoot(filled) } catch let next { error = next; continue }
+            break
+        }
+        return nil
     }
 
     /// A parser error in the toolkit's one format: `ps-NAME: the problem`, then the usage line

@@ -38,6 +38,20 @@ public struct GlanceHelp {
         self.usage = usage
     }
 
+    /// The glance of the command whose `dump` this is (its node is the tree's root), named
+    /// `name`, with ArgumentParser's `usage`. Nil when the dump cannot be read.
+    init?(dump: String, name: String, usage: String) {
+        guard let tree = try? JSON.parse(dump), let node = tree["command"] else { return nil }
+        self.init(command: node, name: name, usage: usage)
+    }
+
+    /// The glance of `command`, a node shaped as the dump's.
+    init(command: JSON, name: String, usage: String) {
+        self.command = command
+        self.name = name
+        self.usage = usage
+    }
+
     public func rendered() -> String {
         var lines = Self.wrap(command["abstract"]?.stringValue ?? "", width: Self.width)
         lines += ["", "USAGE: " + usage]
@@ -111,37 +125,50 @@ public struct GlanceHelp {
 
     /// The text up to the end of its first sentence (a full stop after a word, then a space).
     static func firstSentence(_ text: String) -> String {
-        let scalars = Array(text.unicodeScalars)
-        var index = 1
-        while index + 1 < scalars.count {
-            let before = scalars[index - 1]
-            let abbreviation = index >= 2 && scalars[index - 2] == "."  // e.g. i.e.
-            if scalars[index] == ".", scalars[index + 1] == " ", !abbreviation,
-                before.properties.isAlphabetic || ("0"..."9").contains(before) || before == ")" || before == "'"
+        let scalars = text.unicodeScalars
+        var beforeBefore: Unicode.Scalar?, before: Unicode.Scalar?
+        var index = scalars.startIndex
+        while index != scalars.endIndex {
+            let scalar = scalars[index]
+            let next = scalars.index(after: index)
+            if scalar == ".", next != scalars.endIndex, scalars[next] == " ", let before,
+                beforeBefore != ".",  // e.g. i.e.
+                endsAWord(before)
             {
-                return String(String.UnicodeScalarView(scalars[...index]))
+                return String(scalars[...index])
             }
-            index += 1
+            (beforeBefore, before) = (before, scalar)
+            index = next
         }
         return text
     }
 
+    private static func endsAWord(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {  // the Unicode property lookup is slow, and help text is nearly all ASCII
+            let byte = UInt8(scalar.value)
+            return (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+                || scalar == ")" || scalar == "'"
+        }
+        return scalar.properties.isAlphabetic
+    }
+
     /// The examples of the discussion's "EXAMPLES:" section: each its lines, as written (an
     /// example split with `\` continues on the lines indented deeper).
+    /// Read as bytes: a discussion is pages long, and this runs at every --help.
     static func examples(in discussion: String) -> [[String]] {
         var examples: [[String]] = []
         var inSection = false
-        for line in discussion.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == "EXAMPLES:" {
-                inSection = true
+        for line in discussion.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            if !inSection {
+                inSection = line.elementsEqual("EXAMPLES:".utf8)
                 continue
             }
-            guard inSection else { continue }
-            guard line.hasPrefix("  ") else { break }
-            if line.hasPrefix("   "), !examples.isEmpty {
-                examples[examples.count - 1].append(String(line))
+            guard line.starts(with: "  ".utf8) else { break }
+            let text = String(Substring(line))
+            if line.starts(with: "   ".utf8), !examples.isEmpty {
+                examples[examples.count - 1].append(text)
             } else {
-                examples.append([String(line)])
+                examples.append([text])
             }
         }
         return examples
@@ -158,12 +185,20 @@ public struct GlanceHelp {
     static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var line = ""
+        var lineWidth = 0  // line.count, kept rather than counted again for every word
         for word in text.split(separator: " ") {
-            if !line.isEmpty, line.count + 1 + word.count > width {
+            let wordWidth = word.count
+            if !line.isEmpty, lineWidth + 1 + wordWidth > width {
                 lines.append(line)
                 line = ""
+                lineWidth = 0
             }
-            line += (line.isEmpty ? "" : " ") + word
+            if !line.isEmpty {
+                line += " "
+                lineWidth += 1
+            }
+            line += word
+            lineWidth += wordWidth
         }
         if !line.isEmpty { lines.append(line) }
         return lines

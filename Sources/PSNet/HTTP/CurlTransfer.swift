@@ -36,21 +36,21 @@ final class CurlTransfer {
 
     /// Runs the transfer. Throws a handler's error, or a TransferFailure.
     func perform(_ request: HTTPRequest, options: HTTPOptions) throws {
-        curl_easy_reset(handle)
+        ps_curl_easy_reset(handle)
         proxy = ConfiguredProxy.forURL(request.url)
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         var headerList: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(headerList) }
+        defer { ps_curl_slist_free_all(headerList) }
         for header in request.headers {
-            headerList = curl_slist_append(headerList, "\(header.name): \(header.value)")
+            headerList = ps_curl_slist_append(headerList, "\(header.name): \(header.value)")
         }
         // libcurl would otherwise wait for "100 Continue" before sending a larger body.
-        headerList = curl_slist_append(headerList, "Expect:")
+        headerList = ps_curl_slist_append(headerList, "Expect:")
 
         let me = Unmanaged.passUnretained(self).toOpaque()
         let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { errorPointer in
             setOptions(request, options: options, headerList: headerList, errorBuffer: errorPointer.baseAddress!, me: me)
-            return curl_easy_perform(handle)
+            return ps_curl_easy_perform(handle)
         }
         if let handlerError { throw handlerError }
         if code == CURLE_OK {
@@ -66,7 +66,7 @@ final class CurlTransfer {
             throw TransferFailure.interrupted
         }
         let detail = String(cString: errorBuffer).trimmingSpaces
-        let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        let message = detail.isEmpty ? String(cString: ps_curl_easy_strerror(code)) : detail
         if let failure = proxyFailure(code, message: message) { throw TransferFailure.proxy(failure) }
         switch code {
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE,

@@ -1,4 +1,5 @@
 import CCurl
+import PSCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,18 +10,22 @@ public final class HTTPClient {
     public let options: HTTPOptions
     /// Told about each retry ("server error 503, retrying in 1s"), for a warning on stderr.
     public var onRetry: ((String) -> Void)?
-    private let handle: UnsafeMutableRawPointer
-
-    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    /// libcurl's handle, made by the first request (which loads libcurl).
+    private var handle: UnsafeMutableRawPointer?
 
     public init(options: HTTPOptions = HTTPOptions()) {
-        _ = HTTPClient.globalInit
         self.options = options
-        guard let handle = curl_easy_init() else { fatalError("libcurl could not create a handle") }
-        self.handle = handle
     }
 
-    deinit { curl_easy_cleanup(handle) }
+    deinit { if let handle { ps_curl_easy_cleanup(handle) } }
+
+    private func curlHandle() throws -> UnsafeMutableRawPointer {
+        if let handle { return handle }
+        try CurlLibrary.load()
+        guard let made = ps_curl_easy_init() else { throw ToolError(.failure, "libcurl could not create a handle") }
+        handle = made
+        return made
+    }
 
     /// Sends a request and streams its response: `onHead` gets status and headers before any
     /// of the body, `onBody` each chunk as it arrives. Never retried: the caller may already
@@ -31,7 +36,7 @@ public final class HTTPClient {
         onHead: @escaping (HTTPResponseHead) throws -> Void,
         onBody: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) throws {
-        let transfer = CurlTransfer(handle: handle, watchInterrupt: watchInterrupt, onHead: onHead, onBody: onBody)
+        let transfer = CurlTransfer(handle: try curlHandle(), watchInterrupt: watchInterrupt, onHead: onHead, onBody: onBody)
         try transfer.perform(request, options: options)
     }
 
