@@ -51,7 +51,7 @@ import TestSupport
         #expect(try Self.symbols("ps-archive").contains("11PostgresNIO"), "the helper has it")
         let libraries = try Run.command("/usr/bin/ldd", [Executables.url("ps-search").path])
         #expect(libraries.status == 0)
-        #expect(libraries.stdoutText.contains("libcurl"), "\(libraries.stdoutText)")
+        #expect(libraries.stdoutText.contains("libsqlite3"), "\(libraries.stdoutText)")
         for library in ["libFoundation.so", "libFoundationInternationalization", "ICU"] {
             #expect(!libraries.stdoutText.contains(library), "ps-search loads \(library)")
         }
