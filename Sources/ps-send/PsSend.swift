@@ -41,9 +41,10 @@ struct PsSend: ParsableCommand {
             "retrying in 1s (1/3)" on stderr): the reads before the send (GET requests: finding \
             the API, the conversation) are retried after a network error, a refused connection \
             included, a 408, a 429 (after its Retry-After, up to --max-retry-wait) or a 5xx but \
-            501. The send itself (the POST) is made once: a refused connection, a 429 or a 5xx \
-            ends ps-send with that error (exit 9, 7 or 8), even where the server never saw it; \
-            run it again. A broken reply is continued, not sent again (below).
+            501. The send itself (the POST) is retried only when the connection was refused \
+            (nothing was sent); a 429, a 5xx or a connection broken after sending ends ps-send \
+            with that error (exit 7, 8 or 9): run it again. A broken reply is continued, not \
+            sent again (below).
 
             Ctrl-C stops cleanly: what was received is already written, and on the current API \
             the server is asked to abort the turn (POST /api/ai/abort, naming the stream and \

@@ -62,6 +62,8 @@ public enum APIErrors {
                 return ToolError(.networkError, "the connection to \(host) broke during the response: \(message)")
             }
             return ToolError(.networkError, "cannot reach \(host): \(message)")
+        case .cannotConnect(let message):
+            return ToolError(.networkError, "cannot reach \(host): \(message)")
         case .tls(let message) where message.contains("wrong version number") || message.contains("packet length too long"):
             return ToolError(.networkError,
                 "\(host) does not speak TLS at this address (\(message)): if it is a plain-HTTP server, use http:// instead of https://")

@@ -34,7 +34,7 @@ public struct ConnectionOptions: ParsableArguments {
     public var insecure = false
 
     @Option(name: .long, help: ArgumentHelp(
-        "How often a failed read is retried. A read (GET) fails with a network error, a 408, a 429 or a 5xx; also PS_RETRIES. A send (POST) is made once.",
+        "How often a failed read is retried. A read (GET) fails with a network error, a 408, a 429 or a 5xx; also PS_RETRIES. A send (POST) is retried only when no connection could be made (nothing was sent).",
         valueName: "n"))
     public var retries: Int?
 

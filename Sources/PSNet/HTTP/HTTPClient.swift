@@ -28,20 +28,33 @@ public final class HTTPClient {
     }
 
     /// Sends a request and streams its response: `onHead` gets status and headers before any
-    /// of the body, `onBody` each chunk as it arrives. Never retried: the caller may already
-    /// have passed on part of the body. With `watchInterrupt`, Ctrl-C aborts the transfer with
-    /// `TransferFailure.interrupted`.
+    /// of the body, `onBody` each chunk as it arrives. Retried only when no connection could be
+    /// made (nothing was sent, whatever the method), as `options.retry` allows; never once the
+    /// caller may have passed on part of the body. With `watchInterrupt`, Ctrl-C aborts the
+    /// transfer with `TransferFailure.interrupted`.
     public func stream(
         _ request: HTTPRequest, watchInterrupt: Bool = true,
         onHead: @escaping (HTTPResponseHead) throws -> Void,
         onBody: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) throws {
-        let transfer = CurlTransfer(handle: try curlHandle(), watchInterrupt: watchInterrupt, onHead: onHead, onBody: onBody)
-        try transfer.perform(request, options: options)
+        var retry = 0
+        while true {
+            retry += 1
+            let transfer = CurlTransfer(handle: try curlHandle(), watchInterrupt: watchInterrupt, onHead: onHead, onBody: onBody)
+            do {
+                return try transfer.perform(request, options: options)
+            } catch TransferFailure.cannotConnect(let message) {
+                guard let delay = options.retry.delay(beforeRetry: retry, retryAfter: nil) else {
+                    throw TransferFailure.cannotConnect(message: message)
+                }
+                try wait(delay, reason: "cannot connect (\(message))", retry: retry)
+            }
+        }
     }
 
     /// Sends a request and reads the whole response (for small JSON answers). Idempotent
-    /// requests are retried after network errors, 5xx and 429 as `options.retry` allows; the
+    /// requests are retried after network errors, 5xx and 429 as `options.retry` allows (any
+    /// request when no connection could be made: `stream` does that); the
     /// last answer is returned whatever its status, so the caller reports it.
     public func send(_ request: HTTPRequest, watchInterrupt: Bool = true) throws -> HTTPResponse {
         var retry = 0

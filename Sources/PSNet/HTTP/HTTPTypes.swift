@@ -58,6 +58,9 @@ public enum TransferFailure: Error, Sendable, Equatable {
     /// The server could not be reached, timed out, or the connection broke. `afterHead` tells
     /// whether the response had begun (a stream cut midway) or not (nothing was received).
     case network(message: String, afterHead: Bool)
+    /// No connection could be made (refused): nothing of the request was sent, so sending it
+    /// again is safe whatever its method.
+    case cannotConnect(message: String)
     /// TLS verification or setup failed.
     case tls(message: String)
     /// A response read whole was larger than `HTTPOptions.maxResponseBytes`.
