@@ -22,9 +22,11 @@ static struct {
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int available;
 
-// Opens `path` and fills `api`; 1, or 0 with the library closed again.
+// Opens `path` and fills `api`; 1, or 0 with the library closed again. Every symbol is bound
+// now (a few milliseconds, once): a library that does not fit the libraries beside it fails
+// here, and highlighting is off, rather than ending the process at its first call.
 static int open_library(const char *path) {
-    void *handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!handle) return 0;
     void *language_file = dlsym(handle, "ps_code_language_file");
     void *create = dlsym(handle, "ps_code_highlighter_create");

@@ -56,7 +56,10 @@ import TestSupport
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let render = folder.appendingPathComponent("ps-render")
-        try FileManager.default.copyItem(at: Executables.url("ps-render"), to: render)
+        // Copied by cp: a file this process had open for writing could be inherited by a child
+        // that another test starts meanwhile, and exec would fail (ETXTBSY).
+        let copied = try Run.command("/bin/cp", [Executables.url("ps-render").path, render.path])
+        try #require(copied.status == 0, "\(copied.stderrText)")
         let library = folder.appendingPathComponent("libCSourceHighlight.so")
         let cases: [(String, () throws -> Void)] = [
             ("missing", {}),
