@@ -49,6 +49,35 @@ import TestSupport
         #expect(result.stdoutText.contains("\u{1B}[35mdef\u{1B}[0m \u{1B}[34mf\u{1B}[0m():\n"))
     }
 
+    /// On a terminal (a pseudo-terminal from script(1)) code is coloured and the highlighter is
+    /// loaded; on the same terminal with NO_COLOR it is not. The loader's account goes to files
+    /// (LD_DEBUG_OUTPUT), one per process, since stderr is the terminal.
+    @Test func onATerminalTheHighlighterIsLoadedOnlyForColour() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ps-highlighter-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("message.ndjson")
+        try Self.message.write(to: input)
+        for noColor in [false, true] {
+            let log = folder.appendingPathComponent(noColor ? "nocolor" : "colour")
+            try FileManager.default.createDirectory(at: log, withIntermediateDirectories: true)
+            var environment = ["RENDER": Executables.url("ps-render").path, "INPUT": input.path, "TERM": "xterm-256color",
+                               "LD_DEBUG": "files", "LD_DEBUG_OUTPUT": log.path + "/ld"]
+            if noColor { environment["NO_COLOR"] = "1" }
+            let result = try Run.command("/usr/bin/script", ["-qec", #""$RENDER" --width 40 "$INPUT""#, "/dev/null"],
+                                         environment: environment, timeout: 30)
+            #expect(result.status == 0, "\(result.stderrText)")
+            let accounts = try FileManager.default.contentsOfDirectory(atPath: log.path).map {
+                try String(contentsOfFile: log.path + "/" + $0, encoding: .utf8)
+            }
+            let loaded = accounts.contains { $0.contains("/libCSourceHighlight.so") && $0.contains("libsource-highlight.so.4") }
+            let rendered = accounts.contains { $0.contains("libjansson.so.4") }
+            #expect(rendered, "no account of ps-render's libraries")
+            #expect(loaded == !noColor, "NO_COLOR \(noColor): highlighter loaded \(loaded)")
+            #expect(result.stdoutText.contains("\u{1B}[35mdef\u{1B}[0m \u{1B}[34mf\u{1B}[0m():") == !noColor, "\(result.stdoutText)")
+        }
+    }
+
     /// A ps-render with no highlighter beside it (nor in ../lib/ps-tools/), or a file of that name
     /// that is not one: code is plain yellow, as for an unknown language, with no error.
     @Test func aMissingOrBrokenHighlighterLeavesCodePlain() throws {
