@@ -37,9 +37,10 @@ enum SyntaxHighlighter {
     }
 
     /// The spans of `code` (lines separated by "\n") in `language`, the word after its fence; nil
-    /// when source-highlight has no definition for it, or the highlighter library is missing. `finished`: the block will not grow, and
-    /// its spans may have been kept; `keep`: they are kept for a while, since the block will be
-    /// rendered again (it is finished, but not committed yet in a text still streaming).
+    /// when source-highlight has no definition for it, or the highlighter library is missing or
+    /// broken. `finished`: the block will not grow, and its spans may have been kept; `keep`: they
+    /// are kept for a while, since the block will be rendered again (it is finished, but not
+    /// committed yet in a text still streaming).
     static func spans(_ code: String, language: String, finished: Bool = false, keep: Bool = true) -> [CodeSpan]? {
         guard !language.isEmpty, ps_highlight_load() != 0,
               let file = language.withCString({ ps_highlight_language_file($0) })
