@@ -10,11 +10,15 @@ DESTDIR ?=
 
 COMMANDS = ps-sse ps-parts ps-render ps-auth ps-send ps-history ps-message ps-models \
 	ps-search ps-archive ps-facts ps-summary ps-settings ps-agents ps-keys ps-local-server
+# Shared objects the commands open themselves (dlopen), from $(bindir)/../lib/ps-tools/: the
+# highlighter of fenced code, which the commands that render open only when they colour code.
+LIBRARIES = libCSourceHighlight.so
 # ps-local-server's model catalog: SwiftPM's resource bundle, found beside the executable.
 RESOURCES = ps-tools_ps-local-server.resources
 
 root = $(DESTDIR)$(PREFIX)
 bindir = $(root)/bin
+libdir = $(root)/lib/ps-tools
 mandir = $(root)/share/man
 bashdir = $(root)/share/bash-completion/completions
 zshdir = $(root)/share/zsh/site-functions
@@ -31,8 +35,9 @@ install: build install-files
 
 install-files:
 	install -d "$(bindir)" "$(mandir)/man1" "$(mandir)/man5" "$(mandir)/man7" \
-		"$(bashdir)" "$(zshdir)" "$(fishdir)" "$(bindir)/$(RESOURCES)"
+		"$(bashdir)" "$(zshdir)" "$(fishdir)" "$(bindir)/$(RESOURCES)" "$(libdir)"
 	for c in $(COMMANDS); do install -m 755 "$(BUILD)/$$c" "$(bindir)/$$c" || exit 1; done
+	for l in $(LIBRARIES); do install -m 644 "$(BUILD)/$$l" "$(libdir)/$$l" || exit 1; done
 	install -m 644 "$(BUILD)/$(RESOURCES)"/* "$(bindir)/$(RESOURCES)/"
 	install -m 644 man/*.1 "$(mandir)/man1/"
 	install -m 644 man/*.5 "$(mandir)/man5/"
@@ -47,10 +52,11 @@ uninstall:
 	for c in $(COMMANDS); do \
 		rm -f "$(bindir)/$$c" "$(mandir)/man1/$$c.1" "$(bashdir)/$$c" "$(zshdir)/_$$c" "$(fishdir)/$$c.fish"; \
 	done
+	for l in $(LIBRARIES); do rm -f "$(libdir)/$$l"; done
 	rm -rf "$(bindir)/$(RESOURCES)"
 	rm -f "$(mandir)/man5/ps-ndjson.5" "$(mandir)/man7/ps-tools.7"
 	# The folders install made, once empty, up to PREFIX (never PREFIX itself, never one
 	# that still holds something of someone else's).
-	for d in "$(bindir)" "$(mandir)/man1" "$(mandir)/man5" "$(mandir)/man7" "$(bashdir)" "$(zshdir)" "$(fishdir)"; do \
+	for d in "$(bindir)" "$(libdir)" "$(mandir)/man1" "$(mandir)/man5" "$(mandir)/man7" "$(bashdir)" "$(zshdir)" "$(fishdir)"; do \
 		while [ "$$d" != "$(root)" ] && [ "$$d" != "/" ] && rmdir "$$d" 2>/dev/null; do d=$$(dirname "$$d"); done; \
 	done

@@ -29,6 +29,8 @@ let package = Package(
         .executable(name: "ps-search", targets: ["ps-search"]),
         .executable(name: "ps-archive", targets: ["ps-archive"]),
         .executable(name: "ps-local-server", targets: ["ps-local-server"]),
+        // libCSourceHighlight.so: the highlighter, opened by PSRender the first time code is coloured.
+        .library(name: "CSourceHighlight", type: .dynamic, targets: ["CSourceHighlight"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -47,14 +49,18 @@ let package = Package(
         .target(
             name: "PSCore",
             dependencies: ["CJansson", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        // GNU source-highlight (C++) behind a C function, for the colours of fenced code.
+        // GNU source-highlight (C++) behind a C function, for the colours of fenced code: a shared
+        // object of its own (the product above), which no target links; CSourceHighlightLoader
+        // opens it (dlopen) when code is first coloured, so that a render in a pipe never loads
+        // it, libboost_regex and ICU.
         .target(
             name: "CSourceHighlight",
             linkerSettings: [.linkedLibrary("source-highlight"), .linkedLibrary("boost_regex")]),
         // libcurl, opened on the first request (dlopen) rather than linked: a command that makes
         // none never loads it and its thirty libraries. Its header is libcurl4-openssl-dev's.
         .target(name: "CCurl"),
-        .target(name: "PSRender", dependencies: ["PSCore", "CCmarkGFM", "CSourceHighlight"]),
+        .target(name: "CSourceHighlightLoader"),
+        .target(name: "PSRender", dependencies: ["PSCore", "CCmarkGFM", "CSourceHighlightLoader"]),
         // The message archive (SQLite with FTS5): no network code.
         .target(name: "PSArchive", dependencies: ["PSCore", "CSQLite"]),
         // The same archive in PostgreSQL (--db postgresql://…); only ps-archive links it (ps-search

@@ -18,7 +18,7 @@ import TestSupport
         #expect(install.status == 0, "\(install.stderrText)")
 
         var expected = ["bin/ps-tools_ps-local-server.resources/model-catalog.json", "share/man/man5/ps-ndjson.5",
-                        "share/man/man7/ps-tools.7"]
+                        "share/man/man7/ps-tools.7", "lib/ps-tools/libCSourceHighlight.so"]
         for command in Self.commands {
             expected += ["bin/\(command)", "share/man/man1/\(command).1", "share/bash-completion/completions/\(command)",
                          "share/zsh/site-functions/_\(command)", "share/fish/vendor_completions.d/\(command).fish"]
@@ -32,6 +32,10 @@ import TestSupport
         // The installed commands run from there, and man finds the pages under PREFIX.
         let version = try Run.command("\(prefix)/bin/ps-send", ["--version"])
         #expect(version.status == 0 && version.stdoutText.hasPrefix("ps-send "))
+        // The installed ps-render opens the highlighter from PREFIX/lib/ps-tools: code is coloured.
+        let rendered = try Run.command("\(prefix)/bin/ps-render", ["--width", "40"], stdin: HighlightTerminalTests.message,
+                                       environment: ["CLICOLOR_FORCE": "1"])
+        #expect(rendered.stdoutText.contains("\u{1B}[35mdef\u{1B}[0m"), "\(rendered.stderrText)")
         let catalog = try Run.shell(#""$PREFIX/bin/ps-local-server" --help >/dev/null && MANPATH="$PREFIX/share/man" man -w ps-ndjson"#,
                                     environment: ["PREFIX": prefix])
         #expect(catalog.stdoutText.hasPrefix(prefix + "/share/man/man5/ps-ndjson.5"), "\(catalog.stderrText)")

@@ -1,9 +1,10 @@
-import CSourceHighlight
+import CSourceHighlightLoader
 import Synchronization
 
 /// The colours of a fenced code block's lines, from GNU source-highlight's language definitions
-/// (see CSourceHighlight). Only styles are added: each line's text is the code's text, passed
-/// through the same terminal-safe path as plain code.
+/// (see CSourceHighlight, opened by CSourceHighlightLoader the first time code is coloured: a
+/// render that colours none never loads it). Only styles are added: each line's text is the
+/// code's text, passed through the same terminal-safe path as plain code.
 ///
 /// A line's colours depend only on the lines before it, so a block that is still being written
 /// has the colours it will have when finished, and highlighting it again as it grows costs only
@@ -36,11 +37,14 @@ enum SyntaxHighlighter {
     }
 
     /// The spans of `code` (lines separated by "\n") in `language`, the word after its fence; nil
-    /// when source-highlight has no definition for it. `finished`: the block will not grow, and
-    /// its spans may have been kept; `keep`: they are kept for a while, since the block will be
-    /// rendered again (it is finished, but not committed yet in a text still streaming).
+    /// when source-highlight has no definition for it, or the highlighter library is missing or
+    /// broken. `finished`: the block will not grow, and its spans may have been kept; `keep`: they
+    /// are kept for a while, since the block will be rendered again (it is finished, but not
+    /// committed yet in a text still streaming).
     static func spans(_ code: String, language: String, finished: Bool = false, keep: Bool = true) -> [CodeSpan]? {
-        guard !language.isEmpty, let file = language.withCString({ ps_code_language_file($0) }) else { return nil }
+        guard !language.isEmpty, ps_highlight_load() != 0,
+              let file = language.withCString({ ps_highlight_language_file($0) })
+        else { return nil }
         return Pool.shared.withHighlighter(
             for: String(cString: file), code: code, finished: finished, keep: keep
         ) { highlighter in
@@ -48,7 +52,7 @@ enum SyntaxHighlighter {
             return code.withUTF8 { bytes -> [CodeSpan] in
                 var pointer: UnsafePointer<ps_code_span>?
                 let count = bytes.withMemoryRebound(to: CChar.self) { chars in
-                    ps_code_highlighter_run(highlighter, chars.baseAddress, chars.count, &pointer)
+                    ps_highlight_run(highlighter, chars.baseAddress, chars.count, &pointer)
                 }
                 guard let pointer else { return [] }
                 return UnsafeBufferPointer(start: pointer, count: count).compactMap { span in
@@ -140,9 +144,9 @@ enum SyntaxHighlighter {
             if let index = highlighters.firstIndex(where: { $0.file == file }) {
                 highlighter = highlighters.remove(at: index).highlighter
             } else {
-                guard let created = file.withCString({ ps_code_highlighter_create($0) }) else { return nil }
+                guard let created = file.withCString({ ps_highlight_create($0) }) else { return nil }
                 highlighter = created
-                if highlighters.count >= capacity { ps_code_highlighter_destroy(highlighters.removeFirst().highlighter) }
+                if highlighters.count >= capacity { ps_highlight_destroy(highlighters.removeFirst().highlighter) }
             }
             highlighters.append((file, highlighter))
             let spans = body(highlighter)
