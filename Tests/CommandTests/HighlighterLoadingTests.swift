@@ -10,14 +10,8 @@ import TestSupport
     static let message = HighlightTerminalTests.message
     static let highlighterFiles = ["libCSourceHighlight.so", "libsource-highlight.so.4", "libboost_regex", "libicuuc"]
 
-    /// The files the dynamic loader opened for a run made with LD_DEBUG=files, by the name it was
-    /// asked for (`file=libX.so.N [0];  ...`).
-    static func loadedFiles(_ result: ProcessResult) -> [String] {
-        result.stderrText.split(separator: "\n").compactMap { line in
-            guard let start = line.range(of: "file=") else { return nil }
-            return line[start.upperBound...].split(separator: " ").first.map(String.init)
-        }
-    }
+    /// The files the dynamic loader opened for a run made with LD_DEBUG=files.
+    static func loadedFiles(_ result: ProcessResult) -> [String] { LibcurlLoadingTests.loadedFiles(result) }
 
     /// Whether the loader's account names one of the highlighter's files (by their last path part).
     static func loadsHighlighter(_ result: ProcessResult) -> Bool {
