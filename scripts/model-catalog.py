@@ -32,7 +32,10 @@ def show(git_dir, commit, path):
 
 
 def full_commit(git_dir, commit):
-    return subprocess.run(["git", "-C", git_dir, "rev-parse", commit], capture_output=True, text=True, check=True).stdout.strip()
+    result = subprocess.run(["git", "-C", git_dir, "rev-parse", "--verify", commit + "^{commit}"], capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"model-catalog: {git_dir}: no commit {commit}: {result.stderr.strip()}")
+    return result.stdout.strip()
 
 
 def providers(config):
@@ -122,8 +125,9 @@ def generation(git_dir, commit):
 
 
 def main():
-    if len(sys.argv) < 2:
-        sys.exit("usage: scripts/model-catalog.py PAGESPACE_GIT_DIR [CURRENT_COMMIT [LEGACY_COMMIT]]")
+    if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        sys.exit(0 if len(sys.argv) >= 2 else 2)
     git_dir = sys.argv[1]
     current = sys.argv[2] if len(sys.argv) > 2 else "HEAD"
     legacy = sys.argv[3] if len(sys.argv) > 3 else "458264c5b"
