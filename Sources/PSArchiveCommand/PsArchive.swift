@@ -49,7 +49,10 @@ public struct PsArchive: ParsableCommand {
             --stats counts the same. Leave the password out of the URL and set PGPASSWORD to \
             keep it out of the process list; messages show the URL without it. A server that \
             cannot be reached is exit 9, a refused login exit 4, a database that does not \
-            exist exit 6.
+            exist exit 6. PostgreSQL's client lives in a helper, ps-archive-postgres (beside \
+            ps-archive, else in ../lib/ps-tools, where make install puts it), which ps-archive \
+            becomes for such a run (the same arguments), so that an SQLite run never loads it; \
+            without the helper, exit 1.
 
             A line that is not such a record is exit 3, naming its line; the lines before it are \
             kept. So is a line longer than --max-record-size (64 MiB by default), refused before \
