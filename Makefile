@@ -13,6 +13,10 @@ COMMANDS = ps-sse ps-parts ps-render ps-auth ps-send ps-history ps-message ps-mo
 # Shared objects the commands open themselves (dlopen), from $(bindir)/../lib/ps-tools/: the
 # highlighter of fenced code, which the commands that render open only when they colour code.
 LIBRARIES = libCSourceHighlight.so
+# Internal helpers the commands run from $(bindir)/../lib/ps-tools/ (not commands: no page, no
+# completion): ps-archive-postgres, the only one linking PostgreSQL's client, which ps-archive
+# becomes for a postgresql:// archive and ps-search runs to search one.
+HELPERS = ps-archive-postgres
 # ps-local-server's model catalog: SwiftPM's resource bundle, found beside the executable.
 RESOURCES = ps-tools_ps-local-server.resources
 
@@ -38,6 +42,7 @@ install-files:
 		"$(bashdir)" "$(zshdir)" "$(fishdir)" "$(bindir)/$(RESOURCES)" "$(libdir)"
 	for c in $(COMMANDS); do install -m 755 "$(BUILD)/$$c" "$(bindir)/$$c" || exit 1; done
 	for l in $(LIBRARIES); do install -m 644 "$(BUILD)/$$l" "$(libdir)/$$l" || exit 1; done
+	for h in $(HELPERS); do install -m 755 "$(BUILD)/$$h" "$(libdir)/$$h" || exit 1; done
 	install -m 644 "$(BUILD)/$(RESOURCES)"/* "$(bindir)/$(RESOURCES)/"
 	install -m 644 man/*.1 "$(mandir)/man1/"
 	install -m 644 man/*.5 "$(mandir)/man5/"
@@ -52,7 +57,7 @@ uninstall:
 	for c in $(COMMANDS); do \
 		rm -f "$(bindir)/$$c" "$(mandir)/man1/$$c.1" "$(bashdir)/$$c" "$(zshdir)/_$$c" "$(fishdir)/$$c.fish"; \
 	done
-	for l in $(LIBRARIES); do rm -f "$(libdir)/$$l"; done
+	for l in $(LIBRARIES) $(HELPERS); do rm -f "$(libdir)/$$l"; done
 	rm -rf "$(bindir)/$(RESOURCES)"
 	rm -f "$(mandir)/man5/ps-ndjson.5" "$(mandir)/man7/ps-tools.7"
 	# The folders install made, once empty, up to PREFIX (never PREFIX itself, never one

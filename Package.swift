@@ -28,6 +28,8 @@ let package = Package(
         .executable(name: "ps-models", targets: ["ps-models"]),
         .executable(name: "ps-search", targets: ["ps-search"]),
         .executable(name: "ps-archive", targets: ["ps-archive"]),
+        // ps-archive's PostgreSQL half, an internal helper (installed in lib/ps-tools, not a command).
+        .executable(name: "ps-archive-postgres", targets: ["ps-archive-postgres"]),
         .executable(name: "ps-local-server", targets: ["ps-local-server"]),
         // libCSourceHighlight.so: the highlighter, opened by PSRender the first time code is coloured.
         .library(name: "CSourceHighlight", type: .dynamic, targets: ["CSourceHighlight"]),
@@ -63,9 +65,12 @@ let package = Package(
         .target(name: "PSRender", dependencies: ["PSCore", "CCmarkGFM", "CSourceHighlightLoader"]),
         // The message archive (SQLite with FTS5): no network code.
         .target(name: "PSArchive", dependencies: ["PSCore", "CSQLite"]),
-        // The same archive in PostgreSQL (--db postgresql://…); only ps-archive links it (ps-search
-        // runs `ps-archive --serve-search` for it, so that its start-up does not load NIO).
+        // The same archive in PostgreSQL (--db postgresql://…); only the helper ps-archive-postgres
+        // links it: ps-archive hands it a PostgreSQL run (exec), ps-search runs it with
+        // --serve-search, so that neither one's start-up loads NIO.
         .target(name: "PSArchivePostgres", dependencies: ["PSArchive", .product(name: "PostgresNIO", package: "postgres-nio")]),
+        // ps-archive's command (options, ingest, --stats, --export), which ps-archive-postgres runs too.
+        .target(name: "PSArchiveCommand", dependencies: commandDependencies + ["PSArchive"]),
         .target(
             name: "PSNet",
             dependencies: ["PSCore", "CCurl", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -74,7 +79,8 @@ let package = Package(
         .executableTarget(name: "ps-sse", dependencies: commandDependencies),
         .executableTarget(name: "ps-parts", dependencies: commandDependencies),
         .executableTarget(name: "ps-render", dependencies: commandDependencies + ["PSRender"]),
-        .executableTarget(name: "ps-archive", dependencies: commandDependencies + ["PSArchive", "PSArchivePostgres"]),
+        .executableTarget(name: "ps-archive", dependencies: commandDependencies + ["PSArchiveCommand"]),
+        .executableTarget(name: "ps-archive-postgres", dependencies: commandDependencies + ["PSArchiveCommand", "PSArchivePostgres"]),
 
         // Commands that talk to a server.
         .executableTarget(name: "ps-auth", dependencies: commandDependencies + ["PSNet"]),

@@ -35,7 +35,8 @@ extension ArchiveStore {
 
 /// Which store `--db` names: a `postgresql://` (or `postgres://`) URL, else an SQLite file.
 /// The commands open their archive here and see only ArchiveStore (ArchiveSearching).
-/// PSArchivePostgres adds `open(_:create:)`, for the commands that link PostgresNIO.
+/// PSArchivePostgres adds `open(_:create:)`, for ps-archive-postgres, the one executable that
+/// links PostgresNIO.
 public enum ArchiveStores {
     /// Whether `db` names a PostgreSQL database rather than an SQLite file.
     public static func isPostgres(_ db: String) -> Bool {

@@ -3,25 +3,20 @@ import Glibc
 #endif
 import PSCore
 
-/// A PostgreSQL archive searched in a child process, `ps-archive --serve-search`, which links
-/// PostgresNIO so that ps-search does not (NIO, Foundation and ICU would cost every search's
-/// start-up). The request, URL and password included, goes to the child's standard input, never
-/// its argv; each hit comes back as an NDJSON line as it is found, and a failure as one last
-/// line `{"error":MESSAGE,"status":EXIT}` (SearchWire), which this process reports as its own.
-/// The child is ps-archive beside the running executable, else the first on PATH; without
-/// one, exit 1.
+/// A PostgreSQL archive searched in a child process, `ps-archive-postgres --serve-search`
+/// (PostgresHelper), which links PostgresNIO so that ps-search does not (NIO, Foundation and ICU
+/// would cost every search's start-up). The request, URL and password included, goes to the
+/// child's standard input, never its argv; each hit comes back as an NDJSON line as it is found,
+/// and a failure as one last line `{"error":MESSAGE,"status":EXIT}` (SearchWire), which this
+/// process reports as its own. Without the helper, exit 1.
 public final class SearchHelper: ArchiveSearching {
     public static let argument = "--serve-search"
     let db: String
     let executable: String
 
     public init(db: String) throws {
-        guard let executable = Self.locate() else {
-            throw ToolError(.failure, "cannot search a PostgreSQL archive: ps-archive, which does it for \(Diagnostics.programName), "
-                            + "is neither in \(Self.ownFolder() ?? "the folder of \(Diagnostics.programName)") nor on PATH")
-        }
+        executable = try PostgresHelper.locate(for: "cannot search a PostgreSQL archive")
         self.db = db
-        self.executable = executable
     }
 
     /// A hit's line holds the message and conversation records and the snippet, each within
@@ -31,24 +26,8 @@ public final class SearchHelper: ArchiveSearching {
         return InputLimits(maxRecordBytes: overflow ? Int.max : bytes)
     }
 
-    /// ps-archive in the running executable's folder, else on PATH.
-    static func locate() -> String? {
-        let path = (getenv("PATH").map { String(cString: $0) } ?? "").split(separator: ":").filter { $0.hasPrefix("/") }
-        let folders = (ownFolder().map { [$0] } ?? []) + path.map(String.init)
-        return folders.map { $0 + "/ps-archive" }.first { access($0, X_OK) == 0 }
-    }
-
-    static func ownFolder() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))
-        guard count > 0 else { return nil }
-        let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = path.lastIndex(of: "/") else { return nil }
-        return String(path[..<slash])
-    }
-
     public func search(_ query: ArchiveQuery, _ body: (ArchiveHit) throws -> Void) throws {
-        let child = try ChildPipes(executable: executable, arguments: ["ps-archive", Self.argument])
+        let child = try ChildPipes(executable: executable, arguments: [PostgresHelper.name, Self.argument])
         defer { child.finish() }
         child.send(SearchWire.line(SearchWire.request(db: db, query: query)))
         var failure: ToolError?
@@ -63,7 +42,7 @@ public final class SearchHelper: ArchiveSearching {
         let signal = status & 0x7F
         if signal == SIGINT || signal == SIGTERM { throw ExitRequest(.interrupted) }  // Ctrl-C reached it too
         guard status == 0 else {
-            throw ToolError(.failure, "ps-archive \(Self.argument) (\(executable)) failed: \(ChildPipes.describe(status))")
+            throw ToolError(.failure, "\(PostgresHelper.name) \(Self.argument) (\(executable)) failed: \(ChildPipes.describe(status))")
         }
     }
 }
@@ -102,7 +81,7 @@ final class ChildPipes {
         }
         self.pid = pid
         input = toChild[1]
-        output = ChunkReader(fd: fromChild[0], name: "ps-archive", ownsDescriptor: false)
+        output = ChunkReader(fd: fromChild[0], name: PostgresHelper.name, ownsDescriptor: false)
     }
 
     /// Writes `bytes` to the child's standard input and closes it. A child that ended without

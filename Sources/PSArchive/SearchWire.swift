@@ -1,6 +1,6 @@
 import PSCore
 
-/// What ps-search and its helper (`ps-archive --serve-search`, SearchHelper) say to each other,
+/// What ps-search and its helper (`ps-archive-postgres --serve-search`, SearchHelper) say to each other,
 /// one NDJSON line each: the request `{"db":URL,"query":{…}}` on the helper's standard input;
 /// on its standard output one `{"source","message","conversation"?,"rank","snippet"}` per hit,
 /// best first, and for a failure one last `{"error":MESSAGE,"status":EXIT}`.
@@ -50,7 +50,7 @@ public enum SearchWire {
         }
         guard let value, let source = value["source"]?.stringValue, let message = value["message"]?.stringValue,
               let rank = value["rank"]?.doubleValue, let snippet = value["snippet"]?.stringValue
-        else { throw ToolError(.failure, "ps-archive \(SearchHelper.argument): a reply that is not a search hit") }
+        else { throw ToolError(.failure, "\(PostgresHelper.name) \(SearchHelper.argument): a reply that is not a search hit") }
         return .hit(ArchiveHit(source: source, message: message, conversation: value["conversation"]?.stringValue,
                                rank: rank, snippet: snippet))
     }

@@ -48,10 +48,11 @@ struct PsSearch: ParsableCommand {
             PostgreSQL (the password in the URL or in PGPASSWORD): the same filters, records \
             and list, but QUERY is websearch_to_tsquery's syntax: words (all must occur), \
             "a phrase", OR, -word (not); no prefix* and no column filters; ranked by ts_rank \
-            (the "rank" field is minus it, so lower is better there too). ps-archive(1) does \
-            that search for ps-search (so that ps-search need not load PostgreSQL's client): \
-            the ps-archive beside ps-search, else the first on PATH, is given the URL on its \
-            standard input, never in its arguments; without one, exit 1.
+            (the "rank" field is minus it, so lower is better there too). ps-archive's helper \
+            ps-archive-postgres does that search for ps-search (so that ps-search need not load \
+            PostgreSQL's client): the one beside ps-search, else in ../lib/ps-tools (where make \
+            install puts it), is given the URL on its standard input, never in its arguments; \
+            without one, exit 1.
 
             No match is exit 0 with nothing written. On a terminal, a table instead of records.
 

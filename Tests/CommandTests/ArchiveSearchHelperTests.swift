@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// ps-search does not link PostgresNIO: a PostgreSQL archive is searched by its helper,
-/// `ps-archive --serve-search`, found beside ps-search or on PATH, the request (and its
-/// password) on the helper's standard input.
+/// ps-search does not link PostgresNIO: a PostgreSQL archive is searched by the helper,
+/// `ps-archive-postgres --serve-search`, found beside ps-search or in ../lib/ps-tools, the
+/// request (and its password) on the helper's standard input.
 @Suite final class ArchiveSearchHelperTests {
     let folder: URL
 
@@ -48,7 +48,7 @@ import TestSupport
         let search = try Self.symbols("ps-search")
         #expect(search.contains("9PSArchive"), "the archive code is there (the check sees Swift symbols)")
         #expect(!search.contains("7NIOCore") && !search.contains("11PostgresNIO"))
-        #expect(try Self.symbols("ps-archive").contains("11PostgresNIO"), "the helper has it")
+        #expect(try Self.symbols("ps-archive-postgres").contains("11PostgresNIO"), "the helper has it")
         let libraries = try Run.command("/usr/bin/ldd", [Executables.url("ps-search").path])
         #expect(libraries.status == 0)
         #expect(libraries.stdoutText.contains("libsqlite3"), "\(libraries.stdoutText)")
@@ -57,15 +57,17 @@ import TestSupport
         }
     }
 
-    /// A copy of ps-search in a folder of its own, with PATH without the build folder: no
-    /// helper anywhere is exit 1, saying what is missing (and not the password).
+    /// A copy of ps-search in a folder of its own, the build folder (with the helper) on PATH:
+    /// no helper beside it nor in ../lib/ps-tools is exit 1, saying what is missing and where
+    /// it was looked for (and not the password); PATH is not searched.
     @Test func withoutItsHelperAPostgresSearchIsExit1() throws {
         let copy = try psSearchOfItsOwn()
         let result = try runWritten(copy.path, ["--db", "postgresql://u:secret-42@127.0.0.1:1/x", "launch"],
-                                     environment: ["PATH": "/usr/bin:/bin"])
+                                     environment: ["PATH": Executables.directory.path + ":/usr/bin:/bin"])
         #expect(result.status == 1)
-        #expect(result.stderrText == "ps-search: cannot search a PostgreSQL archive: ps-archive, which does it for ps-search, "
-                + "is neither in \(folder.path) nor on PATH\n")
+        let parent = folder.deletingLastPathComponent().path
+        #expect(result.stderrText == "ps-search: cannot search a PostgreSQL archive: ps-archive-postgres is not installed "
+                + "(neither in \(folder.path) nor in \(parent)/lib/ps-tools)\n")
         #expect(result.stdout.isEmpty)
     }
 
@@ -81,11 +83,11 @@ import TestSupport
         ]
         #expect(try Run.command("ps-archive", ["--db", db], stdin: ArchiveTests.lines(records)).status == 0)
         let copy = try psSearchOfItsOwn()
-        let helper = folder.appendingPathComponent("ps-archive")
+        let helper = folder.appendingPathComponent("ps-archive-postgres")
         try Data("""
             #!/bin/sh
             printf '%s\\n' "$@" > '\(folder.path)/arguments'
-            tee '\(folder.path)/request' | exec '\(Executables.url("ps-archive").path)' "$@"
+            tee '\(folder.path)/request' | exec '\(Executables.url("ps-archive-postgres").path)' "$@"
 
             """.utf8).write(to: helper)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: helper.path)

@@ -18,7 +18,8 @@ import TestSupport
         #expect(install.status == 0, "\(install.stderrText)")
 
         var expected = ["bin/ps-tools_ps-local-server.resources/model-catalog.json", "share/man/man5/ps-ndjson.5",
-                        "share/man/man7/ps-tools.7", "lib/ps-tools/libCSourceHighlight.so"]
+                        "share/man/man7/ps-tools.7", "lib/ps-tools/libCSourceHighlight.so",
+                        "lib/ps-tools/ps-archive-postgres"]
         for command in Self.commands {
             expected += ["bin/\(command)", "share/man/man1/\(command).1", "share/bash-completion/completions/\(command)",
                          "share/zsh/site-functions/_\(command)", "share/fish/vendor_completions.d/\(command).fish"]
@@ -36,6 +37,15 @@ import TestSupport
         let rendered = try Run.command("\(prefix)/bin/ps-render", ["--width", "40"], stdin: HighlightTerminalTests.message,
                                        environment: ["CLICOLOR_FORCE": "1"])
         #expect(rendered.stdoutText.contains("\u{1B}[35mdef\u{1B}[0m"), "\(rendered.stderrText)")
+        // The installed ps-archive and ps-search find ps-archive-postgres in PREFIX/lib/ps-tools: a
+        // PostgreSQL server that is not there is exit 9 (the helper tried), not 1 (no helper).
+        #expect(FileManager.default.isExecutableFile(atPath: "\(prefix)/lib/ps-tools/ps-archive-postgres"))
+        let closedPort = try FreePort.take()
+        for (command, arguments) in [("ps-archive", ["--stats"]), ("ps-search", ["launch"])] {
+            let postgres = try Run.command("\(prefix)/bin/\(command)", ["--db", "postgresql://u@127.0.0.1:\(closedPort)/x"] + arguments,
+                                           environment: ["PATH": "/usr/bin:/bin"])
+            #expect(postgres.status == 9, "\(command): \(postgres.stderrText)")
+        }
         let catalog = try Run.shell(#""$PREFIX/bin/ps-local-server" --help >/dev/null && MANPATH="$PREFIX/share/man" man -w ps-ndjson"#,
                                     environment: ["PREFIX": prefix])
         #expect(catalog.stdoutText.hasPrefix(prefix + "/share/man/man5/ps-ndjson.5"), "\(catalog.stderrText)")

@@ -2,7 +2,7 @@ import PSArchive
 import PSCore
 import XCTest
 
-/// What ps-search and its helper (ps-archive --serve-search) say to each other comes through
+/// What ps-search and its helper (ps-archive-postgres --serve-search) say to each other comes through
 /// unchanged: every field of the query, each hit (its rank to the last bit), a failure's status.
 final class SearchWireTests: XCTestCase {
     private func read<T>(_ value: JSON, _ reader: (UnsafeRawBufferPointer) throws -> T) throws -> T {

@@ -2,7 +2,7 @@ import PSArchive
 import PSArchivePostgres
 import PSCore
 
-/// `ps-archive --serve-search` (not in the help: ps-search's helper, SearchHelper): reads one
+/// `ps-archive-postgres --serve-search` (ps-search's SearchHelper runs it): reads one
 /// request from standard input, searches the archive it names, and writes the hits and any
 /// failure as SearchWire lines, a failure also as the exit status (and not on standard error:
 /// ps-search reports it as its own).

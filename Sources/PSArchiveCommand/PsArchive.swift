@@ -1,11 +1,24 @@
 import ArgumentParser
 import PSArchive
-import PSArchivePostgres
 import PSCore
 
-@main
-struct PsArchive: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The ps-archive command, run by two executables: ps-archive, which stores in SQLite itself and
+/// hands a run on a postgresql:// archive to ps-archive-postgres (exec, the same argv), and that
+/// helper, which links PostgresNIO and sets `postgres` to open it here.
+public struct PsArchive: ParsableCommand {
+    /// How this executable reaches a PostgreSQL archive.
+    public enum PostgresAccess {
+        /// The helper replaces this process (PostgresHelper.replaceProcess) and runs this command again.
+        case helper
+        /// Opened in this process (the URL, and whether to create its tables).
+        case inProcess((String, Bool) throws -> ArchiveStore)
+    }
+
+    nonisolated(unsafe) public static var postgres = PostgresAccess.helper
+
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
         commandName: "ps-archive",
         abstract: "Keep message records in a searchable archive (SQLite, or PostgreSQL).",
         usage: "ps-history ... | ps-archive [--db <file>] [--source <name>]\n       ps-archive --stats\n       ps-archive --export [--source <name>]",
@@ -36,7 +49,10 @@ struct PsArchive: ParsableCommand {
             --stats counts the same. Leave the password out of the URL and set PGPASSWORD to \
             keep it out of the process list; messages show the URL without it. A server that \
             cannot be reached is exit 9, a refused login exit 4, a database that does not \
-            exist exit 6.
+            exist exit 6. PostgreSQL's client lives in a helper, ps-archive-postgres (beside \
+            ps-archive, else in ../lib/ps-tools, where make install puts it), which ps-archive \
+            becomes for such a run (the same arguments), so that an SQLite run never loads it; \
+            without the helper, exit 1.
 
             A line that is not such a record is exit 3, naming its line; the lines before it are \
             kept. So is a line longer than --max-record-size (64 MiB by default), refused before \
@@ -61,8 +77,6 @@ struct PsArchive: ParsableCommand {
             """,
         version: ToolVersion.line)
 
-    static func main() { runAsTool() }
-
     @OptionGroup var recordSize: RecordSizeOption
 
     @Option(name: .long, help: ArgumentHelp("The archive file or postgresql:// URL (default: $XDG_DATA_HOME/ps-tools/archive.sqlite).",
@@ -86,30 +100,33 @@ struct PsArchive: ParsableCommand {
     @Flag(name: .long, help: "Write NDJSON records even on a terminal (--stats).")
     var json = false
 
-    /// ps-search's helper for a PostgreSQL archive (SearchService): not for people.
-    @Flag(name: .customLong("serve-search"), help: .private)
-    var serveSearch = false
-
-    func validate() throws {
+    public func validate() throws {
         if stats && export { throw ValidationError("--stats and --export are separate runs") }
         if keepDeleted && (stats || export) { throw ValidationError("--keep-deleted applies to storing records") }
         if let source, source.isEmpty { throw ValidationError("--source takes a name") }
     }
 
-    func run() throws {
-        if serveSearch { return try SearchService.run() }
+    public func run() throws {
         guard let path = db ?? SQLiteArchive.defaultPath() else {
             throw ToolError(.usage, "no archive file: HOME is not set (give --db FILE)")
         }
+        if ArchiveStores.isPostgres(path), case .helper = Self.postgres {
+            try PostgresHelper.replaceProcess(for: "cannot open a PostgreSQL archive")
+        }
         if stats || export {
-            let store = try ArchiveStores.open(path, create: false)
+            let store = try open(path, create: false)
             try stats ? writeStatistics(store) : writeExport(store)
             return
         }
         recordSize.apply()
         try Terminal.refuseInteractiveStdin(usage: "usage: ps-history ... | ps-archive")
-        try ArchiveIngest(store: try ArchiveStores.open(path, create: true), source: source ?? "default",
+        try ArchiveIngest(store: try open(path, create: true), source: source ?? "default",
                           keepDeleted: keepDeleted).run(RecordLineReader(ChunkReader(fd: 0, name: "stdin")))
+    }
+
+    private func open(_ path: String, create: Bool) throws -> ArchiveStore {
+        if ArchiveStores.isPostgres(path), case .inProcess(let open) = Self.postgres { return try open(path, create) }
+        return try SQLiteArchive(path: path, create: create)
     }
 
     private func writeExport(_ store: ArchiveStore) throws {
