@@ -158,7 +158,9 @@ struct PsRender: ParsableCommand {
                 if let record = PartDeltaRecord.match(trimmed) {
                     try renderer.handlePartDelta(index: record.index, delta: record.delta)
                 } else {
-                    try renderer.handle(try JSON.parse(trimmed))
+                    // Other records straight from the bytes too (a whole message is one string
+                    // of its text, not a jansson tree and a String besides); jansson for the rest.
+                    try renderer.handle(try JSON.scan(trimmed) ?? JSON.parse(trimmed))
                 }
             } catch let error as JSONParseError {
                 throw BadLine(message: "\(reader.name): line \(number): not JSON: \(error.message)\(Self.hint(trimmed))")

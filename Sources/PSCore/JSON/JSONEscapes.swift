@@ -1,24 +1,25 @@
 /// The escapes of a JSON string's body (RFC 8259 section 7).
 enum JSONEscapes {
-    /// The UTF-8 bytes of a string body whose quotes are removed; nil on a bad escape or a lone
-    /// surrogate.
-    static func decode(_ raw: UnsafeRawBufferPointer) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(raw.count)
+    /// Writes the UTF-8 bytes of a string body whose quotes are removed to `out`, which has room
+    /// for `raw.count` bytes (no escape is shorter than what it stands for); returns how many it
+    /// wrote, or nil on a bad escape or a lone surrogate.
+    static func decode(_ raw: UnsafeRawBufferPointer, into out: UnsafeMutablePointer<UInt8>) -> Int? {
+        var written = 0
         var i = 0
         while i < raw.count {
             let byte = raw[i]
-            guard byte == UInt8(ascii: "\\") else { bytes.append(byte); i += 1; continue }
+            guard byte == UInt8(ascii: "\\") else { out[written] = byte; written += 1; i += 1; continue }
             guard i + 1 < raw.count else { return nil }
+            let plain: UInt8
             switch raw[i + 1] {
-            case UInt8(ascii: "n"): bytes.append(0x0A)
-            case UInt8(ascii: "t"): bytes.append(0x09)
-            case UInt8(ascii: "r"): bytes.append(0x0D)
-            case UInt8(ascii: "\""): bytes.append(0x22)
-            case UInt8(ascii: "\\"): bytes.append(0x5C)
-            case UInt8(ascii: "/"): bytes.append(0x2F)
-            case UInt8(ascii: "b"): bytes.append(0x08)
-            case UInt8(ascii: "f"): bytes.append(0x0C)
+            case UInt8(ascii: "n"): plain = 0x0A
+            case UInt8(ascii: "t"): plain = 0x09
+            case UInt8(ascii: "r"): plain = 0x0D
+            case UInt8(ascii: "\""): plain = 0x22
+            case UInt8(ascii: "\\"): plain = 0x5C
+            case UInt8(ascii: "/"): plain = 0x2F
+            case UInt8(ascii: "b"): plain = 0x08
+            case UInt8(ascii: "f"): plain = 0x0C
             case UInt8(ascii: "u"):
                 guard var scalar = hex4(raw, i + 2) else { return nil }
                 i += 6
@@ -30,13 +31,15 @@ enum JSONEscapes {
                     scalar = 0x10000 + (scalar - 0xD800) << 10 + (low - 0xDC00)
                     i += 6
                 }
-                appendUTF8(scalar, to: &bytes)
+                written += appendUTF8(scalar, to: out + written)
                 continue
             default: return nil
             }
+            out[written] = plain
+            written += 1
             i += 2
         }
-        return bytes
+        return written
     }
 
     private static func hex4(_ raw: UnsafeRawBufferPointer, _ start: Int) -> UInt32? {
@@ -56,21 +59,27 @@ enum JSONEscapes {
         return value
     }
 
-    private static func appendUTF8(_ scalar: UInt32, to bytes: inout [UInt8]) {
+    /// Writes the scalar's UTF-8 bytes; returns how many.
+    private static func appendUTF8(_ scalar: UInt32, to out: UnsafeMutablePointer<UInt8>) -> Int {
         switch scalar {
-        case ..<0x80: bytes.append(UInt8(scalar))
+        case ..<0x80:
+            out[0] = UInt8(scalar)
+            return 1
         case ..<0x800:
-            bytes.append(UInt8(0xC0 | scalar >> 6))
-            bytes.append(UInt8(0x80 | scalar & 0x3F))
+            out[0] = UInt8(0xC0 | scalar >> 6)
+            out[1] = UInt8(0x80 | scalar & 0x3F)
+            return 2
         case ..<0x10000:
-            bytes.append(UInt8(0xE0 | scalar >> 12))
-            bytes.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            bytes.append(UInt8(0x80 | scalar & 0x3F))
+            out[0] = UInt8(0xE0 | scalar >> 12)
+            out[1] = UInt8(0x80 | scalar >> 6 & 0x3F)
+            out[2] = UInt8(0x80 | scalar & 0x3F)
+            return 3
         default:
-            bytes.append(UInt8(0xF0 | scalar >> 18))
-            bytes.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            bytes.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            bytes.append(UInt8(0x80 | scalar & 0x3F))
+            out[0] = UInt8(0xF0 | scalar >> 18)
+            out[1] = UInt8(0x80 | scalar >> 12 & 0x3F)
+            out[2] = UInt8(0x80 | scalar >> 6 & 0x3F)
+            out[3] = UInt8(0x80 | scalar & 0x3F)
+            return 4
         }
     }
 }
