@@ -24,7 +24,8 @@ public struct LineSplitter {
             } else {
                 pending.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: newline - start))
                 try pending.withUnsafeBytes { try body($0, lineNumber) }
-                pending.removeAll(keepingCapacity: true)
+                // A long line's buffer is let go rather than kept for the (mostly short) lines after it.
+                pending.removeAll(keepingCapacity: pending.capacity <= Self.keptCapacity)
             }
             start = newline + 1
         }
@@ -33,6 +34,9 @@ public struct LineSplitter {
             pending.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: chunk.count - start))
         }
     }
+
+    /// The most a buffer kept between lines holds.
+    static let keptCapacity = 1 << 20
 
     private func checkLength(_ length: Int) throws {
         if length > limits.maxRecordBytes { throw RecordTooLong(.line, number: lineNumber + 1, limits: limits) }

@@ -31,6 +31,10 @@ public final class RecordRenderer {
     /// delta only appends, and the lines written are the stable ones, which appending keeps.
     private var mayRewrite = false
 
+    /// A whole message record waits here for the next flush or record: it is rendered after the
+    /// reader has let its line go (the line of a long message is as long as its text).
+    private var waitingMessage: MessageState?
+
     /// Lines the last flush rendered (to test that the work per delta stays bounded).
     private(set) var lastRenderedLines = 0
 
@@ -53,13 +57,14 @@ public final class RecordRenderer {
 
     /// Takes one record. Output happens at `flush()`, so a burst of records is rendered once.
     public func handle(_ record: JSON) throws {
+        try showWaitingMessage()
         settleGrowingText()
         // Every string of a record is made terminal-safe once, here, before any format sees it.
         guard let object = record.terminalSafe.objectValue else { throw RecordError(message: "not a JSON object") }
         if object["role"] != nil, let parts = object["parts"] {
             guard parts.arrayValue != nil else { throw RecordError(message: "message record whose parts is not an array") }
             try endMessage(reason: "no-finish", detail: "a new message began before message-end")
-            try show(MessageState(record: object))
+            waitingMessage = MessageState(record: object)
             return
         }
         guard let type = object["type"]?.stringValue else {
@@ -166,6 +171,7 @@ public final class RecordRenderer {
 
     /// Writes whatever became final since the last call, and redraws the live region.
     public func flush() throws {
+        try showWaitingMessage()
         settleGrowingText()
         if dirty, let message {
             dirty = false
@@ -313,6 +319,7 @@ public final class RecordRenderer {
 
     /// End of input: a message still open was cut off.
     public func finish() throws {
+        try showWaitingMessage()
         try endMessage(reason: "no-finish", detail: "the input ended before message-end")
     }
 
@@ -348,6 +355,12 @@ public final class RecordRenderer {
         try handle(.object(JSONObject([
             ("type", "message-end"), ("status", "incomplete"), ("reason", .string(reason)), ("detail", .string(detail)),
         ])))
+    }
+
+    private func showWaitingMessage() throws {
+        guard let state = waitingMessage else { return }
+        waitingMessage = nil
+        try show(state)
     }
 
     private func show(_ state: MessageState) throws {
