@@ -22,6 +22,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace {
@@ -152,6 +153,17 @@ struct ps_code_highlighter {
     std::string previousText;
     std::vector<LineEnd> lineEnds;
 
+    // Lines read before, outside any nested environment before and after them: a line's spans
+    // and the state after it depend only on the state before it and its bytes (code repeats
+    // its lines: a fifth of a long answer's render went to lines read before). Keyed by the
+    // state's address and the line; emptied when full.
+    struct SeenLine {
+        std::vector<ps_code_span> spans;  // offsets from the line's start
+        srchilite::HighlightStatePtr state;
+    };
+    std::unordered_map<std::string, SeenLine> seenLines;
+    static constexpr size_t seenLinesCapacity = 2048;
+
     explicit ps_code_highlighter(srchilite::HighlightStatePtr state) : mainState(state) {
         for (const auto &element : elementKinds) {
             formatters.addFormatter(element.first, srchilite::FormatterPtr(new SpanFormatter(sink, element.second)));
@@ -221,8 +233,30 @@ struct ps_code_highlighter {
         sink.lineStart = start;
         sink.lineLength = lineLength;
         params.start = 0;
+        std::string key;
+        if (highlighter->getStateStack()->empty()) {
+            srchilite::HighlightState *state = highlighter->getCurrentState().get();
+            key.assign(reinterpret_cast<const char *>(&state), sizeof state);
+            key.append(text + start, lineLength);
+            auto seen = seenLines.find(key);
+            if (seen != seenLines.end()) {
+                for (ps_code_span span : seen->second.spans) {
+                    span.offset += static_cast<uint32_t>(start);
+                    sink.spans.push_back(span);
+                }
+                highlighter->setCurrentState(seen->second.state);
+                return;
+            }
+        }
         try {
             highlighter->highlightParagraph(std::string(text + start, lineLength));
+            if (!key.empty() && highlighter->getStateStack()->empty()) {
+                if (seenLines.size() >= seenLinesCapacity) seenLines.clear();
+                SeenLine &seen = seenLines[key];
+                seen.spans.assign(sink.spans.begin() + spansBefore, sink.spans.end());
+                for (ps_code_span &span : seen.spans) span.offset -= static_cast<uint32_t>(start);
+                seen.state = highlighter->getCurrentState();
+            }
         } catch (...) {
             // A regular expression that gave up (boost's complexity limit): the rest is plain.
             sink.spans.resize(spansBefore);
