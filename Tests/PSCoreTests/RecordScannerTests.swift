@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 @testable import PSCore
@@ -118,6 +119,38 @@ import TestSupport
         var expected = 0
         for index in 0..<40_000 { expected += 26 + String(index).utf8.count }
         #expect(text.utf8.count == expected)
+    }
+
+    /// Every piece boundary of the decoding (64 KiB) falls somewhere in a run of 4-byte scalars,
+    /// escapes and surrogate pairs: the text is still read whole and exact.
+    @Test func readsScalarsAndEscapesAcrossPieces() throws {
+        for filler in ["😀", #"\ud83d\ude00"#, #"\u00e9"#, "é", #"\n"#] {
+            for shift in 0..<4 {
+                let body = String(repeating: "a", count: shift) + String(repeating: filler + "x", count: 40_000)
+                try expectSame(#"{"text":""# + body + #""}"#)
+            }
+        }
+    }
+
+    /// A long string equal to one the caller holds is that String (its storage), escaped or not;
+    /// one that differs, even in its last byte, is read on its own.
+    @Test func reusesAHeldText() throws {
+        func storage(_ text: String) -> UnsafePointer<UInt8>? {
+            var text = text
+            return text.withUTF8 { $0.baseAddress }
+        }
+        // Escaped in the record, and not.
+        for held in [String(repeating: "Line \"one\" café 😀\n", count: 2000), String(repeating: "Line one café 😀 ", count: 2000)] {
+            var encoded: [UInt8] = []
+            JSON.writeString(held, to: &encoded)
+            let record = #"{"type":"part-update","index":1,"part":{"type":"text","text":"# + String(decoding: encoded, as: UTF8.self) + "}}"
+            let candidate = held + ""  // the same bytes, another String
+            let text = try #require(Array(record.utf8).withUnsafeBytes { JSON.scan($0, reusing: ["other", candidate]) }?["part"]?["text"]?.stringValue)
+            #expect(text == held && storage(text) == storage(candidate))
+            let changed = String(held.dropLast()) + "!"
+            let fresh = try #require(Array(record.utf8).withUnsafeBytes { JSON.scan($0, reusing: [changed]) }?["part"]?["text"]?.stringValue)
+            #expect(fresh == held && storage(fresh) != storage(changed))
+        }
     }
 
     static let spaces = ["", " ", "\n", "\t ", "\r\n"]

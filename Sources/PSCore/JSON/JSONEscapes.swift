@@ -1,12 +1,16 @@
 /// The escapes of a JSON string's body (RFC 8259 section 7).
 enum JSONEscapes {
-    /// Writes the UTF-8 bytes of a string body whose quotes are removed to `out`, which has room
-    /// for `raw.count` bytes (no escape is shorter than what it stands for); returns how many it
-    /// wrote, or nil on a bad escape or a lone surrogate.
-    static func decode(_ raw: UnsafeRawBufferPointer, into out: UnsafeMutablePointer<UInt8>) -> Int? {
+    /// Decodes a string body whose quotes are removed, from offset `start`, into `out`, until the
+    /// body ends or fewer than 8 of its `capacity` bytes are left; never inside an escape or a
+    /// UTF-8 sequence, so each piece is valid UTF-8 when the body is. Returns the offset reached
+    /// and the bytes written, or nil on a bad escape or a lone surrogate.
+    static func decode(
+        _ raw: UnsafeRawBufferPointer, from start: Int, into out: UnsafeMutablePointer<UInt8>, capacity: Int
+    ) -> (next: Int, written: Int)? {
         var written = 0
-        var i = 0
-        while i < raw.count {
+        var i = start
+        // A step writes at most 4 bytes; the continuation bytes after a stop are at most 3.
+        while i < raw.count && (written + 8 <= capacity || raw[i] & 0xC0 == 0x80) {
             let byte = raw[i]
             guard byte == UInt8(ascii: "\\") else { out[written] = byte; written += 1; i += 1; continue }
             guard i + 1 < raw.count else { return nil }
@@ -39,7 +43,24 @@ enum JSONEscapes {
             written += 1
             i += 2
         }
-        return written
+        return (i, written)
+    }
+
+    /// The decoded body, piece by piece through a small buffer: `body` is given each piece (valid
+    /// UTF-8 when the raw bytes are) and returns false to stop. Nil on a bad escape or a lone
+    /// surrogate, false when `body` stopped, true when every piece was given.
+    static func forEachPiece(_ raw: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool? {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: min(raw.count + 8, 64 << 10)) { buffer -> Bool? in
+            var offset = 0
+            while offset < raw.count {
+                guard let (next, written) = decode(raw, from: offset, into: buffer.baseAddress!, capacity: buffer.count) else {
+                    return nil
+                }
+                if !body(UnsafeBufferPointer(rebasing: buffer[..<written])) { return false }
+                offset = next
+            }
+            return true
+        }
     }
 
     private static func hex4(_ raw: UnsafeRawBufferPointer, _ start: Int) -> UInt32? {

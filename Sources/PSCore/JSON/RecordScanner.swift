@@ -18,9 +18,16 @@ struct RecordScanner {
     /// Deeper values are left to jansson (whose own limit is JSONSyntax.maximumDepth).
     static let maximumDepth = 64
 
-    init(base: UnsafeRawPointer, count: Int) {
+    /// Strings the caller holds already: a long string read that equals one of them is that one,
+    /// not a second copy (the text of a message that streamed, repeated whole at its end).
+    var known: [String] = []
+    /// Strings this long or longer are compared with `known`.
+    static let knownLength = 4096
+
+    init(base: UnsafeRawPointer, count: Int, known: [String] = []) {
         self.base = base
         self.count = count
+        self.known = known
     }
 
     subscript(_ index: Int) -> UInt8 { base.load(fromByteOffset: index, as: UInt8.self) }
@@ -89,29 +96,49 @@ struct RecordScanner {
         return bytes
     }
 
-    /// A JSON string, decoded exactly as jansson decodes it, straight into the String's storage
-    /// (nil for a lone surrogate or invalid UTF-8, which the general path reports).
+    /// A JSON string, decoded exactly as jansson decodes it, into the String that keeps it (nil
+    /// for a lone surrogate or invalid UTF-8, which the general path reports).
     mutating func string() -> String? {
         guard let (end, escaped) = stringEnd() else { return nil }
         let raw = UnsafeRawBufferPointer(start: base + position + 1, count: end - position - 1)
-        let text: String?
-        if escaped {
-            // Escapes are ASCII, so the raw bytes are valid UTF-8 exactly when the decoded ones are.
-            guard UTF8Check.isValid(raw) else { return nil }
-            var decoded = true
-            text = String(unsafeUninitializedCapacity: raw.count) { buffer in
-                guard let length = JSONEscapes.decode(raw, into: buffer.baseAddress!) else {
-                    decoded = false
-                    return 0
-                }
-                return length
-            }
-            guard decoded else { return nil }
+        // Escapes are ASCII, so the raw bytes are valid UTF-8 exactly when the decoded ones are.
+        guard UTF8Check.isValid(raw) else { return nil }
+        let text: String
+        if raw.count >= Self.knownLength, let same = known.first(where: { Self.decodes(raw, escaped: escaped, to: $0) }) {
+            text = same
+        } else if escaped {
+            // In pieces, straight into the String's storage (no decoded copy beside it).
+            var decoded = ""
+            decoded.reserveCapacity(raw.count)
+            guard JSONEscapes.forEachPiece(raw, {
+                decoded += String(decoding: $0, as: UTF8.self)
+                return true
+            }) == true else { return nil }
+            text = decoded
         } else {
-            text = String(validating: raw.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+            text = String(decoding: raw, as: UTF8.self)
         }
         position = end + 1
         return text
+    }
+
+    /// Whether the string body `raw` decodes to exactly the bytes of `text`.
+    private static func decodes(_ raw: UnsafeRawBufferPointer, escaped: Bool, to text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard escaped else { return bytes.count == raw.count && memcmp(bytes.baseAddress!, raw.baseAddress!, raw.count) == 0 }
+            // Decoding only shortens.
+            guard bytes.count <= raw.count else { return false }
+            var offset = 0
+            let whole = JSONEscapes.forEachPiece(raw) { piece in
+                guard offset + piece.count <= bytes.count,
+                    piece.isEmpty || memcmp(bytes.baseAddress! + offset, piece.baseAddress!, piece.count) == 0
+                else { return false }
+                offset += piece.count
+                return true
+            }
+            return whole == true && offset == bytes.count
+        }
     }
 
     /// One JSON value, built as `JSON.parse` builds it; nil for what is left to it.
@@ -223,9 +250,12 @@ extension JSON {
     /// `JSON.parse` gives, without a jansson tree or a second copy of any string. Nil when the text
     /// holds anything the scanner leaves to `JSON.parse` (see RecordScanner), which then reads
     /// it or reports what is wrong with it.
-    public static func scan(_ bytes: UnsafeRawBufferPointer) -> JSON? {
+    ///
+    /// A long string equal to one of `known` (a text the caller holds) is read as that String:
+    /// no second copy of it is made.
+    public static func scan(_ bytes: UnsafeRawBufferPointer, reusing known: [String] = []) -> JSON? {
         guard let base = bytes.baseAddress else { return nil }
-        var scanner = RecordScanner(base: base, count: bytes.count)
+        var scanner = RecordScanner(base: base, count: bytes.count, known: known)
         scanner.skipWhitespace()
         guard let value = scanner.value() else { return nil }
         scanner.skipWhitespace()

@@ -41,6 +41,18 @@ public final class RecordRenderer {
     /// Rendered lines kept between flushes (to test that memory follows the open block).
     var heldLines: Int { renderer.heldLines + liveLines.count }
 
+    /// The long texts of the message being followed, for the record reader to reuse: the part
+    /// records at a stream's end (part-update, message-end) repeat them whole, and are then read
+    /// as these same Strings, not second copies (JSON.scan's `reusing`).
+    public var heldTexts: [String] {
+        var texts: [String] = []
+        if let growing = growingText { texts.append(growing.text) }
+        for part in message?.parts ?? [] {
+            if let text = part["text"]?.stringValue, text.utf8.count >= 4096 { texts.append(text) }
+        }
+        return texts
+    }
+
     /// Some message was incomplete (exit status 10).
     public private(set) var sawIncomplete = false
 
