@@ -156,13 +156,14 @@ struct ps_code_highlighter {
     // Lines read before, outside any nested environment before and after them: a line's spans
     // and the state after it depend only on the state before it and its bytes (code repeats
     // its lines: a fifth of a long answer's render went to lines read before). Keyed by the
-    // state's address and the line; emptied when full.
+    // state's address and the line; emptied when it holds 256 KB of lines and spans.
     struct SeenLine {
         std::vector<ps_code_span> spans;  // offsets from the line's start
         srchilite::HighlightStatePtr state;
     };
     std::unordered_map<std::string, SeenLine> seenLines;
-    static constexpr size_t seenLinesCapacity = 2048;
+    size_t seenBytes = 0;
+    static constexpr size_t seenCapacity = 256u << 10;
 
     explicit ps_code_highlighter(srchilite::HighlightStatePtr state) : mainState(state) {
         for (const auto &element : elementKinds) {
@@ -251,7 +252,12 @@ struct ps_code_highlighter {
         try {
             highlighter->highlightParagraph(std::string(text + start, lineLength));
             if (!key.empty() && highlighter->getStateStack()->empty()) {
-                if (seenLines.size() >= seenLinesCapacity) seenLines.clear();
+                size_t size = key.size() + (sink.spans.size() - spansBefore) * sizeof(ps_code_span) + 64;
+                if (seenBytes + size > seenCapacity) {
+                    seenLines.clear();
+                    seenBytes = 0;
+                }
+                seenBytes += size;
                 SeenLine &seen = seenLines[key];
                 seen.spans.assign(sink.spans.begin() + spansBefore, sink.spans.end());
                 for (ps_code_span &span : seen.spans) span.offset -= static_cast<uint32_t>(start);
