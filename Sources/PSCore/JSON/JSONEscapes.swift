@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The escapes of a JSON string's body (RFC 8259 section 7).
 enum JSONEscapes {
     /// Decodes a string body whose quotes are removed, from offset `start`, into `out`, until the
@@ -9,10 +13,29 @@ enum JSONEscapes {
     ) -> (next: Int, written: Int)? {
         var written = 0
         var i = start
+        let base = raw.baseAddress!
         // A step writes at most 4 bytes; the continuation bytes after a stop are at most 3.
-        while i < raw.count && (written + 8 <= capacity || raw[i] & 0xC0 == 0x80) {
-            let byte = raw[i]
-            guard byte == UInt8(ascii: "\\") else { out[written] = byte; written += 1; i += 1; continue }
+        while i < raw.count {
+            guard raw[i] == UInt8(ascii: "\\") else {
+                // The bytes up to the next escape, copied at once while 8 bytes of room are left.
+                let room = max(0, capacity - 8 - written)
+                let limit = min(raw.count - i, room)
+                let run = memchr(base + i, 0x5C, limit).map { base.distance(to: UnsafeRawPointer($0)) - i } ?? limit
+                if run > 0 {
+                    memcpy(out + written, base + i, run)
+                    written += run
+                    i += run
+                } else if raw[i] & 0xC0 == 0x80 {
+                    // The rest of a UTF-8 sequence, in the room left for it.
+                    out[written] = raw[i]
+                    written += 1
+                    i += 1
+                } else {
+                    break
+                }
+                continue
+            }
+            guard written + 8 <= capacity else { break }
             guard i + 1 < raw.count else { return nil }
             let plain: UInt8
             switch raw[i + 1] {
