@@ -22,6 +22,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace {
@@ -152,6 +153,18 @@ struct ps_code_highlighter {
     std::string previousText;
     std::vector<LineEnd> lineEnds;
 
+    // Lines read before, outside any nested environment before and after them: a line's spans
+    // and the state after it depend only on the state before it and its bytes (code repeats
+    // its lines: a fifth of a long answer's render went to lines read before). Keyed by the
+    // state's address and the line; emptied when it holds 256 KB of lines and spans.
+    struct SeenLine {
+        std::vector<ps_code_span> spans;  // offsets from the line's start
+        srchilite::HighlightStatePtr state;
+    };
+    std::unordered_map<std::string, SeenLine> seenLines;
+    size_t seenBytes = 0;
+    static constexpr size_t seenCapacity = 256u << 10;
+
     explicit ps_code_highlighter(srchilite::HighlightStatePtr state) : mainState(state) {
         for (const auto &element : elementKinds) {
             formatters.addFormatter(element.first, srchilite::FormatterPtr(new SpanFormatter(sink, element.second)));
@@ -221,8 +234,35 @@ struct ps_code_highlighter {
         sink.lineStart = start;
         sink.lineLength = lineLength;
         params.start = 0;
+        std::string key;
+        if (highlighter->getStateStack()->empty()) {
+            srchilite::HighlightState *state = highlighter->getCurrentState().get();
+            key.assign(reinterpret_cast<const char *>(&state), sizeof state);
+            key.append(text + start, lineLength);
+            auto seen = seenLines.find(key);
+            if (seen != seenLines.end()) {
+                for (ps_code_span span : seen->second.spans) {
+                    span.offset += static_cast<uint32_t>(start);
+                    sink.spans.push_back(span);
+                }
+                highlighter->setCurrentState(seen->second.state);
+                return;
+            }
+        }
         try {
             highlighter->highlightParagraph(std::string(text + start, lineLength));
+            if (!key.empty() && highlighter->getStateStack()->empty()) {
+                size_t size = key.size() + (sink.spans.size() - spansBefore) * sizeof(ps_code_span) + 64;
+                if (seenBytes + size > seenCapacity) {
+                    seenLines.clear();
+                    seenBytes = 0;
+                }
+                seenBytes += size;
+                SeenLine &seen = seenLines[key];
+                seen.spans.assign(sink.spans.begin() + spansBefore, sink.spans.end());
+                for (ps_code_span &span : seen.spans) span.offset -= static_cast<uint32_t>(start);
+                seen.state = highlighter->getCurrentState();
+            }
         } catch (...) {
             // A regular expression that gave up (boost's complexity limit): the rest is plain.
             sink.spans.resize(spansBefore);

@@ -158,7 +158,10 @@ struct PsRender: ParsableCommand {
                 if let record = PartDeltaRecord.match(trimmed) {
                     try renderer.handlePartDelta(index: record.index, delta: record.delta)
                 } else {
-                    try renderer.handle(try JSON.parse(trimmed))
+                    // Other records straight from the bytes too (a whole message is one string
+                    // of its text, not a jansson tree and a String besides; a text repeated at a
+                    // stream's end is the one held already); jansson for the rest.
+                    try renderer.handle(try JSON.scan(trimmed, reusing: renderer.heldTexts) ?? JSON.parse(trimmed))
                 }
             } catch let error as JSONParseError {
                 throw BadLine(message: "\(reader.name): line \(number): not JSON: \(error.message)\(Self.hint(trimmed))")
@@ -264,10 +267,14 @@ protocol RecordSink {
     func flush() throws
     func finish() throws
     var sawIncomplete: Bool { get }
+    /// Long texts held, which a record repeating them may share (RecordRenderer.heldTexts).
+    var heldTexts: [String] { get }
 }
 
 extension RecordRenderer: RecordSink {}
 extension ReplyTextWriter: RecordSink {
+    var heldTexts: [String] { [] }
+
     func handlePartDelta(index: Int, delta: String) throws {
         try handle(.object(JSONObject([("type", "part-delta"), ("index", .integer(Int64(index))), ("delta", .string(delta))])))
     }

@@ -46,6 +46,23 @@ import Testing
         #expect(renderer.heldLines == 0)
     }
 
+    /// A whole message record is rendered at the next flush (or record), not while its record is
+    /// handled: the reader lets the record's line, as long as the text, go in between.
+    @Test func aMessageRecordIsRenderedAtTheFlush() throws {
+        var output = ""
+        let renderer = RecordRenderer(options: RenderOptions(format: .plain, width: 60)) { output += $0 }
+        try renderer.handle(PartRecords.message([PartRecords.text("First message.")]))
+        #expect(output.isEmpty)
+        try renderer.handle(PartRecords.message([PartRecords.text("Second message.")]))
+        #expect(output.contains("First message.") && !output.contains("Second message."))
+        try renderer.flush()
+        #expect(output.contains("Second message."))
+        try renderer.finish()
+        #expect(output == (try RenderHarness.render(
+            [PartRecords.message([PartRecords.text("First message.")]), PartRecords.message([PartRecords.text("Second message.")])],
+            RenderOptions(format: .plain, width: 60))))
+    }
+
     /// Streamed delta by delta, the lines kept between deltas stay those of the block being
     /// written (committed blocks the message has frozen are let go), and the output is the
     /// whole render's.

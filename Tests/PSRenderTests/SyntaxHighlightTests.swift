@@ -36,6 +36,33 @@ import TestSupport
         #expect(Self.pieces(code, "Python")?.count == pieces.count)
     }
 
+    /// A line read before (its spans are reused) has the colours of where it is now: inside a
+    /// comment or a string that began on an earlier line, or not, and at its own offset.
+    @Test func aRepeatedLineHasTheColoursOfItsPlace() throws {
+        let line = "func run() { return 42 }"
+        let code = [line, line, "/* open", line, "*/ " + line, "s := `raw", line, "`", line].joined(separator: "\n")
+        let spans = try #require(SyntaxHighlighter.spans(code, language: "go"))
+        let bytes = Array(code.utf8)
+        var lineStarts = [0]
+        for (offset, byte) in bytes.enumerated() where byte == 0x0A { lineStarts.append(offset + 1) }
+        func kinds(ofLine number: Int) -> [String] {
+            let start = lineStarts[number], end = number + 1 < lineStarts.count ? lineStarts[number + 1] - 1 : bytes.count
+            return spans.filter { $0.offset >= start && $0.offset < end }.map {
+                "\($0.kind):" + String(decoding: bytes[$0.offset..<$0.offset + $0.length], as: UTF8.self)
+            }
+        }
+        let plain = kinds(ofLine: 0)
+        #expect(plain.contains("keyword:func") && plain.contains("keyword:return") && plain.contains("number:42"), "\(plain)")
+        #expect(kinds(ofLine: 1) == plain)
+        #expect(kinds(ofLine: 3).allSatisfy { $0.hasPrefix("comment:") } && !kinds(ofLine: 3).isEmpty)
+        #expect(kinds(ofLine: 6).allSatisfy { $0.hasPrefix("string:") } && !kinds(ofLine: 6).isEmpty)
+        #expect(kinds(ofLine: 8) == plain)
+        // The same as each line's colours read alone, from the start.
+        for number in [0, 1, 8] {
+            #expect(Self.pieces(line, "go")?.map { "\($0.1):\($0.0)" } == kinds(ofLine: number))
+        }
+    }
+
     @Test func json() throws {
         let pieces = try #require(Self.pieces(#"{"name": "x", "n": 12, "ok": true}"#, "json"))
         #expect(Self.contains(pieces, "name", .type))

@@ -1,24 +1,52 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The escapes of a JSON string's body (RFC 8259 section 7).
 enum JSONEscapes {
-    /// The UTF-8 bytes of a string body whose quotes are removed; nil on a bad escape or a lone
-    /// surrogate.
-    static func decode(_ raw: UnsafeRawBufferPointer) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(raw.count)
-        var i = 0
+    /// Decodes a string body whose quotes are removed, from offset `start`, into `out`, until the
+    /// body ends or fewer than 8 of its `capacity` bytes are left; never inside an escape or a
+    /// UTF-8 sequence, so each piece is valid UTF-8 when the body is. Returns the offset reached
+    /// and the bytes written, or nil on a bad escape or a lone surrogate.
+    static func decode(
+        _ raw: UnsafeRawBufferPointer, from start: Int, into out: UnsafeMutablePointer<UInt8>, capacity: Int
+    ) -> (next: Int, written: Int)? {
+        var written = 0
+        var i = start
+        let base = raw.baseAddress!
+        // A step writes at most 4 bytes; the continuation bytes after a stop are at most 3.
         while i < raw.count {
-            let byte = raw[i]
-            guard byte == UInt8(ascii: "\\") else { bytes.append(byte); i += 1; continue }
+            guard raw[i] == UInt8(ascii: "\\") else {
+                // The bytes up to the next escape, copied at once while 8 bytes of room are left.
+                let room = max(0, capacity - 8 - written)
+                let limit = min(raw.count - i, room)
+                let run = memchr(base + i, 0x5C, limit).map { base.distance(to: UnsafeRawPointer($0)) - i } ?? limit
+                if run > 0 {
+                    memcpy(out + written, base + i, run)
+                    written += run
+                    i += run
+                } else if raw[i] & 0xC0 == 0x80 {
+                    // The rest of a UTF-8 sequence, in the room left for it.
+                    out[written] = raw[i]
+                    written += 1
+                    i += 1
+                } else {
+                    break
+                }
+                continue
+            }
+            guard written + 8 <= capacity else { break }
             guard i + 1 < raw.count else { return nil }
+            let plain: UInt8
             switch raw[i + 1] {
-            case UInt8(ascii: "n"): bytes.append(0x0A)
-            case UInt8(ascii: "t"): bytes.append(0x09)
-            case UInt8(ascii: "r"): bytes.append(0x0D)
-            case UInt8(ascii: "\""): bytes.append(0x22)
-            case UInt8(ascii: "\\"): bytes.append(0x5C)
-            case UInt8(ascii: "/"): bytes.append(0x2F)
-            case UInt8(ascii: "b"): bytes.append(0x08)
-            case UInt8(ascii: "f"): bytes.append(0x0C)
+            case UInt8(ascii: "n"): plain = 0x0A
+            case UInt8(ascii: "t"): plain = 0x09
+            case UInt8(ascii: "r"): plain = 0x0D
+            case UInt8(ascii: "\""): plain = 0x22
+            case UInt8(ascii: "\\"): plain = 0x5C
+            case UInt8(ascii: "/"): plain = 0x2F
+            case UInt8(ascii: "b"): plain = 0x08
+            case UInt8(ascii: "f"): plain = 0x0C
             case UInt8(ascii: "u"):
                 guard var scalar = hex4(raw, i + 2) else { return nil }
                 i += 6
@@ -30,13 +58,32 @@ enum JSONEscapes {
                     scalar = 0x10000 + (scalar - 0xD800) << 10 + (low - 0xDC00)
                     i += 6
                 }
-                appendUTF8(scalar, to: &bytes)
+                written += appendUTF8(scalar, to: out + written)
                 continue
             default: return nil
             }
+            out[written] = plain
+            written += 1
             i += 2
         }
-        return bytes
+        return (i, written)
+    }
+
+    /// The decoded body, piece by piece through a small buffer: `body` is given each piece (valid
+    /// UTF-8 when the raw bytes are) and returns false to stop. Nil on a bad escape or a lone
+    /// surrogate, false when `body` stopped, true when every piece was given.
+    static func forEachPiece(_ raw: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool? {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: min(raw.count + 8, 64 << 10)) { buffer -> Bool? in
+            var offset = 0
+            while offset < raw.count {
+                guard let (next, written) = decode(raw, from: offset, into: buffer.baseAddress!, capacity: buffer.count) else {
+                    return nil
+                }
+                if !body(UnsafeBufferPointer(rebasing: buffer[..<written])) { return false }
+                offset = next
+            }
+            return true
+        }
     }
 
     private static func hex4(_ raw: UnsafeRawBufferPointer, _ start: Int) -> UInt32? {
@@ -56,21 +103,27 @@ enum JSONEscapes {
         return value
     }
 
-    private static func appendUTF8(_ scalar: UInt32, to bytes: inout [UInt8]) {
+    /// Writes the scalar's UTF-8 bytes; returns how many.
+    private static func appendUTF8(_ scalar: UInt32, to out: UnsafeMutablePointer<UInt8>) -> Int {
         switch scalar {
-        case ..<0x80: bytes.append(UInt8(scalar))
+        case ..<0x80:
+            out[0] = UInt8(scalar)
+            return 1
         case ..<0x800:
-            bytes.append(UInt8(0xC0 | scalar >> 6))
-            bytes.append(UInt8(0x80 | scalar & 0x3F))
+            out[0] = UInt8(0xC0 | scalar >> 6)
+            out[1] = UInt8(0x80 | scalar & 0x3F)
+            return 2
         case ..<0x10000:
-            bytes.append(UInt8(0xE0 | scalar >> 12))
-            bytes.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            bytes.append(UInt8(0x80 | scalar & 0x3F))
+            out[0] = UInt8(0xE0 | scalar >> 12)
+            out[1] = UInt8(0x80 | scalar >> 6 & 0x3F)
+            out[2] = UInt8(0x80 | scalar & 0x3F)
+            return 3
         default:
-            bytes.append(UInt8(0xF0 | scalar >> 18))
-            bytes.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            bytes.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            bytes.append(UInt8(0x80 | scalar & 0x3F))
+            out[0] = UInt8(0xF0 | scalar >> 18)
+            out[1] = UInt8(0x80 | scalar >> 12 & 0x3F)
+            out[2] = UInt8(0x80 | scalar >> 6 & 0x3F)
+            out[3] = UInt8(0x80 | scalar & 0x3F)
+            return 4
         }
     }
 }

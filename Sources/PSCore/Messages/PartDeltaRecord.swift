@@ -1,6 +1,6 @@
 /// Nearly every line ps-render reads while a message streams is a part delta as ps-parts writes
 /// it: `{"type":"part-delta","index":1,"delta":"…"}`. Recognised straight from the bytes, without
-/// a JSON tree, with the scanner of TextDeltaRecord: any whitespace, the three keys in any order,
+/// a JSON tree, with RecordScanner: any whitespace, the three keys in any order,
 /// every escape of the delta. Anything else (another key, a key twice, an index that is not a
 /// plain non-negative integer, a lone surrogate, invalid UTF-8) returns nil and takes the general
 /// path, so the result is always the same.
@@ -11,7 +11,7 @@ public struct PartDeltaRecord {
 
     public static func match(_ line: UnsafeRawBufferPointer) -> PartDeltaRecord? {
         guard let base = line.baseAddress else { return nil }
-        var scanner = TextDeltaRecord.Scanner(base: base, count: line.count)
+        var scanner = RecordScanner(base: base, count: line.count)
         scanner.skipWhitespace()
         guard scanner.next() == UInt8(ascii: "{") else { return nil }
         var isPartDelta = false
@@ -24,15 +24,15 @@ public struct PartDeltaRecord {
             guard scanner.next() == UInt8(ascii: ":") else { return nil }
             scanner.skipWhitespace()
             switch key.count {
-            case 4 where TextDeltaRecord.Scanner.equal(key, "type"):
+            case 4 where RecordScanner.equal(key, "type"):
                 guard !isPartDelta, let type = scanner.plainString(validated: false),
-                    TextDeltaRecord.Scanner.equal(type, "part-delta")
+                    RecordScanner.equal(type, "part-delta")
                 else { return nil }
                 isPartDelta = true
-            case 5 where TextDeltaRecord.Scanner.equal(key, "index"):
+            case 5 where RecordScanner.equal(key, "index"):
                 guard index == nil, let value = scanner.smallInteger() else { return nil }
                 index = value
-            case 5 where TextDeltaRecord.Scanner.equal(key, "delta"):
+            case 5 where RecordScanner.equal(key, "delta"):
                 guard delta == nil, let value = scanner.string() else { return nil }
                 delta = value
             default: return nil
@@ -50,7 +50,7 @@ public struct PartDeltaRecord {
     }
 }
 
-extension TextDeltaRecord.Scanner {
+extension RecordScanner {
     /// A JSON integer of 1 to 9 digits without sign, fraction or exponent ("0", or no leading zero).
     mutating func smallInteger() -> Int? {
         var value = 0

@@ -31,11 +31,27 @@ public final class RecordRenderer {
     /// delta only appends, and the lines written are the stable ones, which appending keeps.
     private var mayRewrite = false
 
+    /// A whole message record waits here for the next flush or record: it is rendered after the
+    /// reader has let its line go (the line of a long message is as long as its text).
+    private var waitingMessage: MessageState?
+
     /// Lines the last flush rendered (to test that the work per delta stays bounded).
     private(set) var lastRenderedLines = 0
 
     /// Rendered lines kept between flushes (to test that memory follows the open block).
     var heldLines: Int { renderer.heldLines + liveLines.count }
+
+    /// The long texts of the message being followed, for the record reader to reuse: the part
+    /// records at a stream's end (part-update, message-end) repeat them whole, and are then read
+    /// as these same Strings, not second copies (JSON.scan's `reusing`).
+    public var heldTexts: [String] {
+        var texts: [String] = []
+        if let growing = growingText { texts.append(growing.text) }
+        for part in message?.parts ?? [] {
+            if let text = part["text"]?.stringValue, text.utf8.count >= 4096 { texts.append(text) }
+        }
+        return texts
+    }
 
     /// Some message was incomplete (exit status 10).
     public private(set) var sawIncomplete = false
@@ -53,13 +69,14 @@ public final class RecordRenderer {
 
     /// Takes one record. Output happens at `flush()`, so a burst of records is rendered once.
     public func handle(_ record: JSON) throws {
+        try showWaitingMessage()
         settleGrowingText()
         // Every string of a record is made terminal-safe once, here, before any format sees it.
         guard let object = record.terminalSafe.objectValue else { throw RecordError(message: "not a JSON object") }
         if object["role"] != nil, let parts = object["parts"] {
             guard parts.arrayValue != nil else { throw RecordError(message: "message record whose parts is not an array") }
             try endMessage(reason: "no-finish", detail: "a new message began before message-end")
-            try show(MessageState(record: object))
+            waitingMessage = MessageState(record: object)
             return
         }
         guard let type = object["type"]?.stringValue else {
@@ -166,6 +183,7 @@ public final class RecordRenderer {
 
     /// Writes whatever became final since the last call, and redraws the live region.
     public func flush() throws {
+        try showWaitingMessage()
         settleGrowingText()
         if dirty, let message {
             dirty = false
@@ -313,6 +331,7 @@ public final class RecordRenderer {
 
     /// End of input: a message still open was cut off.
     public func finish() throws {
+        try showWaitingMessage()
         try endMessage(reason: "no-finish", detail: "the input ended before message-end")
     }
 
@@ -348,6 +367,12 @@ public final class RecordRenderer {
         try handle(.object(JSONObject([
             ("type", "message-end"), ("status", "incomplete"), ("reason", .string(reason)), ("detail", .string(detail)),
         ])))
+    }
+
+    private func showWaitingMessage() throws {
+        guard let state = waitingMessage else { return }
+        waitingMessage = nil
+        try show(state)
     }
 
     private func show(_ state: MessageState) throws {

@@ -1,0 +1,265 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A cursor over one NDJSON record's bytes, reading values straight from them: no jansson tree,
+/// and a string decoded once, into the String that keeps it. The fast paths of ps-parts
+/// (TextDeltaRecord) and ps-render (PartDeltaRecord, `JSON.scan`) are made of it.
+///
+/// It takes only what it reads exactly as `JSON.parse` (jansson) does, and gives up (nil or
+/// false) on anything else: a key with an escape or twice in one object, a number that is not a
+/// plain Int64 or finite Double, a lone surrogate, invalid UTF-8, deep nesting, bad syntax. The
+/// caller then takes the general path, which reads the record or says what is wrong with it.
+struct RecordScanner {
+    let base: UnsafeRawPointer
+    let count: Int
+    var position = 0
+
+    /// Deeper values are left to jansson (whose own limit is JSONSyntax.maximumDepth).
+    static let maximumDepth = 64
+
+    /// Strings the caller holds already: a long string read that equals one of them is that one,
+    /// not a second copy (the text of a message that streamed, repeated whole at its end).
+    var known: [String] = []
+    /// Strings this long or longer are compared with `known`.
+    static let knownLength = 4096
+
+    init(base: UnsafeRawPointer, count: Int, known: [String] = []) {
+        self.base = base
+        self.count = count
+        self.known = known
+    }
+
+    subscript(_ index: Int) -> UInt8 { base.load(fromByteOffset: index, as: UInt8.self) }
+
+    /// The next byte, consumed; nil at the end.
+    mutating func next() -> UInt8? {
+        guard position < count else { return nil }
+        defer { position += 1 }
+        return self[position]
+    }
+
+    mutating func skipWhitespace() {
+        while position < count {
+            switch self[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func expect(_ literal: [UInt8]) -> Bool {
+        guard count - position >= literal.count,
+            literal.withUnsafeBytes({ memcmp(base + position, $0.baseAddress!, $0.count) }) == 0
+        else { return false }
+        position += literal.count
+        return true
+    }
+
+    static func equal(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+        bytes.count == literal.utf8CodeUnitCount && memcmp(bytes.baseAddress!, literal.utf8Start, bytes.count) == 0
+    }
+
+    /// The index of the closing quote of the string whose opening quote is at `position`, and
+    /// whether it has escapes; nil when no closing quote or a control byte comes.
+    func stringEnd() -> (end: Int, escaped: Bool)? {
+        guard position < count, self[position] == UInt8(ascii: "\"") else { return nil }
+        var index = position + 1
+        var escaped = false
+        while index < count {
+            let byte = self[index]
+            if byte == UInt8(ascii: "\"") { return (index, escaped) }
+            if byte == UInt8(ascii: "\\") {
+                escaped = true
+                index += 2
+                continue
+            }
+            if byte < 0x20 { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    mutating func skipString() -> Bool {
+        guard let (end, _) = stringEnd() else { return false }
+        position = end + 1
+        return true
+    }
+
+    /// A string without escapes, as its bytes, when they are valid UTF-8 (not checked when
+    /// `validated` is false: for a key or type, which only ever equals an ASCII literal).
+    mutating func plainString(validated: Bool = true) -> UnsafeRawBufferPointer? {
+        guard let (end, escaped) = stringEnd(), !escaped else { return nil }
+        let bytes = UnsafeRawBufferPointer(start: base + position + 1, count: end - position - 1)
+        guard !validated || UTF8Check.isValid(bytes) else { return nil }
+        position = end + 1
+        return bytes
+    }
+
+    /// A JSON string, decoded exactly as jansson decodes it, into the String that keeps it (nil
+    /// for a lone surrogate or invalid UTF-8, which the general path reports).
+    mutating func string() -> String? {
+        guard let (end, escaped) = stringEnd() else { return nil }
+        let raw = UnsafeRawBufferPointer(start: base + position + 1, count: end - position - 1)
+        // Escapes are ASCII, so the raw bytes are valid UTF-8 exactly when the decoded ones are.
+        guard UTF8Check.isValid(raw) else { return nil }
+        let text: String
+        if raw.count >= Self.knownLength, let same = known.first(where: { Self.decodes(raw, escaped: escaped, to: $0) }) {
+            text = same
+        } else if escaped {
+            // In pieces, straight into the String's storage (no decoded copy beside it).
+            var decoded = ""
+            decoded.reserveCapacity(raw.count)
+            guard JSONEscapes.forEachPiece(raw, {
+                decoded += String(decoding: $0, as: UTF8.self)
+                return true
+            }) == true else { return nil }
+            text = decoded
+        } else {
+            text = String(decoding: raw, as: UTF8.self)
+        }
+        position = end + 1
+        return text
+    }
+
+    /// Whether the string body `raw` decodes to exactly the bytes of `text`.
+    private static func decodes(_ raw: UnsafeRawBufferPointer, escaped: Bool, to text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard escaped else { return bytes.count == raw.count && memcmp(bytes.baseAddress!, raw.baseAddress!, raw.count) == 0 }
+            // Decoding only shortens.
+            guard bytes.count <= raw.count else { return false }
+            var offset = 0
+            let whole = JSONEscapes.forEachPiece(raw) { piece in
+                guard offset + piece.count <= bytes.count,
+                    piece.isEmpty || memcmp(bytes.baseAddress! + offset, piece.baseAddress!, piece.count) == 0
+                else { return false }
+                offset += piece.count
+                return true
+            }
+            return whole == true && offset == bytes.count
+        }
+    }
+
+    /// One JSON value, built as `JSON.parse` builds it; nil for what is left to it.
+    mutating func value(depth: Int = 1) -> JSON? {
+        guard depth <= Self.maximumDepth, position < count else { return nil }
+        switch self[position] {
+        case UInt8(ascii: "{"): return object(depth: depth)
+        case UInt8(ascii: "["): return array(depth: depth)
+        case UInt8(ascii: "\""): return string().map(JSON.string)
+        // (Never `condition ? value : nil` here: JSON takes nil for its null.)
+        case UInt8(ascii: "t"): if word("true") { return .bool(true) }
+        case UInt8(ascii: "f"): if word("false") { return .bool(false) }
+        case UInt8(ascii: "n"): if word("null") { return .null }
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number()
+        default: break
+        }
+        return nil
+    }
+
+    private mutating func object(depth: Int) -> JSON? {
+        position += 1
+        var object = JSONObject()
+        skipWhitespace()
+        if position < count && self[position] == UInt8(ascii: "}") {
+            position += 1
+            return .object(object)
+        }
+        while true {
+            guard let keyBytes = plainString() else { return nil }
+            let key = String(decoding: keyBytes, as: UTF8.self)
+            skipWhitespace()
+            guard next() == UInt8(ascii: ":") else { return nil }
+            skipWhitespace()
+            // A key twice is an error for JSON.parse: it says so.
+            guard let item = value(depth: depth + 1), object[key] == nil else { return nil }
+            object[key] = item
+            skipWhitespace()
+            switch next() {
+            case UInt8(ascii: ","): skipWhitespace()
+            case UInt8(ascii: "}"): return .object(object)
+            default: return nil
+            }
+        }
+    }
+
+    private mutating func array(depth: Int) -> JSON? {
+        position += 1
+        var items: [JSON] = []
+        skipWhitespace()
+        if position < count && self[position] == UInt8(ascii: "]") {
+            position += 1
+            return .array(items)
+        }
+        while true {
+            guard let item = value(depth: depth + 1) else { return nil }
+            items.append(item)
+            skipWhitespace()
+            switch next() {
+            case UInt8(ascii: ","): skipWhitespace()
+            case UInt8(ascii: "]"): return .array(items)
+            default: return nil
+            }
+        }
+    }
+
+    private mutating func word(_ literal: StaticString) -> Bool {
+        let length = literal.utf8CodeUnitCount
+        guard count - position >= length, memcmp(base + position, literal.utf8Start, length) == 0 else { return false }
+        position += length
+        return true
+    }
+
+    private func isDigit(_ index: Int) -> Bool { index < count && self[index] >= 0x30 && self[index] <= 0x39 }
+
+    private mutating func skipDigits() -> Bool {
+        let start = position
+        while isDigit(position) { position += 1 }
+        return position > start
+    }
+
+    /// A number as jansson reads it: an Int64, or a Double that is finite and not a non-zero
+    /// number rounded to zero (those jansson refuses or rounds; JSON.parse keeps them exactly).
+    private mutating func number() -> JSON? {
+        let start = position
+        if self[position] == UInt8(ascii: "-") { position += 1 }
+        guard isDigit(position) else { return nil }
+        if self[position] == UInt8(ascii: "0") { position += 1 } else { _ = skipDigits() }
+        var isInteger = true
+        if position < count && self[position] == UInt8(ascii: ".") {
+            position += 1
+            guard skipDigits() else { return nil }
+            isInteger = false
+        }
+        if position < count && self[position] | 0x20 == UInt8(ascii: "e") {
+            position += 1
+            if position < count && (self[position] == UInt8(ascii: "+") || self[position] == UInt8(ascii: "-")) { position += 1 }
+            guard skipDigits() else { return nil }
+            isInteger = false
+        }
+        let literal = UnsafeBufferPointer(start: (base + start).assumingMemoryBound(to: UInt8.self), count: position - start)
+        let value = JSONNumber.value(literal, isInteger: isInteger)
+        if case .number = value { return nil }
+        return value
+    }
+}
+
+extension JSON {
+    /// The value of a JSON text read straight from its bytes with RecordScanner: the value
+    /// `JSON.parse` gives, without a jansson tree or a second copy of any string. Nil when the text
+    /// holds anything the scanner leaves to `JSON.parse` (see RecordScanner), which then reads
+    /// it or reports what is wrong with it.
+    ///
+    /// A long string equal to one of `known` (a text the caller holds) is read as that String:
+    /// no second copy of it is made.
+    public static func scan(_ bytes: UnsafeRawBufferPointer, reusing known: [String] = []) -> JSON? {
+        guard let base = bytes.baseAddress else { return nil }
+        var scanner = RecordScanner(base: base, count: bytes.count, known: known)
+        scanner.skipWhitespace()
+        guard let value = scanner.value() else { return nil }
+        scanner.skipWhitespace()
+        guard scanner.position == bytes.count else { return nil }
+        return value
+    }
+}
