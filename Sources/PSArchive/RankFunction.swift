@@ -19,10 +19,15 @@ import CSQLite
 enum RankFunction {
     static let name = "ps_rank"
 
-    /// How many rows were ranked, and how many of those had their length read.
+    /// How many rows were ranked, how many of those had their length read from FTS5, and how
+    /// many from the copy of the lengths (RowLengths); and that copy.
     final class Counts {
         var rows = 0
         var lengths = 0
+        var copiedLengths = 0
+        let copy: RowLengths?
+
+        init(copy: RowLengths? = nil) { self.copy = copy }
     }
 
     /// Registers the function on the connection (FTS5's `fts5_api`, read with `SELECT fts5(?)`),
@@ -121,9 +126,14 @@ enum RankFunction {
             }
         }
         var tokens: Int32 = 0
-        counts.lengths += 1
-        status = api.xColumnSize!(context, -1, &tokens)
-        guard status == SQLITE_OK else { return status }
+        if let copied = counts.copy?.length(of: row) {
+            counts.copiedLengths += 1
+            tokens = Int32(copied)
+        } else {
+            counts.lengths += 1
+            status = api.xColumnSize!(context, -1, &tokens)
+            guard status == SQLITE_OK else { return status }
+        }
         let rank = -1.0 * query.score(length: Double(tokens))
         if query.keep > 0 && !counted {
             query.lastRow = row

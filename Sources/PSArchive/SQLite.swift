@@ -129,6 +129,11 @@ final class SQLiteStatement {
         }
     }
 
+    /// Binds a blob, copied by SQLite.
+    func bind(_ index: Int32, blob: UnsafeRawBufferPointer) {
+        sqlite3_bind_blob(statement, index, blob.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(blob.count), Self.transient)
+    }
+
     /// Runs the statement to its end (for statements without rows).
     func run() throws {
         defer { reset() }

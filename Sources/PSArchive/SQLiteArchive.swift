@@ -53,6 +53,7 @@ public final class SQLiteArchive: ArchiveStore {
             throw ToolError(.notFound, "\(path): no archive there (ps-archive makes one)")
         }
         database = try SQLiteDatabase(path: path)
+        rankCounts = RankFunction.Counts(copy: RowLengths(database: database))
         try database.execute("PRAGMA busy_timeout = 30000")
         if create {
             try database.execute("PRAGMA journal_mode = WAL")
@@ -85,6 +86,7 @@ public final class SQLiteArchive: ArchiveStore {
           FROM messages m;
         CREATE VIRTUAL TABLE IF NOT EXISTS message_fts USING fts5(
           text, reasoning, tool, tool_io, content = 'message_text', content_rowid = 'rowid');
+        \(RowLengths.schema);
         DROP TRIGGER IF EXISTS messages_insert;
         CREATE TRIGGER IF NOT EXISTS messages_delete BEFORE DELETE ON messages BEGIN
           INSERT INTO message_fts(message_fts, rowid, text, reasoning, tool, tool_io)
@@ -129,9 +131,21 @@ public final class SQLiteArchive: ArchiveStore {
 
     /// After an ingest that indexed a good part of the archive (FullTextIndex.optimizeShare),
     /// the index is merged into one segment, which each query then reads instead of many.
+    /// Then, if it indexed anything, the copy of the rows' lengths that ranking reads (RowLengths)
+    /// is made again.
     public func finishIngest() throws {
         let index = FullTextIndex(database: database)
         if try index.worthOptimizing(indexed: indexed) { try index.optimize() }
+        if indexed > 0 {
+            try database.execute("BEGIN IMMEDIATE")
+            do {
+                try RowLengths.rebuild(database)
+                try database.execute("COMMIT")
+            } catch {
+                try? database.execute("ROLLBACK")
+                throw error
+            }
+        }
         indexed = 0
     }
 
@@ -212,7 +226,7 @@ public final class SQLiteArchive: ArchiveStore {
 
     private var rankFunctionAdded = false
     /// The rows the last search ranked, and those whose length it read.
-    let rankCounts = RankFunction.Counts()
+    let rankCounts: RankFunction.Counts
 
     public func search(_ query: ArchiveQuery, _ body: (ArchiveHit) throws -> Void) throws {
         // Best first by bm25, through ps_rank (RankFunction: bm25's value for each row that can
@@ -225,7 +239,8 @@ public final class SQLiteArchive: ArchiveStore {
             try RankFunction.register(on: database, counting: rankCounts)
             rankFunctionAdded = true
         }
-        (rankCounts.rows, rankCounts.lengths) = (0, 0)
+        (rankCounts.rows, rankCounts.lengths, rankCounts.copiedLengths) = (0, 0, 0)
+        rankCounts.copy?.beginSearch()
         let filters: [(String, String?)] = [
             ("m.source = ?2", query.source), ("m.conversation = ?3", query.conversationId), ("m.role = ?4", query.role),
             ("m.created >= ?5", query.since), ("m.created < ?6", query.until),
