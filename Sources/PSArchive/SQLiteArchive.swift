@@ -230,16 +230,17 @@ public final class SQLiteArchive: ArchiveStore {
 
     public func search(_ query: ArchiveQuery, _ body: (ArchiveHit) throws -> Void) throws {
         // Best first by bm25, through ps_rank (RankFunction: bm25's value for each row that can
-        // be among the best `limit`, without reading the length of those that cannot). The best
-        // `limit` are found first, joining the message rows only when a filter needs them (a
-        // common word matches tens of thousands of messages); the records and the snippet
-        // (matches between control characters the caller turns into bold or brackets) are read
-        // for those alone.
+        // be among the best `limit`, without reading the length of those that cannot; and for a
+        // single phrase with no filter, without FTS5's second pass to count the phrase's rows:
+        // RankCandidates). The best `limit` are found first, joining the message rows only when
+        // a filter needs them (a common word matches tens of thousands of messages); the records
+        // and the snippet (matches between control characters the caller turns into bold or
+        // brackets) are read for those alone, one by one.
         if !rankFunctionAdded {
             try RankFunction.register(on: database, counting: rankCounts)
             rankFunctionAdded = true
         }
-        (rankCounts.rows, rankCounts.lengths, rankCounts.copiedLengths) = (0, 0, 0)
+        (rankCounts.rows, rankCounts.lengths, rankCounts.copiedLengths, rankCounts.phrasePasses) = (0, 0, 0, 0)
         rankCounts.copy?.beginSearch()
         let filters: [(String, String?)] = [
             ("m.source = ?2", query.source), ("m.conversation = ?3", query.conversationId), ("m.role = ?4", query.role),
@@ -247,29 +248,44 @@ public final class SQLiteArchive: ArchiveStore {
         ].filter { $0.1 != nil }
         let join = filters.isEmpty ? "" : "JOIN messages m ON m.rowid = f.rowid"
         let conditions = filters.map { " AND " + $0.0 }.joined()
-        let statement = try database.prepare("""
-            WITH top AS MATERIALIZED (
-              SELECT f.rowid AS id, \(RankFunction.name)(message_fts, ?7) AS rank FROM message_fts f \(join)
-              WHERE message_fts MATCH ?1\(conditions) ORDER BY rank LIMIT ?7)
-            SELECT m.source, m.record, c.record, top.rank, snippet(message_fts, -1, char(2), char(3), '…', 16)
-            FROM top JOIN message_fts f ON f.rowid = top.id JOIN messages m ON m.rowid = top.id
-            LEFT JOIN conversations c ON c.source = m.source AND c.id = m.conversation
-            WHERE message_fts MATCH ?1 ORDER BY top.rank
+        let top = try database.prepare("""
+            SELECT \(RankFunction.name)(message_fts, ?7, ?8) AS rank FROM message_fts f \(join)
+            WHERE message_fts MATCH ?1\(conditions) ORDER BY rank LIMIT ?7
             """)
-        statement.bind(1, query.text)
-        statement.bind(2, query.source)
-        statement.bind(3, query.conversationId)
-        statement.bind(4, query.role)
-        statement.bind(5, query.since)
-        statement.bind(6, query.until)
-        statement.bind(7, query.limit)
-        do {
-            while try statement.step() {
-                try body(ArchiveHit(source: statement.text(0) ?? "", message: statement.text(1) ?? "",
-                                    conversation: statement.text(2), rank: statement.double(3), snippet: statement.text(4) ?? ""))
+        func best(countable: Bool) throws -> [RankCandidates.Row]? {
+            rankCounts.candidates = RankCandidates(keep: query.limit)
+            top.bind(1, query.text)
+            top.bind(2, query.source)
+            top.bind(3, query.conversationId)
+            top.bind(4, query.role)
+            top.bind(5, query.since)
+            top.bind(6, query.until)
+            top.bind(7, query.limit)
+            top.bind(8, countable ? 1 : 0)
+            do {
+                while try top.step() {}
+            } catch is ToolError where database.lastFailureWasInTheQuery {
+                throw ToolError(.usage, "not a full-text query (FTS5 syntax: see ps-search(1)): \(database.lastError)")
             }
-        } catch is ToolError where database.lastFailureWasInTheQuery {
-            throw ToolError(.usage, "not a full-text query (FTS5 syntax: see ps-search(1)): \(database.lastError)")
+            top.reset()
+            return rankCounts.candidates.ranked(limit: query.limit)
+        }
+        // Rounding can leave the order in doubt without FTS5's count (RankCandidates): then again with it.
+        let rows = try best(countable: filters.isEmpty) ?? best(countable: false) ?? []
+        let hit = try database.prepare("""
+            SELECT m.source, m.record, c.record, snippet(message_fts, -1, char(2), char(3), '…', 16)
+            FROM message_fts f JOIN messages m ON m.rowid = f.rowid
+            LEFT JOIN conversations c ON c.source = m.source AND c.id = m.conversation
+            WHERE message_fts MATCH ?1 AND f.rowid = ?2
+            """)
+        for row in rows {
+            hit.bind(1, query.text)
+            hit.bind(2, Int(row.rowid))
+            guard try hit.step() else { continue }
+            let found = ArchiveHit(source: hit.text(0) ?? "", message: hit.text(1) ?? "", conversation: hit.text(2),
+                                   rank: row.rank, snippet: hit.text(3) ?? "")
+            hit.reset()
+            try body(found)
         }
     }
 }

@@ -208,6 +208,17 @@ final class ArchiveStoreTests: XCTestCase {
         XCTAssertEqual(archive.rankCounts.copiedLengths, 0, "no copy of the lengths before the ingest ends")
     }
 
+    /// A single phrase with no filter is ranked in one pass over its rows: FTS5's second pass to
+    /// count them (xQueryPhrase) is left out; with a filter, or two phrases, each phrase has it.
+    func testASinglePhraseIsReadOnce() throws {
+        let archive = try rankedArchive("once.sqlite")
+        for (text, role, passes) in [("common", nil, 0), ("\"often often\"", nil, 0), ("gam*", nil, 0), ("common", "user", 1),
+                                     ("often rare", nil, 2)] as [(String, String?, Int)] {
+            _ = try hits(archive, ArchiveQuery(text: text, role: role, limit: 5))
+            XCTAssertEqual(archive.rankCounts.phrasePasses, passes, "\(text) role \(role ?? "-")")
+        }
+    }
+
     /// After an ingest the lengths come from their copy (RowLengths), with the same ranks; once
     /// the index changes, from FTS5 again until the next ingest ends; a row too long for the copy
     /// is read from FTS5.
