@@ -3,8 +3,8 @@
 /// `message_fts_docsize`, one b-tree row per message, and reads one with an SQL statement per
 /// row; a search ranking a few thousand rows spread over 1,000,000 touches a different page of
 /// that table for nearly each (about 2.5 µs a row: the most of a rare word's search). Here they are
-/// two bytes a row, 1,024 rows a chunk (`message_lengths`, a chunk within one page): 2 MB for
-/// 1,000,000 rows, read a chunk at a time.
+/// two bytes a row, 2,000 rows a chunk (`message_lengths`; 4,000 bytes, within one 4 KB page):
+/// 2 MB for 1,000,000 rows, read a chunk at a time.
 ///
 /// The copy is made after an ingest that indexed anything (`rebuild`) and stamped with the index's
 /// averages and structure records (`message_fts_data` ids 1 and 10), which change with every write
@@ -13,7 +13,7 @@
 /// read from FTS5, as before. A row whose length does not fit (65,535 tokens or more) is marked
 /// `unknown` and read from FTS5 too.
 final class RowLengths {
-    static let chunkRows = 1024
+    static let chunkRows = 2000
     static let unknown = UInt16.max
     static let schema = "CREATE TABLE IF NOT EXISTS message_lengths(chunk INTEGER PRIMARY KEY, lengths BLOB NOT NULL)"
     // Chunk -1 holds the averages record the copy was made from, -2 the structure record.
