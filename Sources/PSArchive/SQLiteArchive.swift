@@ -239,6 +239,10 @@ public final class SQLiteArchive: ArchiveStore {
         if !rankFunctionAdded {
             try RankFunction.register(on: database, counting: rankCounts)
             rankFunctionAdded = true
+            // A search reads most pages once: a small page cache is reused where the default
+            // (2 MB) takes new memory for each page, its first touch a page fault (for a word in
+            // 4,000 messages, 700 faults of its 1,100).
+            try database.execute("PRAGMA cache_size = -256")
         }
         (rankCounts.rows, rankCounts.lengths, rankCounts.copiedLengths, rankCounts.phrasePasses) = (0, 0, 0, 0)
         rankCounts.copy?.beginSearch()
