@@ -90,6 +90,9 @@ final class SQLiteDatabase {
     /// rather than of the file (I/O, locked, corrupt).
     var lastFailureWasInTheQuery: Bool { sqlite3_errcode(handle) & 0xFF == SQLITE_ERROR }
 
+    /// Whether a transaction is open.
+    var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes(handle)) }
     var lastInsertRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }

@@ -245,6 +245,10 @@ public final class SQLiteArchive: ArchiveStore {
             try database.execute("PRAGMA cache_size = -256")
         }
         (rankCounts.rows, rankCounts.lengths, rankCounts.copiedLengths, rankCounts.phrasePasses) = (0, 0, 0, 0)
+        // One read transaction: the copy of the lengths is checked against the index that the
+        // search then reads, and the records shown are those ranked, while ps-archive writes.
+        try database.execute("BEGIN")
+        defer { try? database.execute("COMMIT") }
         rankCounts.copy?.beginSearch()
         let filters: [(String, String?)] = [
             ("m.source = ?2", query.source), ("m.conversation = ?3", query.conversationId), ("m.role = ?4", query.role),

@@ -208,6 +208,16 @@ final class ArchiveStoreTests: XCTestCase {
         XCTAssertEqual(archive.rankCounts.copiedLengths, 0, "no copy of the lengths before the ingest ends")
     }
 
+    /// A search reads one snapshot (the copy of the lengths is checked against the index it
+    /// ranks with, while another process may write), and ends its transaction.
+    func testASearchIsOneReadTransaction() throws {
+        let archive = try rankedArchive("snapshot.sqlite")
+        var open: [Bool] = []
+        try archive.search(ArchiveQuery(text: "rare", limit: 2)) { _ in open.append(archive.database.inTransaction) }
+        XCTAssertEqual(open, [true, true])
+        XCTAssertFalse(archive.database.inTransaction)
+    }
+
     /// A single phrase with no filter is ranked in one pass over its rows: FTS5's second pass to
     /// count them (xQueryPhrase) is left out; with a filter, or two phrases, each phrase has it.
     func testASinglePhraseIsReadOnce() throws {
