@@ -19,10 +19,19 @@ import CSQLite
 enum RankFunction {
     static let name = "ps_rank"
 
-    /// How many rows were ranked, and how many of those had their length read.
+    /// How many rows were ranked, how many of those had their length read from FTS5, and how
+    /// many from the copy of the lengths (RowLengths); and that copy.
     final class Counts {
         var rows = 0
         var lengths = 0
+        var copiedLengths = 0
+        /// Passes over a phrase's rows to count them (xQueryPhrase).
+        var phrasePasses = 0
+        let copy: RowLengths?
+        /// The search's best rows (set before each).
+        var candidates = RankCandidates(keep: 0)
+
+        init(copy: RowLengths? = nil) { self.copy = copy }
     }
 
     /// Registers the function on the connection (FTS5's `fts5_api`, read with `SELECT fts5(?)`),
@@ -39,16 +48,20 @@ enum RankFunction {
         let idf: [Double]
         let averageLength: Double
         let keep: Int
+        /// Whether the rows are counted, for an IDF applied at the end (RankCandidates).
+        let counting: Bool
         var best = MaxHeap()
         var lastRow: Int64?
+        var lastCounted: Int64?
         // The current row's, rewritten for each (buffers: no exclusivity checks in the loop).
         let frequencies: UnsafeMutableBufferPointer<Double>
         let lastOffsets: UnsafeMutableBufferPointer<Int32>
 
-        init(idf: [Double], averageLength: Double, keep: Int, columns: Int) {
+        init(idf: [Double], averageLength: Double, keep: Int, counting: Bool, columns: Int) {
             self.idf = idf
             self.averageLength = averageLength
             self.keep = keep
+            self.counting = counting
             frequencies = .allocate(capacity: idf.count)
             lastOffsets = .allocate(capacity: max(columns, 0))
         }
@@ -72,20 +85,23 @@ enum RankFunction {
 
     private static let rank: fts5_extension_function = { api, context, result, count, values in
         guard let api = api?.pointee, let context else { return }
-        let status = rankRow(api, context, keep: count > 0 ? Int(sqlite3_value_int64(values![0])) : 0) { rank in
+        let keep = count > 0 ? Int(sqlite3_value_int64(values![0])) : 0
+        let countable = count > 1 && sqlite3_value_int64(values![1]) != 0
+        let status = rankRow(api, context, keep: keep, countable: countable) { rank in
             sqlite3_result_double(result, rank)
         }
         if status != SQLITE_OK { sqlite3_result_error_code(result, status) }
     }
 
-    private static func rankRow(_ api: Fts5ExtensionApi, _ context: OpaquePointer, keep: Int,
+    private static func rankRow(_ api: Fts5ExtensionApi, _ context: OpaquePointer, keep: Int, countable: Bool,
                                 _ answer: (Double) -> Void) -> Int32 {
+        let counts = Unmanaged<Counts>.fromOpaque(api.xUserData!(context)!).takeUnretainedValue()
         let query: Query
         if let auxiliary = api.xGetAuxdata!(context, 0) {
             query = Unmanaged<Query>.fromOpaque(auxiliary).takeUnretainedValue()
         } else {
             do {
-                query = try makeQuery(api, context, keep: keep)
+                query = try makeQuery(api, context, keep: keep, countable: countable, counts: counts)
             } catch {
                 return (error as? Failed)?.status ?? SQLITE_ERROR
             }
@@ -109,21 +125,31 @@ enum RankFunction {
             frequencies[Int(phrase)] += 1.0
             if Int(column) < lastOffsets.count { lastOffsets[Int(column)] = max(lastOffsets[Int(column)], offset) }
         }
-        let counts = Unmanaged<Counts>.fromOpaque(api.xUserData!(context)!).takeUnretainedValue()
         counts.rows += 1
         let row = api.xRowid!(context)
+        if query.counting && query.lastCounted != row {  // the rows come in rowid order
+            query.lastCounted = row
+            counts.candidates.matched += 1
+        }
         let counted = query.lastRow == row  // the same row asked again: its score is in `best` already
         if query.keep > 0 && query.best.count == query.keep && !counted {
             let shortest = lastOffsets.reduce(0.0) { $0 + ($1 >= 0 ? Double($1) + 1 : 0) }
-            if -1.0 * query.score(length: shortest) > query.best.maximum {
+            let bound = -1.0 * query.score(length: shortest)
+            if bound > query.best.maximum {
+                counts.candidates.drop(bound)
                 answer(.infinity)
                 return SQLITE_OK
             }
         }
         var tokens: Int32 = 0
-        counts.lengths += 1
-        status = api.xColumnSize!(context, -1, &tokens)
-        guard status == SQLITE_OK else { return status }
+        if let copied = counts.copy?.length(of: row) {
+            counts.copiedLengths += 1
+            tokens = Int32(copied)
+        } else {
+            counts.lengths += 1
+            status = api.xColumnSize!(context, -1, &tokens)
+            guard status == SQLITE_OK else { return status }
+        }
         let rank = -1.0 * query.score(length: Double(tokens))
         if query.keep > 0 && !counted {
             query.lastRow = row
@@ -132,6 +158,7 @@ enum RankFunction {
             } else if rank < query.best.maximum {
                 query.best.replaceMaximum(with: rank)
             }
+            counts.candidates.offer(RankCandidates.Row(rank: rank, rowid: row))
         }
         answer(rank)
         return SQLITE_OK
@@ -139,23 +166,49 @@ enum RankFunction {
 
     private struct Failed: Error { let status: Int32 }
 
-    private static func makeQuery(_ api: Fts5ExtensionApi, _ context: OpaquePointer, keep: Int) throws -> Query {
+    /// With `countable` (every matching row is ranked: no filter) and a single phrase, the IDF is
+    /// left for RankCandidates to apply, from the rows counted here; else each phrase's rows
+    /// are counted first, with a pass of their own (xQueryPhrase), as bm25() does.
+    private static func makeQuery(_ api: Fts5ExtensionApi, _ context: OpaquePointer, keep: Int, countable: Bool,
+                                  counts: Counts) throws -> Query {
         func check(_ status: Int32) throws { if status != SQLITE_OK { throw Failed(status: status) } }
         var rows: Int64 = 0, tokens: Int64 = 0
         try check(api.xRowCount!(context, &rows))
         try check(api.xColumnTotalSize!(context, -1, &tokens))
+        let phrases = api.xPhraseCount!(context)
+        let counting = countable && phrases == 1
         var idf: [Double] = []
-        for phrase in 0..<api.xPhraseCount!(context) {
+        for phrase in 0..<phrases {
+            if counting {
+                idf.append(1.0)
+                continue
+            }
             var hits: Int64 = 0
             try check(api.xQueryPhrase!(context, phrase, &hits) { _, _, counter in
                 counter!.assumingMemoryBound(to: Int64.self).pointee += 1
                 return SQLITE_OK
             })
-            let value = log((Double(rows - hits) + 0.5) / (Double(hits) + 0.5))
-            idf.append(value <= 0.0 ? 1e-6 : value)
+            counts.phrasePasses += 1
+            idf.append(Self.idf(rows: rows, hits: hits))
         }
-        return Query(idf: idf, averageLength: Double(tokens) / Double(rows), keep: keep,
+        counts.candidates.scaled = counting
+        counts.candidates.indexRows = rows
+        return Query(idf: idf, averageLength: Double(tokens) / Double(rows), keep: keep, counting: counting,
                      columns: Int(api.xColumnCount!(context)))
+    }
+
+    /// bm25's IDF of a phrase in `hits` of `rows` rows.
+    static func idf(rows: Int64, hits: Int64) -> Double {
+        let value = log((Double(rows - hits) + 0.5) / (Double(hits) + 0.5))
+        return value <= 0.0 ? 1e-6 : value
+    }
+
+    /// bm25's rank for a single phrase from its rank with an IDF of 1, the same arithmetic as
+    /// `Query.score` (0 plus the IDF times the row's part) and its negation.
+    static func applying(idf: Double, to unscaled: Double) -> Double {
+        var score = 0.0
+        score += idf * (-unscaled)
+        return -1.0 * score
     }
 }
 

@@ -90,6 +90,9 @@ final class SQLiteDatabase {
     /// rather than of the file (I/O, locked, corrupt).
     var lastFailureWasInTheQuery: Bool { sqlite3_errcode(handle) & 0xFF == SQLITE_ERROR }
 
+    /// Whether a transaction is open.
+    var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes(handle)) }
     var lastInsertRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
@@ -127,6 +130,11 @@ final class SQLiteStatement {
         } else {
             sqlite3_bind_text(statement, index, "", 0, Self.transient)
         }
+    }
+
+    /// Binds a blob, copied by SQLite.
+    func bind(_ index: Int32, blob: UnsafeRawBufferPointer) {
+        sqlite3_bind_blob(statement, index, blob.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(blob.count), Self.transient)
     }
 
     /// Runs the statement to its end (for statements without rows).

@@ -53,6 +53,7 @@ public final class SQLiteArchive: ArchiveStore {
             throw ToolError(.notFound, "\(path): no archive there (ps-archive makes one)")
         }
         database = try SQLiteDatabase(path: path)
+        rankCounts = RankFunction.Counts(copy: RowLengths(database: database))
         try database.execute("PRAGMA busy_timeout = 30000")
         if create {
             try database.execute("PRAGMA journal_mode = WAL")
@@ -85,6 +86,7 @@ public final class SQLiteArchive: ArchiveStore {
           FROM messages m;
         CREATE VIRTUAL TABLE IF NOT EXISTS message_fts USING fts5(
           text, reasoning, tool, tool_io, content = 'message_text', content_rowid = 'rowid');
+        \(RowLengths.schema);
         DROP TRIGGER IF EXISTS messages_insert;
         CREATE TRIGGER IF NOT EXISTS messages_delete BEFORE DELETE ON messages BEGIN
           INSERT INTO message_fts(message_fts, rowid, text, reasoning, tool, tool_io)
@@ -129,9 +131,21 @@ public final class SQLiteArchive: ArchiveStore {
 
     /// After an ingest that indexed a good part of the archive (FullTextIndex.optimizeShare),
     /// the index is merged into one segment, which each query then reads instead of many.
+    /// Then, if it indexed anything, the copy of the rows' lengths that ranking reads (RowLengths)
+    /// is made again.
     public func finishIngest() throws {
         let index = FullTextIndex(database: database)
         if try index.worthOptimizing(indexed: indexed) { try index.optimize() }
+        if indexed > 0 {
+            try database.execute("BEGIN IMMEDIATE")
+            do {
+                try RowLengths.rebuild(database)
+                try database.execute("COMMIT")
+            } catch {
+                try? database.execute("ROLLBACK")
+                throw error
+            }
+        }
         indexed = 0
     }
 
@@ -212,49 +226,74 @@ public final class SQLiteArchive: ArchiveStore {
 
     private var rankFunctionAdded = false
     /// The rows the last search ranked, and those whose length it read.
-    let rankCounts = RankFunction.Counts()
+    let rankCounts: RankFunction.Counts
 
     public func search(_ query: ArchiveQuery, _ body: (ArchiveHit) throws -> Void) throws {
         // Best first by bm25, through ps_rank (RankFunction: bm25's value for each row that can
-        // be among the best `limit`, without reading the length of those that cannot). The best
-        // `limit` are found first, joining the message rows only when a filter needs them (a
-        // common word matches tens of thousands of messages); the records and the snippet
-        // (matches between control characters the caller turns into bold or brackets) are read
-        // for those alone.
+        // be among the best `limit`, without reading the length of those that cannot; and for a
+        // single phrase with no filter, without FTS5's second pass to count the phrase's rows:
+        // RankCandidates). The best `limit` are found first, joining the message rows only when
+        // a filter needs them (a common word matches tens of thousands of messages); the records
+        // and the snippet (matches between control characters the caller turns into bold or
+        // brackets) are read for those alone, one by one.
         if !rankFunctionAdded {
             try RankFunction.register(on: database, counting: rankCounts)
             rankFunctionAdded = true
+            // A search reads most pages once: a small page cache is reused where the default
+            // (2 MB) takes new memory for each page, its first touch a page fault (for a word in
+            // 4,000 messages, 700 faults of its 1,100).
+            try database.execute("PRAGMA cache_size = -256")
         }
-        (rankCounts.rows, rankCounts.lengths) = (0, 0)
+        (rankCounts.rows, rankCounts.lengths, rankCounts.copiedLengths, rankCounts.phrasePasses) = (0, 0, 0, 0)
+        // One read transaction: the copy of the lengths is checked against the index that the
+        // search then reads, and the records shown are those ranked, while ps-archive writes.
+        try database.execute("BEGIN")
+        defer { try? database.execute("COMMIT") }
+        rankCounts.copy?.beginSearch()
         let filters: [(String, String?)] = [
             ("m.source = ?2", query.source), ("m.conversation = ?3", query.conversationId), ("m.role = ?4", query.role),
             ("m.created >= ?5", query.since), ("m.created < ?6", query.until),
         ].filter { $0.1 != nil }
         let join = filters.isEmpty ? "" : "JOIN messages m ON m.rowid = f.rowid"
         let conditions = filters.map { " AND " + $0.0 }.joined()
-        let statement = try database.prepare("""
-            WITH top AS MATERIALIZED (
-              SELECT f.rowid AS id, \(RankFunction.name)(message_fts, ?7) AS rank FROM message_fts f \(join)
-              WHERE message_fts MATCH ?1\(conditions) ORDER BY rank LIMIT ?7)
-            SELECT m.source, m.record, c.record, top.rank, snippet(message_fts, -1, char(2), char(3), '…', 16)
-            FROM top JOIN message_fts f ON f.rowid = top.id JOIN messages m ON m.rowid = top.id
-            LEFT JOIN conversations c ON c.source = m.source AND c.id = m.conversation
-            WHERE message_fts MATCH ?1 ORDER BY top.rank
+        let top = try database.prepare("""
+            SELECT \(RankFunction.name)(message_fts, ?7, ?8) AS rank FROM message_fts f \(join)
+            WHERE message_fts MATCH ?1\(conditions) ORDER BY rank LIMIT ?7
             """)
-        statement.bind(1, query.text)
-        statement.bind(2, query.source)
-        statement.bind(3, query.conversationId)
-        statement.bind(4, query.role)
-        statement.bind(5, query.since)
-        statement.bind(6, query.until)
-        statement.bind(7, query.limit)
-        do {
-            while try statement.step() {
-                try body(ArchiveHit(source: statement.text(0) ?? "", message: statement.text(1) ?? "",
-                                    conversation: statement.text(2), rank: statement.double(3), snippet: statement.text(4) ?? ""))
+        func best(countable: Bool) throws -> [RankCandidates.Row]? {
+            rankCounts.candidates = RankCandidates(keep: query.limit)
+            top.bind(1, query.text)
+            top.bind(2, query.source)
+            top.bind(3, query.conversationId)
+            top.bind(4, query.role)
+            top.bind(5, query.since)
+            top.bind(6, query.until)
+            top.bind(7, query.limit)
+            top.bind(8, countable ? 1 : 0)
+            do {
+                while try top.step() {}
+            } catch is ToolError where database.lastFailureWasInTheQuery {
+                throw ToolError(.usage, "not a full-text query (FTS5 syntax: see ps-search(1)): \(database.lastError)")
             }
-        } catch is ToolError where database.lastFailureWasInTheQuery {
-            throw ToolError(.usage, "not a full-text query (FTS5 syntax: see ps-search(1)): \(database.lastError)")
+            top.reset()
+            return rankCounts.candidates.ranked(limit: query.limit)
+        }
+        // Rounding can leave the order in doubt without FTS5's count (RankCandidates): then again with it.
+        let rows = try best(countable: filters.isEmpty) ?? best(countable: false) ?? []
+        let hit = try database.prepare("""
+            SELECT m.source, m.record, c.record, snippet(message_fts, -1, char(2), char(3), '…', 16)
+            FROM message_fts f JOIN messages m ON m.rowid = f.rowid
+            LEFT JOIN conversations c ON c.source = m.source AND c.id = m.conversation
+            WHERE message_fts MATCH ?1 AND f.rowid = ?2
+            """)
+        for row in rows {
+            hit.bind(1, query.text)
+            hit.bind(2, Int(row.rowid))
+            guard try hit.step() else { continue }
+            let found = ArchiveHit(source: hit.text(0) ?? "", message: hit.text(1) ?? "", conversation: hit.text(2),
+                                   rank: row.rank, snippet: hit.text(3) ?? "")
+            hit.reset()
+            try body(found)
         }
     }
 }

@@ -153,10 +153,9 @@ final class ArchiveStoreTests: XCTestCase {
         try archive.verify()
     }
 
-    /// ps_rank gives bm25()'s ranks, the same rows in the same order, for every kind of query,
-    /// limit and filter; and for a word in every message it reads the length of only a few rows.
-    func testTheRankIsBM25sAndMostLengthsAreNotRead() throws {
-        let archive = try SQLiteArchive(path: folder.appendingPathComponent("rank.sqlite").path, create: true)
+    /// 2,000 messages of a few words (with weights 1/(k+1)) after "common", which each has.
+    private func rankedArchive(_ name: String) throws -> SQLiteArchive {
+        let archive = try SQLiteArchive(path: folder.appendingPathComponent(name).path, create: true)
         var generator = SeededGenerator()
         let words = ["common", "often", "sometimes", "rare", "alpha", "beta", "gamma", "delta"]
         let lines = (0..<2000).map { n in
@@ -170,6 +169,12 @@ final class ArchiveStoreTests: XCTestCase {
                 + #""parts":[{"type":"text","text":"\#(text)"}\#(reasoning)]}"#
         }
         for batch in stride(from: 0, to: lines.count, by: 500) { try store(archive, Array(lines[batch..<batch + 500])) }
+        return archive
+    }
+
+    /// Every kind of query, limit and filter finds with ps_rank the rows bm25() finds, in the
+    /// same order, with the same ranks.
+    private func assertRanksAreBM25s(_ archive: SQLiteArchive, _ note: String, line: UInt = #line) throws {
         let reference = try archive.database.prepare("""
             SELECT m.record, bm25(message_fts) AS rank FROM message_fts f JOIN messages m ON m.rowid = f.rowid
             WHERE message_fts MATCH ?1 AND (?2 IS NULL OR m.role = ?2) AND (?3 IS NULL OR m.created >= ?3)
@@ -187,12 +192,71 @@ final class ArchiveStoreTests: XCTestCase {
                 while try reference.step() { expected.append("\(reference.text(0)!) \(reference.double(1))") }
                 reference.reset()
                 let found = try hits(archive, ArchiveQuery(text: text, role: role, since: since, limit: limit)).map { "\($0.message) \($0.rank)" }
-                XCTAssertEqual(found, expected, "\(text) limit \(limit) role \(role ?? "-") since \(since ?? "-")")
+                XCTAssertEqual(found, expected, "\(note): \(text) limit \(limit) role \(role ?? "-") since \(since ?? "-")", line: line)
             }
         }
+    }
+
+    /// ps_rank gives bm25()'s ranks, the same rows in the same order, for every kind of query,
+    /// limit and filter; and for a word in every message it reads the length of only a few rows.
+    func testTheRankIsBM25sAndMostLengthsAreNotRead() throws {
+        let archive = try rankedArchive("rank.sqlite")
+        try assertRanksAreBM25s(archive, "lengths from FTS5")
         _ = try hits(archive, ArchiveQuery(text: "common", limit: 5))
         XCTAssertEqual(archive.rankCounts.rows, 2000, "every message is ranked")
         XCTAssertLessThan(archive.rankCounts.lengths, 600, "the length of most is not read")
+        XCTAssertEqual(archive.rankCounts.copiedLengths, 0, "no copy of the lengths before the ingest ends")
+    }
+
+    /// A search reads one snapshot (the copy of the lengths is checked against the index it
+    /// ranks with, while another process may write), and ends its transaction.
+    func testASearchIsOneReadTransaction() throws {
+        let archive = try rankedArchive("snapshot.sqlite")
+        var open: [Bool] = []
+        try archive.search(ArchiveQuery(text: "rare", limit: 2)) { _ in open.append(archive.database.inTransaction) }
+        XCTAssertEqual(open, [true, true])
+        XCTAssertFalse(archive.database.inTransaction)
+    }
+
+    /// A single phrase with no filter is ranked in one pass over its rows: FTS5's second pass to
+    /// count them (xQueryPhrase) is left out; with a filter, or two phrases, each phrase has it.
+    func testASinglePhraseIsReadOnce() throws {
+        let archive = try rankedArchive("once.sqlite")
+        for (text, role, passes) in [("common", nil, 0), ("\"often often\"", nil, 0), ("gam*", nil, 0), ("common", "user", 1),
+                                     ("often rare", nil, 2)] as [(String, String?, Int)] {
+            _ = try hits(archive, ArchiveQuery(text: text, role: role, limit: 5))
+            XCTAssertEqual(archive.rankCounts.phrasePasses, passes, "\(text) role \(role ?? "-")")
+        }
+    }
+
+    /// After an ingest the lengths come from their copy (RowLengths), with the same ranks; once
+    /// the index changes, from FTS5 again until the next ingest ends; a row too long for the copy
+    /// is read from FTS5.
+    func testTheCopyOfTheLengthsGivesTheSameRanksWhileItIsCurrent() throws {
+        let archive = try rankedArchive("copy.sqlite")
+        try archive.finishIngest()
+        try assertRanksAreBM25s(archive, "lengths from the copy")
+        _ = try hits(archive, ArchiveQuery(text: "common", limit: 5))
+        XCTAssertEqual(archive.rankCounts.lengths, 0, "no length is read from FTS5")
+        XCTAssertGreaterThan(archive.rankCounts.copiedLengths, 0)
+
+        // An update changes a row's length: the copy is out of date until the ingest ends.
+        try store(archive, [#"{"id":"m4","role":"assistant","parts":[{"type":"text","text":"common rare rare"}]}"#])
+        try assertRanksAreBM25s(archive, "after an update")
+        XCTAssertEqual(archive.rankCounts.copiedLengths, 0, "the copy is not used once the index changed")
+        try store(archive, [#"{"id":"m5","deleted":true}"#])
+        try assertRanksAreBM25s(archive, "after a deletion")
+        XCTAssertEqual(archive.rankCounts.copiedLengths, 0)
+
+        let long = Array(repeating: "filler", count: 70_000).joined(separator: " ")
+        try store(archive, [#"{"id":"long","role":"user","parts":[{"type":"text","text":"\#(long) zeta"}]}"#])
+        try archive.finishIngest()
+        try assertRanksAreBM25s(archive, "after the ingest ended")
+        XCTAssertEqual(try hits(archive, ArchiveQuery(text: "zeta", limit: 5)).count, 1)
+        XCTAssertEqual(archive.rankCounts.lengths, 1, "70,001 tokens do not fit in the copy: read from FTS5")
+        _ = try hits(archive, ArchiveQuery(text: "rare", limit: 5))
+        XCTAssertEqual(archive.rankCounts.lengths, 0)
+        XCTAssertGreaterThan(archive.rankCounts.copiedLengths, 0, "the copy is current again")
     }
 
     func testAMalformedQueryIsAUsageError() throws {

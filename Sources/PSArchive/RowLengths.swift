@@ -1,0 +1,109 @@
+/// A compact copy of each indexed row's length in tokens (the sum of its columns' lengths, as
+/// FTS5's `xColumnSize(-1)` gives it), for ps_rank. FTS5 keeps those lengths in
+/// `message_fts_docsize`, one b-tree row per message, and reads one with an SQL statement per
+/// row; a search ranking a few thousand rows spread over 1,000,000 touches a different page of
+/// that table for nearly each (about 2.5 µs a row: the most of a rare word's search). Here they are
+/// two bytes a row, 2,000 rows a chunk (`message_lengths`; 4,000 bytes, within one 4 KB page):
+/// 2 MB for 1,000,000 rows, read a chunk at a time.
+///
+/// The copy is made after an ingest that indexed anything (`rebuild`) and stamped with the index's
+/// averages and structure records (`message_fts_data` ids 1 and 10), which change with every write
+/// to the index (each transaction writes a new segment, which the structure record lists). A
+/// search uses the copy only while both are as stamped (`beginSearch`); else every length is
+/// read from FTS5, as before. A row whose length does not fit (65,535 tokens or more) is marked
+/// `unknown` and read from FTS5 too.
+final class RowLengths {
+    static let chunkRows = 2000
+    static let unknown = UInt16.max
+    static let schema = "CREATE TABLE IF NOT EXISTS message_lengths(chunk INTEGER PRIMARY KEY, lengths BLOB NOT NULL)"
+    // Chunk -1 holds the averages record the copy was made from, -2 the structure record.
+    private static let stampIsCurrent = """
+        SELECT (SELECT lengths FROM message_lengths WHERE chunk = -1) IS (SELECT block FROM message_fts_data WHERE id = 1)
+           AND (SELECT lengths FROM message_lengths WHERE chunk = -2) IS (SELECT block FROM message_fts_data WHERE id = 10)
+        """
+
+    private let database: SQLiteDatabase
+    private var readChunk: SQLiteStatement?
+    /// Whether this search may use the copy.
+    private(set) var current = false
+    private var chunk = -1
+    /// The loaded chunk's lengths (two bytes each, little-endian).
+    private let lengths = UnsafeMutableRawBufferPointer.allocate(byteCount: 2 * chunkRows, alignment: 2)
+
+    init(database: SQLiteDatabase) { self.database = database }
+
+    deinit { lengths.deallocate() }
+
+    /// Before a search: whether the copy is there and matches the index (an archive made before
+    /// the copy existed, or changed since it was made, has none).
+    func beginSearch() {
+        chunk = -1
+        guard let check = try? database.prepare(Self.stampIsCurrent) else { current = false; return }
+        current = ((try? check.step()) ?? false) && check.int(0) == 1
+    }
+
+    /// The row's length, or nil when FTS5 must be asked.
+    func length(of row: Int64) -> Int? {
+        guard current, row >= 0 else { return nil }
+        let wanted = Int(row) / Self.chunkRows
+        if wanted != chunk {
+            guard load(wanted) else { return nil }
+        }
+        let value = lengths.load(fromByteOffset: 2 * (Int(row) % Self.chunkRows), as: UInt16.self).littleEndian
+        return value == Self.unknown ? nil : Int(value)
+    }
+
+    private func load(_ wanted: Int) -> Bool {
+        do {
+            if readChunk == nil { readChunk = try database.prepare("SELECT lengths FROM message_lengths WHERE chunk = ?1") }
+            guard let statement = readChunk else { return false }
+            defer { statement.reset() }
+            statement.bind(1, wanted)
+            lengths.initializeMemory(as: UInt8.self, repeating: 0xFF)
+            chunk = wanted
+            guard try statement.step() else { return true }  // no row of that chunk is indexed
+            let bytes = statement.bytes(0)
+            lengths.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.prefix(lengths.count)))
+            return true
+        } catch {
+            current = false
+            return false
+        }
+    }
+
+    /// Makes the copy again from `message_fts_docsize`, in the caller's transaction.
+    static func rebuild(_ database: SQLiteDatabase) throws {
+        try database.execute("DELETE FROM message_lengths")
+        let insert = try database.prepare("INSERT INTO message_lengths(chunk, lengths) VALUES (?1, ?2)")
+        func write(_ chunk: Int, _ bytes: [UInt8]) throws {
+            insert.bind(1, chunk)
+            bytes.withUnsafeBytes { insert.bind(2, blob: $0) }
+            try insert.run()
+        }
+        let sizes = try database.prepare("SELECT id, sz FROM message_fts_docsize ORDER BY id")
+        var chunk = -1
+        var bytes: [UInt8] = []
+        while try sizes.step() {
+            let row = sizes.int(0)
+            guard row >= 0 else { continue }
+            if row / chunkRows != chunk {
+                if chunk >= 0 { try write(chunk, bytes) }
+                chunk = row / chunkRows
+                bytes = Array(repeating: 0xFF, count: 2 * chunkRows)
+            }
+            var blob = sizes.bytes(1)[...]
+            var total = 0
+            while !blob.isEmpty, let size = FullTextIndex.varint(&blob) { total += size }
+            let value = total < Int(unknown) ? UInt16(total) : unknown
+            bytes[2 * (row % chunkRows)] = UInt8(value & 0xFF)
+            bytes[2 * (row % chunkRows) + 1] = UInt8(value >> 8)
+        }
+        if chunk >= 0 { try write(chunk, bytes) }
+        try database.execute("""
+            INSERT INTO message_lengths(chunk, lengths)
+              SELECT -1, coalesce((SELECT block FROM message_fts_data WHERE id = 1), x'');
+            INSERT INTO message_lengths(chunk, lengths)
+              SELECT -2, coalesce((SELECT block FROM message_fts_data WHERE id = 10), x'')
+            """)
+    }
+}
