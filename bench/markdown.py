@@ -23,13 +23,29 @@ def sentence(rng):
     return " ".join(words).capitalize() + "."
 
 
+def code(rng, number):
+    """A function whose lines are mostly its own, as an answer's code is (only the braces and the
+    return repeat from one block to the next): a highlighter gains nothing from lines seen before
+    that real code would not give it."""
+    names = [w for w in WORDS if w.isascii()]
+    lines = [f"func {rng.choice(names)}{number}(_ input: [Int], limit: Int = {rng.randint(1, 9999)}) -> Int {{\n"]
+    for k in range(rng.randint(3, 8)):
+        value = f"{rng.choice(names)}{k}"
+        lines.append(rng.choice([
+            f"    let {value} = compute(input[{rng.randint(0, 99)}], {rng.randint(1, 99999)}) // {sentence(rng)}\n",
+            f"    var {value} = \"{sentence(rng)}\"\n",
+            f"    if limit > {rng.randint(0, 9999)} {{ return {rng.randint(0, 999)} }} /* {rng.choice(names)} */\n",
+        ]))
+    lines.append("    return limit\n}\n")
+    return "".join(lines)
+
+
 def section(rng, number):
     out = [f"## Section {number}\n", " ".join(sentence(rng) for _ in range(rng.randint(3, 8))) + "\n"]
     out.append("".join(f"- {sentence(rng)}\n" for _ in range(rng.randint(2, 5))))
     kind = number % 4
     if kind == 0:
-        out.append("```swift\n" + "".join(f"let value{k} = compute({k}) // {rng.choice(WORDS)}\n"
-                                           for k in range(rng.randint(3, 8))) + "```\n")
+        out.append("```swift\n" + code(rng, number) + "```\n")
     elif kind == 1:
         rows = "".join(f"| {rng.choice(WORDS)} | {rng.randint(1, 999)} | {rng.choice(WORDS)} |\n"
                        for _ in range(rng.randint(3, 6)))
