@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(name: "PSRenderTests", dependencies: ["PSRender", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "PSNetTests", dependencies: ["PSNet", "TestSupport"]),
         .testTarget(name: "PSArchiveTests", dependencies: ["PSArchive", "PSArchivePostgres", "TestSupport"]),
-        .testTarget(name: "CommandTests", dependencies: ["PSCore", "TestSupport"], exclude: ["FuzzCorpus", "Terminal"]),
+        .testTarget(name: "CommandTests", dependencies: ["PSCore", "TestSupport"], exclude: ["FuzzCorpus", "Terminal", "Hostile/endless_line_server.py"]),
     ],
     swiftLanguageModes: [.v5]
 )
