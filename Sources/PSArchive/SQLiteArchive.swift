@@ -280,8 +280,15 @@ public final class SQLiteArchive: ArchiveStore {
         }
         // Rounding can leave the order in doubt without FTS5's count (RankCandidates): then again with it.
         let rows = try best(countable: filters.isEmpty) ?? best(countable: false) ?? []
+        // A long message's snippet is cut from its highlighted text (WindowSnippet): snippet()'s
+        // time grows with the square of a row's matches.
         let hit = try database.prepare("""
-            SELECT m.source, m.record, c.record, snippet(message_fts, -1, char(2), char(3), '…', 16)
+            SELECT m.source, m.record, c.record,
+              CASE WHEN length(m.record) <= \(WindowSnippet.longRecord) THEN snippet(message_fts, -1, char(2), char(3), '…', 16) END,
+              CASE WHEN length(m.record) > \(WindowSnippet.longRecord) THEN highlight(message_fts, 0, char(2), char(3)) END,
+              CASE WHEN length(m.record) > \(WindowSnippet.longRecord) THEN highlight(message_fts, 1, char(2), char(3)) END,
+              CASE WHEN length(m.record) > \(WindowSnippet.longRecord) THEN highlight(message_fts, 2, char(2), char(3)) END,
+              CASE WHEN length(m.record) > \(WindowSnippet.longRecord) THEN highlight(message_fts, 3, char(2), char(3)) END
             FROM message_fts f JOIN messages m ON m.rowid = f.rowid
             LEFT JOIN conversations c ON c.source = m.source AND c.id = m.conversation
             WHERE message_fts MATCH ?1 AND f.rowid = ?2
@@ -291,7 +298,7 @@ public final class SQLiteArchive: ArchiveStore {
             hit.bind(2, Int(row.rowid))
             guard try hit.step() else { continue }
             let found = ArchiveHit(source: hit.text(0) ?? "", message: hit.text(1) ?? "", conversation: hit.text(2),
-                                   rank: row.rank, snippet: hit.text(3) ?? "")
+                                   rank: row.rank, snippet: hit.text(3) ?? WindowSnippet.cut((4...7).map { hit.text($0) }))
             hit.reset()
             try body(found)
         }

@@ -40,8 +40,8 @@ struct PsSearch: ParsableCommand {
             --source, --conversation, --role, --since and --until (createdAt compared as text, \
             e.g. 2025-11 or 2025-11-01T09:00) narrow them. In a pipe, one record per hit: the \
             message record with "source", "conversation" (its record from ps-history --list \
-            when archived, else {"id":…}), "rank" and "snippet" (matches in [brackets]), so \
-            ps-render shows the hits. On a terminal, a list: conversation title, date and role, \
+            when archived, else {"id":…}), "rank" and "snippet" (matches in [brackets]; in a message record over 16 KB, the \
+            words around the first match), so ps-render shows the hits. On a terminal, a list: conversation title, date and role, \
             then the snippet with the matches in bold. A query that is not FTS5 syntax is exit 2.
 
             --db postgresql://USER@HOST:PORT/DATABASE searches an archive ps-archive keeps in \

@@ -259,6 +259,24 @@ final class ArchiveStoreTests: XCTestCase {
         XCTAssertGreaterThan(archive.rankCounts.copiedLengths, 0, "the copy is current again")
     }
 
+    /// A long message's snippet is the words around its first match, cut from its highlighted
+    /// text: FTS5's snippet() takes time in the square of a row's matches (20,000 matches, about
+    /// four seconds a hit; 70,000, a minute). A short message keeps snippet()'s.
+    func testALongMessageWithManyMatchesHasAWindowSnippet() throws {
+        let archive = try SQLiteArchive(path: folder.appendingPathComponent("long.sqlite").path, create: true)
+        let log = Array(repeating: "needle", count: 20_000).joined(separator: " ")
+        try store(archive, [
+            #"{"id":"log","role":"user","parts":[{"type":"text","text":"one two three four five six \#(log) end"}]}"#,
+            #"{"id":"short","role":"user","parts":[{"type":"text","text":"a short needle here"}]}"#,
+        ])
+        let found = try hits(archive, ArchiveQuery(text: "needle", limit: 5))
+        XCTAssertEqual(found.count, 2)
+        let snippets = Dictionary(uniqueKeysWithValues: found.map { ($0.message.contains("\"log\"") ? "log" : "short", $0.snippet) })
+        XCTAssertEqual(snippets["short"], "a short \u{2}needle\u{3} here")
+        let marked = "\u{2}needle\u{3}"
+        XCTAssertEqual(snippets["log"], "…three four five six " + Array(repeating: marked, count: 12).joined(separator: " ") + "…")
+    }
+
     func testAMalformedQueryIsAUsageError() throws {
         let archive = try SQLiteArchive(path: folder.appendingPathComponent("q.sqlite").path, create: true)
         XCTAssertThrowsError(try hits(archive, ArchiveQuery(text: "\"unclosed")))
