@@ -2,11 +2,13 @@
 # and take it away:      make uninstall PREFIX=~/.local (its files, and the folders it
 #                        made once they are empty)
 # `make install` builds in release mode first; `make install-files BUILD=.build/debug` installs
-# binaries already built (the tests use it). DESTDIR is honoured, for packagers.
+# binaries already built (the tests use it). DESTDIR is honoured, for packagers; the binaries
+# are stripped unless STRIP= is given empty (packagers that strip themselves).
 
 PREFIX ?= /usr/local
 BUILD ?= .build/release
 DESTDIR ?=
+STRIP ?= -s
 
 COMMANDS = ps-sse ps-parts ps-render ps-auth ps-send ps-history ps-message ps-models \
 	ps-search ps-archive ps-facts ps-summary ps-settings ps-agents ps-keys ps-local-server
@@ -33,16 +35,16 @@ fishdir = $(root)/share/fish/vendor_completions.d
 all: build
 
 build:
-	swift build -c release
+	scripts/build-release >/dev/null
 
 install: build install-files
 
 install-files:
 	install -d "$(bindir)" "$(mandir)/man1" "$(mandir)/man5" "$(mandir)/man7" \
 		"$(bashdir)" "$(zshdir)" "$(fishdir)" "$(bindir)/$(RESOURCES)" "$(libdir)"
-	for c in $(COMMANDS); do install -m 755 "$(BUILD)/$$c" "$(bindir)/$$c" || exit 1; done
+	for c in $(COMMANDS); do install $(STRIP) -m 755 "$(BUILD)/$$c" "$(bindir)/$$c" || exit 1; done
 	for l in $(LIBRARIES); do install -m 644 "$(BUILD)/$$l" "$(libdir)/$$l" || exit 1; done
-	for h in $(HELPERS); do install -m 755 "$(BUILD)/$$h" "$(libdir)/$$h" || exit 1; done
+	for h in $(HELPERS); do install $(STRIP) -m 755 "$(BUILD)/$$h" "$(libdir)/$$h" || exit 1; done
 	install -m 644 "$(BUILD)/$(RESOURCES)"/* "$(bindir)/$(RESOURCES)/"
 	install -m 644 man/*.1 "$(mandir)/man1/"
 	install -m 644 man/*.5 "$(mandir)/man5/"

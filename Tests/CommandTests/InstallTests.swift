@@ -29,6 +29,12 @@ import TestSupport
         for command in Self.commands {
             #expect(FileManager.default.isExecutableFile(atPath: "\(prefix)/bin/\(command)"), "\(command)")
         }
+        // Installed binaries are stripped (the built ones keep their symbols for backtraces).
+        for (path, symbols) in [("\(build)/ps-sse", true), ("\(prefix)/bin/ps-sse", false),
+                                ("\(prefix)/lib/ps-tools/ps-archive-postgres", false)] {
+            let sections = try Run.shell(#"readelf -S -W "$F""#, environment: ["F": path])
+            #expect(sections.status == 0 && sections.stdoutText.contains(" .symtab ") == symbols, "\(path)")
+        }
 
         // The installed commands run from there, and man finds the pages under PREFIX.
         let version = try Run.command("\(prefix)/bin/ps-send", ["--version"])
