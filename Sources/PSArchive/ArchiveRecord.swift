@@ -12,7 +12,8 @@ public enum ArchiveRecord {
     public static func read(_ line: UnsafeRawBufferPointer, source: String) throws -> ArchiveRecord {
         let value: JSON
         do {
-            value = try JSON.parse(line)
+            // Read straight from the bytes (RecordScanner); jansson for what the scanner leaves.
+            value = try JSON.scan(line) ?? JSON.parse(line)
         } catch let error as JSONParseError {
             throw RecordError("not JSON (\(error.message))")
         }
