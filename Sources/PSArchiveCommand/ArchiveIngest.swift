@@ -1,15 +1,18 @@
 import PSArchive
 import PSCore
 
-/// Stores the records of an input: each read of input in one transaction, committed before the
-/// next read (so nothing waits in an open transaction for more input), and the lines before a
-/// malformed one (or one longer than InputLimits allows, refused before it is held) committed
-/// before it is reported. Messages go to the store in batches (up to `batchCount` of them, or
+/// Stores the records of an input in transactions, each committed when the input has nothing
+/// more waiting (so nothing waits in an open transaction for more input: a live follower's
+/// records are committed as they come) or when it holds `transactionBytes` of input (a file or a
+/// busy pipe: FTS5 writes its pending terms as a new segment at each commit, and fewer, larger
+/// ones cost less to write and merge), and the lines before a malformed one (or one longer than
+/// InputLimits allows, refused before it is held) committed before it is reported. Messages go to the store in batches (up to `batchCount` of them, or
 /// past `batchBytes` of records, so memory stays flat), each sent before a deletion that
 /// follows it, so the order of the input is kept.
 struct ArchiveIngest {
     static let batchCount = 1000
     static let batchBytes = 8 << 20
+    static let transactionBytes = 16 << 20
     let store: ArchiveStore
     let source: String
     let keepDeleted: Bool
@@ -18,6 +21,7 @@ struct ArchiveIngest {
         var open = false
         var batch: [ArchivedMessage] = []
         var batchBytes = 0
+        var transactionBytes = 0
         func send() throws {
             if !batch.isEmpty { try store.store(batch) }
             batch.removeAll(keepingCapacity: true)
@@ -27,6 +31,11 @@ struct ArchiveIngest {
             try send()
             if open { try store.commit() }
             open = false
+            transactionBytes = 0
+        }
+        func afterRead() throws {
+            if transactionBytes < Self.transactionBytes && lines.reader.hasInputWaiting { return }
+            try commit()
         }
         do {
             try lines.forEachLine({ line, number in
@@ -40,6 +49,7 @@ struct ArchiveIngest {
                     try store.begin()
                     open = true
                 }
+                transactionBytes += line.count
                 switch record {
                 case .message(let message):
                     batch.append(message)
@@ -51,7 +61,7 @@ struct ArchiveIngest {
                 case .conversation(let source, let id, let title, let text):  // another table: the batch goes on
                     try store.storeConversation(source: source, id: id, title: title, record: text)
                 }
-            }, afterRead: commit)
+            }, afterRead: afterRead)
             try commit()
             try store.finishIngest()
         } catch let error as ToolError where error.status == .malformedInput {

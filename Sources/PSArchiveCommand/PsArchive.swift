@@ -33,10 +33,11 @@ public struct PsArchive: ParsableCommand {
 
             The archive is one SQLite file (default $XDG_DATA_HOME/ps-tools/archive.sqlite, else \
             ~/.local/share/ps-tools/archive.sqlite) with an FTS5 full-text index; ps-search \
-            --archive searches it. Each read of input is stored in one transaction, in WAL mode \
-            with a busy timeout: two writers at once take turns, and a writer killed in the middle \
-            loses only its last batch, which running it again stores once. The full-text index \
-            grows by a b-tree per batch, merged a few at a time, and a search reads each; after a \
+            --archive searches it. Input is stored in transactions, each committed as soon as no \
+            more input is waiting (a live follower's records are searchable as they come) or once \
+            it holds 16 MB of input, in WAL mode with a busy timeout: two writers at once take \
+            turns, and a writer killed in the middle loses only its last transaction, which running \
+            it again stores once. The full-text index grows by a b-tree per transaction, merged a few at a time, and a search reads each; after a \
             run that stored an eighth of the archive or more, they are merged into one (a few \
             seconds per million messages). After any run that indexed a message, a compact copy \
             of each message's length, which ranking reads, is made again (about a quarter of a \

@@ -224,6 +224,32 @@ import TestSupport
         #expect(try stats().first?["messages"] as? Int == 1200)
     }
 
+    /// A transaction stays open only while more input is waiting: records from a writer that
+    /// pauses (a live follower) are committed, and seen by other readers, before its input ends.
+    @Test(arguments: Store.allCases)
+    func recordsFromAWriterThatPausesAreCommittedBeforeItsInputEnds(_ store: Store) throws {
+        try use(store)
+        let child = try ChildProcess.spawn(Executables.url("ps-archive").path, ["--db", db],
+                                           environment: Run.environment(), stdin: .pipe)
+        func waitForStored(_ count: Int) throws -> Int {
+            var stored = 0
+            for _ in 0..<100 where stored != count {
+                stored = (try? Run.command("ps-archive", ["--db", db, "--stats"]).stdoutLines.compactMap {
+                    (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["messages"] as? Int
+                }.first) ?? 0
+                if stored != count { Thread.sleep(forTimeInterval: 0.1) }
+            }
+            return stored
+        }
+        _ = child.write(Self.lines([Self.message("m1", "first"), Self.message("m2", "second")]))
+        #expect(try waitForStored(2) == 2, "committed while the writer is still there")
+        _ = child.write(Self.lines([Self.message("m3", "third")]))
+        #expect(try waitForStored(3) == 3)
+        #expect(child.isRunning)
+        child.closeStdin()
+        #expect(child.wait() == 0)
+    }
+
     @Test(arguments: Store.allCases)
     func killedInTheMiddleThenRunAgainLosesAndRepeatsNothing(_ store: Store) throws {
         try use(store)

@@ -47,6 +47,13 @@ public final class ChunkReader {
         }
     }
 
+    /// Whether a read now would return at once (input waiting, or its end), not wait for more.
+    /// A regular file always has input waiting.
+    public var hasInputWaiting: Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) == 1
+    }
+
     /// Calls `body` with each chunk until end of input. The buffer is reused: copy what you keep.
     public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         while try readChunk(body) {}
