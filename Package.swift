@@ -55,9 +55,14 @@ let package = Package(
         // object of its own (the product above), which no target links; CSourceHighlightLoader
         // opens it (dlopen) when code is first coloured, so that a render in a pipe never loads
         // it, libboost_regex and ICU.
+        // Linked by swiftc, which adds the Swift runtime to any image it links: -static-stdlib
+        // keeps that inside the library (hidden), rather than a dependency on the toolchain's
+        // libswiftCore.so by an absolute run path, which a command (static itself) would then
+        // load as a second runtime when it first colours code, and an installed copy may not find.
         .target(
             name: "CSourceHighlight",
-            linkerSettings: [.linkedLibrary("source-highlight"), .linkedLibrary("boost_regex")]),
+            linkerSettings: [.linkedLibrary("source-highlight"), .linkedLibrary("boost_regex"),
+                             .unsafeFlags(["-static-stdlib"])]),
         // libcurl, opened on the first request (dlopen) rather than linked: a command that makes
         // none never loads it and its thirty libraries. Its header is libcurl4-openssl-dev's.
         .target(name: "CCurl"),

@@ -43,6 +43,18 @@ import TestSupport
         #expect(result.stdoutText.contains("\u{1B}[35mdef\u{1B}[0m \u{1B}[34mf\u{1B}[0m():\n"))
     }
 
+    /// The highlighter is C++ and carries what it needs of the Swift runtime (-static-stdlib):
+    /// it never loads the toolchain's libswiftCore.so, a second runtime beside a command's own,
+    /// found through a path into the toolchain that an installed copy cannot count on.
+    @Test func theHighlighterNeedsNoSwiftRuntimeFromTheToolchain() throws {
+        let library = Executables.url("ps-render").deletingLastPathComponent().appendingPathComponent("libCSourceHighlight.so")
+        let dynamic = try Run.command("/usr/bin/readelf", ["-d", library.path])
+        #expect(dynamic.status == 0, "\(dynamic.stderrText)")
+        #expect(dynamic.stdoutText.contains("libsource-highlight.so.4"), "\(dynamic.stdoutText)")
+        #expect(!dynamic.stdoutText.contains("libswift"), "\(dynamic.stdoutText)")
+        #expect(!dynamic.stdoutText.contains("/usr/lib/swift"), "a run path into the toolchain: \(dynamic.stdoutText)")
+    }
+
     /// On a terminal (a pseudo-terminal from Python's pty.fork) code is coloured and the highlighter is
     /// loaded; on the same terminal with NO_COLOR it is not. The loader's account goes to files
     /// (LD_DEBUG_OUTPUT), one per process, since stderr is the terminal.
