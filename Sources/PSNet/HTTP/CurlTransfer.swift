@@ -130,7 +130,7 @@ final class CurlTransfer {
         }
         if let body = request.body {
             ps_curl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
-            body.withUnsafeBytes { ps_curl_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)) }
+            _ = body.withUnsafeBytes { ps_curl_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)) }
         } else if request.method == "POST" {
             ps_curl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, 0)
             ps_curl_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, "")
