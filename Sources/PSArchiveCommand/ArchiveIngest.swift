@@ -6,9 +6,10 @@ import PSCore
 /// records are committed as they come) or when it holds `transactionBytes` of input (a file or a
 /// busy pipe: FTS5 writes its pending terms as a new segment at each commit, and fewer, larger
 /// ones cost less to write and merge), and the lines before a malformed one (or one longer than
-/// InputLimits allows, refused before it is held) committed before it is reported. Messages go to the store in batches (up to `batchCount` of them, or
-/// past `batchBytes` of records, so memory stays flat), each sent before a deletion that
-/// follows it, so the order of the input is kept.
+/// InputLimits allows, refused before it is held) committed before it is reported. Messages go
+/// to the store in batches (up to `batchCount` of them, or past `batchBytes` of records, so
+/// memory stays flat), each sent before a deletion that follows it, so the order of the input
+/// is kept.
 struct ArchiveIngest {
     static let batchCount = 1000
     static let batchBytes = 8 << 20

@@ -37,12 +37,12 @@ public struct PsArchive: ParsableCommand {
             more input is waiting (a live follower's records are searchable as they come) or once \
             it holds 16 MB of input, in WAL mode with a busy timeout: two writers at once take \
             turns, and a writer killed in the middle loses only its last transaction, which running \
-            it again stores once. The full-text index grows by a b-tree per transaction, merged a few at a time, and a search reads each; after a \
-            run that stored an eighth of the archive or more, they are merged into one (a few \
-            seconds per million messages). After any run that indexed a message, a compact copy \
-            of each message's length, which ranking reads, is made again (about a quarter of a \
-            second per million messages); until then a search reads the index's own lengths, \
-            with the same results, more slowly.
+            it again stores once. The full-text index grows by a b-tree per transaction, merged \
+            a few at a time, and a search reads each; after a run that stored an eighth of the \
+            archive or more, they are merged into one (a few seconds per million messages). \
+            After any run that indexed a message, a compact copy of each message's length, which \
+            ranking reads, is made again (about a quarter of a second per million messages); \
+            until then a search reads the index's own lengths, with the same results, more slowly.
 
             --db postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE (or postgres://; \
             ?host=/socket/folder for a unix socket, ?sslmode=require for TLS) keeps the same \
