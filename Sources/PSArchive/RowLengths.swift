@@ -1,3 +1,5 @@
+import CSQLite
+
 /// A compact copy of each indexed row's length in tokens (the sum of its columns' lengths, as
 /// FTS5's `xColumnSize(-1)` gives it), for ps_rank. FTS5 keeps those lengths in
 /// `message_fts_docsize`, one b-tree row per message, and reads one with an SQL statement per
@@ -23,7 +25,9 @@ final class RowLengths {
         """
 
     private let database: SQLiteDatabase
-    private var readChunk: SQLiteStatement?
+    /// The chunk being read, through SQLite's incremental blob I/O: moved from chunk to chunk
+    /// (`sqlite3_blob_reopen`) with no SQL statement run for each, only during a search.
+    private var blob: OpaquePointer?
     /// Whether this search may use the copy.
     private(set) var current = false
     private var chunk = -1
@@ -32,14 +36,25 @@ final class RowLengths {
 
     init(database: SQLiteDatabase) { self.database = database }
 
-    deinit { lengths.deallocate() }
+    deinit {
+        endSearch()
+        lengths.deallocate()
+    }
 
     /// Before a search: whether the copy is there and matches the index (an archive made before
     /// the copy existed, or changed since it was made, has none).
     func beginSearch() {
-        chunk = -1
+        endSearch()
         guard let check = try? database.prepare(Self.stampIsCurrent) else { current = false; return }
         current = ((try? check.step()) ?? false) && check.int(0) == 1
+    }
+
+    /// After a search, before its transaction ends: lets the chunk go (an open blob handle is a
+    /// read of its own).
+    func endSearch() {
+        if let blob { sqlite3_blob_close(blob) }
+        blob = nil
+        chunk = -1
     }
 
     /// The row's length, or nil when FTS5 must be asked.
@@ -54,21 +69,28 @@ final class RowLengths {
     }
 
     private func load(_ wanted: Int) -> Bool {
-        do {
-            if readChunk == nil { readChunk = try database.prepare("SELECT lengths FROM message_lengths WHERE chunk = ?1") }
-            guard let statement = readChunk else { return false }
-            defer { statement.reset() }
-            statement.bind(1, wanted)
-            lengths.initializeMemory(as: UInt8.self, repeating: 0xFF)
-            chunk = wanted
-            guard try statement.step() else { return true }  // no row of that chunk is indexed
-            let bytes = statement.bytes(0)
-            lengths.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.prefix(lengths.count)))
-            return true
-        } catch {
+        lengths.initializeMemory(as: UInt8.self, repeating: 0xFF)
+        chunk = wanted
+        let status: Int32
+        if let blob {
+            status = sqlite3_blob_reopen(blob, Int64(wanted))
+        } else {
+            status = sqlite3_blob_open(database.handle, "main", "message_lengths", "lengths", Int64(wanted), 0, &blob)
+        }
+        guard status == SQLITE_OK, let blob else {
+            // A handle that failed to move is spent. No row of that chunk is indexed (SQLITE_ERROR):
+            // its lengths are unknown; anything else leaves the copy for this search.
+            if let blob { sqlite3_blob_close(blob) }
+            self.blob = nil
+            if status != SQLITE_ERROR { current = false }
+            return status == SQLITE_ERROR
+        }
+        let count = min(Int(sqlite3_blob_bytes(blob)), lengths.count)
+        guard sqlite3_blob_read(blob, lengths.baseAddress, Int32(count), 0) == SQLITE_OK else {
             current = false
             return false
         }
+        return true
     }
 
     /// Makes the copy again from `message_fts_docsize`, in the caller's transaction.

@@ -250,6 +250,7 @@ public final class SQLiteArchive: ArchiveStore {
         try database.execute("BEGIN")
         defer { try? database.execute("COMMIT") }
         rankCounts.copy?.beginSearch()
+        defer { rankCounts.copy?.endSearch() }
         let filters: [(String, String?)] = [
             ("m.source = ?2", query.source), ("m.conversation = ?3", query.conversationId), ("m.role = ?4", query.role),
             ("m.created >= ?5", query.since), ("m.created < ?6", query.until),
