@@ -22,9 +22,9 @@ struct ArchiveSearch {
     }
 
     static func record(_ hit: ArchiveHit) throws -> JSON {
-        var message = (try? JSON.parse(hit.message))?.objectValue ?? JSONObject()
+        var message = value(hit.message)?.objectValue ?? JSONObject()
         message["source"] = .string(hit.source)
-        if let conversation = hit.conversation.flatMap({ try? JSON.parse($0) }) {
+        if let conversation = hit.conversation.flatMap(value) {
             message["conversation"] = conversation
         } else if let id = (message["conversationId"] ?? message["metadata"]?["conversationId"])?.stringValue {
             message["conversation"] = .object(JSONObject([("id", .string(id))]))
@@ -36,8 +36,8 @@ struct ArchiveSearch {
 
     /// Two lines and a blank one: "TITLE  DATE  ROLE" and the indented snippet.
     static func listEntry(_ hit: ArchiveHit, color: Bool) -> String {
-        let message = (try? JSON.parse(hit.message)) ?? .null
-        let conversation = hit.conversation.flatMap { try? JSON.parse($0) }
+        let message = value(hit.message) ?? .null
+        let conversation = hit.conversation.flatMap(value)
         let title = conversation?["title"]?.stringValue ?? (message["conversationId"]?.stringValue).map { "conversation \($0)" }
             ?? "(no conversation)"
         let date = message["createdAt"]?.stringValue.map { String($0.prefix(16).map { $0 == "T" ? " " : $0 }) } ?? ""
@@ -48,23 +48,40 @@ struct ArchiveSearch {
         return (color ? "\u{1B}[1m\(heading)\u{1B}[22m" : heading) + "\n    " + snippet + "\n\n"
     }
 
+    /// A stored record's value, read with RecordScanner (jansson for what it leaves); nil when
+    /// it is not JSON.
+    static func value(_ record: String) -> JSON? {
+        var record = record
+        return record.withUTF8 { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            return JSON.scan(bytes) ?? (try? JSON.parse(bytes))
+        }
+    }
+
     /// The snippet with its match markers replaced; on a terminal, the text between them made
-    /// safe (line ends become spaces) first, so only the markers' sequences reach it.
+    /// safe (line ends become spaces) first, so only the markers' sequences reach it. The markers
+    /// are control characters, which Unicode never joins to a neighbour: they are found as bytes.
     static func marked(_ snippet: String, start: String, end: String, sanitize: Bool) -> String {
+        let startByte = ArchiveHit.matchStart.asciiValue!, endByte = ArchiveHit.matchEnd.asciiValue!
+        let utf8 = snippet.utf8
         var out = ""
-        var piece = ""
-        func flush() {
-            out += sanitize ? TerminalSafeText.sanitize(String(piece.map { $0.isNewline ? " " : $0 })) : piece
-            piece = ""
+        out.reserveCapacity(utf8.count + 8 * (start.utf8.count + end.utf8.count))
+        var pieceStart = utf8.startIndex
+        func flush(upTo index: String.UTF8View.Index) {
+            let piece = Substring(utf8[pieceStart..<index])
+            out += sanitize ? TerminalSafeText.sanitize(String(piece.map { $0.isNewline ? " " : $0 })) : String(piece)
         }
-        for character in snippet {
-            switch character {
-            case ArchiveHit.matchStart: flush(); out += start
-            case ArchiveHit.matchEnd: flush(); out += end
-            default: piece.append(character)
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            if byte == startByte || byte == endByte {
+                flush(upTo: index)
+                out += byte == startByte ? start : end
+                pieceStart = utf8.index(after: index)
             }
+            index = utf8.index(after: index)
         }
-        flush()
+        flush(upTo: utf8.endIndex)
         return out
     }
 }

@@ -311,6 +311,15 @@ import TestSupport
         #expect(rendered.stdoutText.contains("When is the launch date?"))
     }
 
+    /// The match markers sit among multi-byte characters (found as bytes: ArchiveSearch.marked):
+    /// the text around them comes out whole.
+    @Test func aSnippetKeepsTheCharactersAroundAMatchWhole() throws {
+        #expect(try archive([Self.message("m1", "Café für 東京 – naïve e\\u0301 👋🏽 done", conversation: "c1")]).status == 0)
+        let hit = try #require(try search(["東京"]).first)
+        #expect(hit["snippet"] as? String == "Café für [東京] – naïve e\u{301} 👋🏽 done")
+        #expect(try search(["naïve"]).first?["snippet"] as? String == "Café für 東京 – [naïve] e\u{301} 👋🏽 done")
+    }
+
     @Test func theDefaultArchiveIsSearchedWhenNothingElseIsNamed() throws {
         let data = folder.appendingPathComponent("data")
         let path = data.appendingPathComponent("ps-tools/archive.sqlite").path
