@@ -30,6 +30,9 @@ enum RankFunction {
         let copy: RowLengths?
         /// The search's best rows (set before each).
         var candidates = RankCandidates(keep: 0)
+        /// The number of rows each phrase of the query is in, from the copy of the terms' counts
+        /// (TermCounts; set before each search), else nil: each is counted with a pass of its own.
+        var phraseRows: [Int64]?
 
         init(copy: RowLengths? = nil) { self.copy = copy }
     }
@@ -168,7 +171,8 @@ enum RankFunction {
 
     /// With `countable` (every matching row is ranked: no filter) and a single phrase, the IDF is
     /// left for RankCandidates to apply, from the rows counted here; else each phrase's rows
-    /// are counted first, with a pass of their own (xQueryPhrase), as bm25() does.
+    /// come from the copy of the terms' counts when it has them (TermCounts), or are counted
+    /// first, with a pass of their own (xQueryPhrase), as bm25() does.
     private static func makeQuery(_ api: Fts5ExtensionApi, _ context: OpaquePointer, keep: Int, countable: Bool,
                                   counts: Counts) throws -> Query {
         func check(_ status: Int32) throws { if status != SQLITE_OK { throw Failed(status: status) } }
@@ -184,11 +188,15 @@ enum RankFunction {
                 continue
             }
             var hits: Int64 = 0
-            try check(api.xQueryPhrase!(context, phrase, &hits) { _, _, counter in
-                counter!.assumingMemoryBound(to: Int64.self).pointee += 1
-                return SQLITE_OK
-            })
-            counts.phrasePasses += 1
+            if let known = counts.phraseRows, known.count == Int(phrases) {
+                hits = known[Int(phrase)]
+            } else {
+                try check(api.xQueryPhrase!(context, phrase, &hits) { _, _, counter in
+                    counter!.assumingMemoryBound(to: Int64.self).pointee += 1
+                    return SQLITE_OK
+                })
+                counts.phrasePasses += 1
+            }
             idf.append(Self.idf(rows: rows, hits: hits))
         }
         counts.candidates.scaled = counting

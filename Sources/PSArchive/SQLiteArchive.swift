@@ -54,6 +54,7 @@ public final class SQLiteArchive: ArchiveStore {
         }
         database = try SQLiteDatabase(path: path)
         rankCounts = RankFunction.Counts(copy: RowLengths(database: database))
+        terms = TermCounts(database: database)
         try database.execute("PRAGMA busy_timeout = 30000")
         if create {
             try database.execute("PRAGMA journal_mode = WAL")
@@ -87,6 +88,7 @@ public final class SQLiteArchive: ArchiveStore {
         CREATE VIRTUAL TABLE IF NOT EXISTS message_fts USING fts5(
           text, reasoning, tool, tool_io, content = 'message_text', content_rowid = 'rowid');
         \(RowLengths.schema);
+        \(TermCounts.schema);
         DROP TRIGGER IF EXISTS messages_insert;
         CREATE TRIGGER IF NOT EXISTS messages_delete BEFORE DELETE ON messages BEGIN
           INSERT INTO message_fts(message_fts, rowid, text, reasoning, tool, tool_io)
@@ -131,8 +133,8 @@ public final class SQLiteArchive: ArchiveStore {
 
     /// After an ingest that indexed a good part of the archive (FullTextIndex.optimizeShare),
     /// the index is merged into one segment, which each query then reads instead of many.
-    /// Then, if it indexed anything, the copy of the rows' lengths that ranking reads (RowLengths)
-    /// is made again.
+    /// Then, if it indexed anything, the copies that ranking reads are made again: the rows'
+    /// lengths (RowLengths) and the terms' counts (TermCounts).
     public func finishIngest() throws {
         let index = FullTextIndex(database: database)
         if try index.worthOptimizing(indexed: indexed) { try index.optimize() }
@@ -140,6 +142,7 @@ public final class SQLiteArchive: ArchiveStore {
             try database.execute("BEGIN IMMEDIATE")
             do {
                 try RowLengths.rebuild(database)
+                try TermCounts.rebuild(database)
                 try database.execute("COMMIT")
             } catch {
                 try? database.execute("ROLLBACK")
@@ -227,6 +230,8 @@ public final class SQLiteArchive: ArchiveStore {
     private var rankFunctionAdded = false
     /// The rows the last search ranked, and those whose length it read.
     let rankCounts: RankFunction.Counts
+    /// The copy of the terms' counts, for the IDF of a query of plain words.
+    let terms: TermCounts
 
     public func search(_ query: ArchiveQuery, _ body: (ArchiveHit) throws -> Void) throws {
         // Best first by bm25, through ps_rank (RankFunction: bm25's value for each row that can
@@ -251,6 +256,8 @@ public final class SQLiteArchive: ArchiveStore {
         defer { try? database.execute("COMMIT") }
         rankCounts.copy?.beginSearch()
         defer { rankCounts.copy?.endSearch() }
+        terms.beginSearch()
+        rankCounts.phraseRows = terms.phraseRows(query.text)
         let filters: [(String, String?)] = [
             ("m.source = ?2", query.source), ("m.conversation = ?3", query.conversationId), ("m.role = ?4", query.role),
             ("m.created >= ?5", query.since), ("m.created < ?6", query.until),

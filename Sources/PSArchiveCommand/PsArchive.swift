@@ -40,9 +40,10 @@ public struct PsArchive: ParsableCommand {
             it again stores once. The full-text index grows by a b-tree per transaction, merged \
             a few at a time, and a search reads each; after a run that stored an eighth of the \
             archive or more, they are merged into one (a few seconds per million messages). \
-            After any run that indexed a message, a compact copy of each message's length, which \
-            ranking reads, is made again (about a quarter of a second per million messages); \
-            until then a search reads the index's own lengths, with the same results, more slowly.
+            After any run that indexed a message, two copies that ranking reads are made again: \
+            each message's length, and how many messages hold each word (together about two \
+            seconds per million messages); until then a search reads the index's own lengths and \
+            counts a query's words itself, with the same results, more slowly.
 
             --db postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE (or postgres://; \
             ?host=/socket/folder for a unix socket, ?sslmode=require for TLS) keeps the same \

@@ -180,8 +180,8 @@ final class ArchiveStoreTests: XCTestCase {
             WHERE message_fts MATCH ?1 AND (?2 IS NULL OR m.role = ?2) AND (?3 IS NULL OR m.created >= ?3)
             ORDER BY rank, f.rowid LIMIT ?4
             """)
-        for text in ["common", "often", "rare", "often rare", "\"often often\"", "alpha OR beta", "common NOT delta",
-                     "reasoning:rare", "gam*", "NEAR(often rare, 2)"] {
+        for text in ["common", "often", "rare", "often rare", "Often RARE common", "naïve CAFE", "\"often often\"",
+                     "alpha OR beta", "common NOT delta", "reasoning:rare", "gam*", "NEAR(often rare, 2)"] {
             for (limit, role, since) in [(1, nil, nil), (5, nil, nil), (20, nil, nil), (3000, nil, nil),
                                          (10, "user", nil), (10, nil, "2026-01-25")] as [(Int, String?, String?)] {
                 reference.bind(1, text)
@@ -257,6 +257,36 @@ final class ArchiveStoreTests: XCTestCase {
         _ = try hits(archive, ArchiveQuery(text: "rare", limit: 5))
         XCTAssertEqual(archive.rankCounts.lengths, 0)
         XCTAssertGreaterThan(archive.rankCounts.copiedLengths, 0, "the copy is current again")
+    }
+
+    /// After an ingest, each word of a query of plain words has its count of rows from the copy
+    /// of the terms' counts (TermCounts), with no pass of its own and bm25()'s ranks; a word in
+    /// capitals or with an accent is counted as the index's token. Any other query, and any
+    /// query once the index changed, has FTS5 count its phrases.
+    func testPlainWordsTakeTheirCountsFromTheCopyWhileItIsCurrent() throws {
+        let archive = try rankedArchive("terms.sqlite")
+        try store(archive, [#"{"id":"accents","role":"user","parts":[{"type":"text","text":"Naïve café, common"}]}"#])
+        try archive.finishIngest()
+        try assertRanksAreBM25s(archive, "counts from the copy")
+        let cases: [(String, String?, Int)] = [
+            ("often rare", nil, 0), ("common", "user", 0), ("Often RARE common", "user", 0), ("naïve CAFE", nil, 0),
+            ("often zzz", nil, 0), ("often_rare", "user", 1), ("\"often rare\"", "user", 1), ("gam*", "user", 1),
+            ("often OR rare", nil, 2), ("reasoning:rare", "user", 1), ("often NOT rare", nil, 2),
+        ]
+        for (text, role, passes) in cases {
+            _ = try hits(archive, ArchiveQuery(text: text, role: role, limit: 5))
+            XCTAssertEqual(archive.rankCounts.phrasePasses, passes, "\(text) role \(role ?? "-")")
+        }
+        XCTAssertEqual(try hits(archive, ArchiveQuery(text: "naïve CAFE", limit: 5)).map(\.message).count, 1)
+
+        try store(archive, [#"{"id":"m4","role":"assistant","parts":[{"type":"text","text":"rare often"}]}"#])
+        _ = try hits(archive, ArchiveQuery(text: "often rare", limit: 5))
+        XCTAssertEqual(archive.rankCounts.phrasePasses, 2, "the copy is not used once the index changed")
+        try assertRanksAreBM25s(archive, "after an update")
+        try archive.finishIngest()
+        _ = try hits(archive, ArchiveQuery(text: "often rare", limit: 5))
+        XCTAssertEqual(archive.rankCounts.phrasePasses, 0, "the copy is current again")
+        try assertRanksAreBM25s(archive, "after the ingest ended")
     }
 
     /// A long message's snippet is the words around its first match, cut from its highlighted
