@@ -28,9 +28,11 @@ final class RowLengths {
     /// The chunk being read, through SQLite's incremental blob I/O: moved from chunk to chunk
     /// (`sqlite3_blob_reopen`) with no SQL statement run for each, only during a search.
     private var blob: OpaquePointer?
+    // `current` and `chunk` are read for every row ranked, by one thread, never during another
+    // access to them: no exclusivity check (ps_rank's figures: RankFunction).
     /// Whether this search may use the copy.
-    private(set) var current = false
-    private var chunk = -1
+    @exclusivity(unchecked) private(set) var current = false
+    @exclusivity(unchecked) private var chunk = -1
     /// The loaded chunk's lengths (two bytes each, little-endian).
     private let lengths = UnsafeMutableRawBufferPointer.allocate(byteCount: 2 * chunkRows, alignment: 2)
 
@@ -69,7 +71,6 @@ final class RowLengths {
     }
 
     private func load(_ wanted: Int) -> Bool {
-        lengths.initializeMemory(as: UInt8.self, repeating: 0xFF)
         chunk = wanted
         let status: Int32
         if let blob {
@@ -83,6 +84,7 @@ final class RowLengths {
             if let blob { sqlite3_blob_close(blob) }
             self.blob = nil
             if status != SQLITE_ERROR { current = false }
+            lengths.initializeMemory(as: UInt8.self, repeating: 0xFF)
             return status == SQLITE_ERROR
         }
         let count = min(Int(sqlite3_blob_bytes(blob)), lengths.count)
@@ -90,6 +92,8 @@ final class RowLengths {
             current = false
             return false
         }
+        // A chunk's rows past the last indexed one are unknown.
+        UnsafeMutableRawBufferPointer(rebasing: lengths[count...]).initializeMemory(as: UInt8.self, repeating: 0xFF)
         return true
     }
 
