@@ -12,8 +12,7 @@ public enum ArchiveRecord {
     public static func read(_ line: UnsafeRawBufferPointer, source: String) throws -> ArchiveRecord {
         let value: JSON
         do {
-            // Read straight from the bytes (RecordScanner); jansson for what the scanner leaves.
-            value = try JSON.scan(line) ?? JSON.parse(line)
+            value = try JSON.read(line)
         } catch let error as JSONParseError {
             throw RecordError("not JSON (\(error.message))")
         }

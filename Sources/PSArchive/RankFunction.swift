@@ -35,8 +35,9 @@ enum RankFunction {
         /// The search's best rows (set before each).
         @exclusivity(unchecked) var candidates = RankCandidates(keep: 0)
         /// The number of rows each phrase of the query is in, from the copy of the terms' counts
-        /// (TermCounts; set before each search), else nil: each is counted with a pass of its own.
-        var phraseRows: [Int64]?
+        /// (TermCounts; set before each search, asked only by a query whose IDF needs them),
+        /// else nil: each is counted with a pass of its own.
+        var phraseRows: () -> [Int64]? = { nil }
 
         init(copy: RowLengths? = nil) { self.copy = copy }
     }
@@ -186,13 +187,14 @@ enum RankFunction {
         let phrases = api.xPhraseCount!(context)
         let counting = countable && phrases == 1
         var idf: [Double] = []
+        let known = counting ? nil : counts.phraseRows().flatMap { $0.count == Int(phrases) ? $0 : nil }
         for phrase in 0..<phrases {
             if counting {
                 idf.append(1.0)
                 continue
             }
             var hits: Int64 = 0
-            if let known = counts.phraseRows, known.count == Int(phrases) {
+            if let known {
                 hits = known[Int(phrase)]
             } else {
                 try check(api.xQueryPhrase!(context, phrase, &hits) { _, _, counter in

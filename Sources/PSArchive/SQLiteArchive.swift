@@ -256,8 +256,7 @@ public final class SQLiteArchive: ArchiveStore {
         defer { try? database.execute("COMMIT") }
         rankCounts.copy?.beginSearch()
         defer { rankCounts.copy?.endSearch() }
-        terms.beginSearch()
-        rankCounts.phraseRows = terms.phraseRows(query.text)
+        rankCounts.phraseRows = { [terms, text = query.text] in terms.phraseRows(text) }
         let filters: [(String, String?)] = [
             ("m.source = ?2", query.source), ("m.conversation = ?3", query.conversationId), ("m.role = ?4", query.role),
             ("m.created >= ?5", query.since), ("m.created < ?6", query.until),

@@ -23,8 +23,6 @@ final class TermCounts {
     private let database: SQLiteDatabase
     private var lookup: SQLiteStatement?
     private var tokenizer: Tokenizer?
-    /// Whether this search may use the copy.
-    private(set) var current = false
 
     init(database: SQLiteDatabase) { self.database = database }
 
@@ -42,17 +40,17 @@ final class TermCounts {
             """)
     }
 
-    /// Before a search: whether the copy is there and matches the index (an archive made before
-    /// the copy existed, or changed since it was made, has none).
-    func beginSearch() {
-        guard let check = try? database.prepare(Self.stampIsCurrent) else { current = false; return }
-        current = ((try? check.step()) ?? false) && check.int(0) == 1
+    /// Whether the copy is there and matches the index (an archive made before the copy existed,
+    /// or changed since it was made, has none), in the caller's read transaction.
+    private func isCurrent() -> Bool {
+        guard let check = try? database.prepare(Self.stampIsCurrent) else { return false }
+        return ((try? check.step()) ?? false) && check.int(0) == 1
     }
 
     /// The number of rows each phrase of `query` is in, phrase i being word i; nil when the query
     /// is not plain words or the copy cannot say.
     func phraseRows(_ query: String) -> [Int64]? {
-        guard current, let words = Self.plainWords(query) else { return nil }
+        guard let words = Self.plainWords(query), isCurrent() else { return nil }
         do {
             if tokenizer == nil { tokenizer = try Tokenizer(database: database) }
             if lookup == nil { lookup = try database.prepare("SELECT rows FROM message_terms WHERE term = ?1") }

@@ -161,7 +161,7 @@ struct PsRender: ParsableCommand {
                     // Other records straight from the bytes too (a whole message is one string
                     // of its text, not a jansson tree and a String besides; a text repeated at a
                     // stream's end is the one held already); jansson for the rest.
-                    try renderer.handle(try JSON.scan(trimmed, reusing: renderer.heldTexts) ?? JSON.parse(trimmed))
+                    try renderer.handle(try JSON.read(trimmed, reusing: renderer.heldTexts))
                 }
             } catch let error as JSONParseError {
                 throw BadLine(message: "\(reader.name): line \(number): not JSON: \(error.message)\(Self.hint(trimmed))")

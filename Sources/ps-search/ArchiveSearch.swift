@@ -22,9 +22,9 @@ struct ArchiveSearch {
     }
 
     static func record(_ hit: ArchiveHit) throws -> JSON {
-        var message = value(hit.message)?.objectValue ?? JSONObject()
+        var message = (try? JSON.read(hit.message))?.objectValue ?? JSONObject()
         message["source"] = .string(hit.source)
-        if let conversation = hit.conversation.flatMap(value) {
+        if let conversation = hit.conversation.flatMap({ try? JSON.read($0) }) {
             message["conversation"] = conversation
         } else if let id = (message["conversationId"] ?? message["metadata"]?["conversationId"])?.stringValue {
             message["conversation"] = .object(JSONObject([("id", .string(id))]))
@@ -36,8 +36,8 @@ struct ArchiveSearch {
 
     /// Two lines and a blank one: "TITLE  DATE  ROLE" and the indented snippet.
     static func listEntry(_ hit: ArchiveHit, color: Bool) -> String {
-        let message = value(hit.message) ?? .null
-        let conversation = hit.conversation.flatMap(value)
+        let message = (try? JSON.read(hit.message)) ?? .null
+        let conversation = hit.conversation.flatMap { try? JSON.read($0) }
         let title = conversation?["title"]?.stringValue ?? (message["conversationId"]?.stringValue).map { "conversation \($0)" }
             ?? "(no conversation)"
         let date = message["createdAt"]?.stringValue.map { String($0.prefix(16).map { $0 == "T" ? " " : $0 }) } ?? ""
@@ -46,16 +46,6 @@ struct ArchiveSearch {
         let snippet = color ? marked(hit.snippet, start: "\u{1B}[1m", end: "\u{1B}[22m", sanitize: true)
             : marked(hit.snippet, start: "[", end: "]", sanitize: true)
         return (color ? "\u{1B}[1m\(heading)\u{1B}[22m" : heading) + "\n    " + snippet + "\n\n"
-    }
-
-    /// A stored record's value, read with RecordScanner (jansson for what it leaves); nil when
-    /// it is not JSON.
-    static func value(_ record: String) -> JSON? {
-        var record = record
-        return record.withUTF8 { utf8 in
-            let bytes = UnsafeRawBufferPointer(utf8)
-            return JSON.scan(bytes) ?? (try? JSON.parse(bytes))
-        }
     }
 
     /// The snippet with its match markers replaced; on a terminal, the text between them made

@@ -262,4 +262,15 @@ extension JSON {
         guard scanner.position == bytes.count else { return nil }
         return value
     }
+
+    /// The value of a JSON text: read with RecordScanner where it can (`scan`), else by jansson
+    /// (`parse`), which also says what is wrong with a text that is not JSON.
+    public static func read(_ bytes: UnsafeRawBufferPointer, reusing known: [String] = []) throws -> JSON {
+        try scan(bytes, reusing: known) ?? parse(bytes)
+    }
+
+    public static func read(_ text: String) throws -> JSON {
+        var text = text
+        return try text.withUTF8 { try read(UnsafeRawBufferPointer($0)) }
+    }
 }
