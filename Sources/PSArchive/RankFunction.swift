@@ -16,6 +16,9 @@ import CSQLite
 /// best score found so far, the row's length is never read (for a common word, about 9 rows
 /// of 10). The result, the same rows in the same order with the same ranks, is checked against
 /// bm25() in the tests.
+///
+/// Its second argument says how: 0, rank this row; 1, rank this row, and when the query is a
+/// single phrase, leave its IDF to the end (RankCandidates); 2, `Mode.everyRow`.
 enum RankFunction {
     static let name = "ps_rank"
 
@@ -31,6 +34,8 @@ enum RankFunction {
         @exclusivity(unchecked) var copiedLengths = 0
         /// Passes over a phrase's rows to count them (xQueryPhrase).
         var phrasePasses = 0
+        /// Whether the last search ranked its rows in one call (`Mode.everyRow`).
+        var rankedInOneCall = false
         let copy: RowLengths?
         /// The search's best rows (set before each).
         @exclusivity(unchecked) var candidates = RankCandidates(keep: 0)
@@ -91,19 +96,66 @@ enum RankFunction {
         }
     }
 
+    /// The second argument's value that asks for every row at once: called for the first row of
+    /// a search with no filter (`... WHERE message_fts MATCH ?1 LIMIT 1`), ps_rank gives 1 when
+    /// the query is a single phrase, having ranked each of its rows into `Counts.candidates`, and 0
+    /// for any other query, which is then ranked row by row. Those rows come from FTS5's own pass
+    /// over the phrase (xQueryPhrase: in rowid order, with the phrase's column filter), so that
+    /// none goes through SQL (a row of the statement, the sorter of ORDER BY): a word in 5,772 of
+    /// 1,000,000 messages is ranked in 7.8M instructions rather than 11.6M, one in 102,142 in
+    /// 110M rather than 175M (callgrind).
+    static let everyRow: Int64 = 2
+
     private static let rank: fts5_extension_function = { api, context, result, count, values in
         guard let api = api?.pointee, let context else { return }
         let keep = count > 0 ? Int(sqlite3_value_int64(values![0])) : 0
-        let countable = count > 1 && sqlite3_value_int64(values![1]) != 0
-        let status = rankRow(api, context, keep: keep, countable: countable) { rank in
-            sqlite3_result_double(result, rank)
+        let mode = count > 1 ? sqlite3_value_int64(values![1]) : 0
+        let counts = Unmanaged<Counts>.fromOpaque(api.xUserData!(context)!).takeUnretainedValue()
+        let status: Int32
+        if mode == everyRow {
+            status = rankEveryRow(api, context, keep: keep, counts: counts) { sqlite3_result_int64(result, $0 ? 1 : 0) }
+        } else {
+            status = rankRow(api, context, keep: keep, countable: mode != 0, counts: counts) { rank in
+                sqlite3_result_double(result, rank)
+            }
         }
         if status != SQLITE_OK { sqlite3_result_error_code(result, status) }
     }
 
+    /// What the callback of xQueryPhrase is given for each row (its user data).
+    private final class EveryRow {
+        let counts: Counts
+        let query: Query
+        init(counts: Counts, query: Query) { (self.counts, self.query) = (counts, query) }
+    }
+
+    private static func rankEveryRow(_ api: Fts5ExtensionApi, _ context: OpaquePointer, keep: Int, counts: Counts,
+                                     _ answer: (Bool) -> Void) -> Int32 {
+        guard api.xPhraseCount!(context) == 1 else {
+            answer(false)
+            return SQLITE_OK
+        }
+        let every: EveryRow
+        do {
+            every = EveryRow(counts: counts, query: try makeQuery(api, context, keep: keep, countable: true, counts: counts))
+        } catch {
+            return (error as? Failed)?.status ?? SQLITE_ERROR
+        }
+        let status = withExtendedLifetime(every) {
+            api.xQueryPhrase!(context, 0, Unmanaged.passUnretained(every).toOpaque()) { api, context, user in
+                guard let api = api?.pointee, let context, let user else { return SQLITE_ERROR }
+                let every = Unmanaged<EveryRow>.fromOpaque(user).takeUnretainedValue()
+                return RankFunction.rankRow(api, context, query: every.query, counts: every.counts) { _ in }
+            }
+        }
+        guard status == SQLITE_OK else { return status }
+        counts.rankedInOneCall = true
+        answer(true)
+        return SQLITE_OK
+    }
+
     private static func rankRow(_ api: Fts5ExtensionApi, _ context: OpaquePointer, keep: Int, countable: Bool,
-                                _ answer: (Double) -> Void) -> Int32 {
-        let counts = Unmanaged<Counts>.fromOpaque(api.xUserData!(context)!).takeUnretainedValue()
+                                counts: Counts, _ answer: (Double) -> Void) -> Int32 {
         let query: Query
         if let auxiliary = api.xGetAuxdata!(context, 0) {
             query = Unmanaged<Query>.fromOpaque(auxiliary).takeUnretainedValue()
@@ -118,6 +170,12 @@ enum RankFunction {
             }
             guard status == SQLITE_OK else { return status }
         }
+        return rankRow(api, context, query: query, counts: counts, answer)
+    }
+
+    /// Ranks the context's row with the query's figures.
+    private static func rankRow(_ api: Fts5ExtensionApi, _ context: OpaquePointer, query: Query, counts: Counts,
+                                _ answer: (Double) -> Void) -> Int32 {
         // The phrase frequencies, as bm25() counts them (each column weighs 1), and the offset
         // of the last match in each column.
         var instances: Int32 = 0

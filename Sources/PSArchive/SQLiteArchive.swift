@@ -236,8 +236,9 @@ public final class SQLiteArchive: ArchiveStore {
     public func search(_ query: ArchiveQuery, _ body: (ArchiveHit) throws -> Void) throws {
         // Best first by bm25, through ps_rank (RankFunction: bm25's value for each row that can
         // be among the best `limit`, without reading the length of those that cannot; and for a
-        // single phrase with no filter, without FTS5's second pass to count the phrase's rows:
-        // RankCandidates). The best `limit` are found first, joining the message rows only when
+        // single phrase with no filter, without FTS5's second pass to count the phrase's rows
+        // (RankCandidates), all in one call of it over FTS5's own pass over the phrase's rows
+        // (RankFunction.everyRow)). The best `limit` are found first, joining the message rows only when
         // a filter needs them (a common word matches tens of thousands of messages); the records
         // and the snippet (matches between control characters the caller turns into bold or
         // brackets) are read for those alone, one by one.
@@ -250,6 +251,7 @@ public final class SQLiteArchive: ArchiveStore {
             try database.execute("PRAGMA cache_size = -256")
         }
         (rankCounts.rows, rankCounts.lengths, rankCounts.copiedLengths, rankCounts.phrasePasses) = (0, 0, 0, 0)
+        rankCounts.rankedInOneCall = false
         // One read transaction: the copy of the lengths is checked against the index that the
         // search then reads, and the records shown are those ranked, while ps-archive writes.
         try database.execute("BEGIN")
@@ -263,12 +265,19 @@ public final class SQLiteArchive: ArchiveStore {
         ].filter { $0.1 != nil }
         let join = filters.isEmpty ? "" : "JOIN messages m ON m.rowid = f.rowid"
         let conditions = filters.map { " AND " + $0.0 }.joined()
-        let top = try database.prepare("""
-            SELECT \(RankFunction.name)(message_fts, ?7, ?8) AS rank FROM message_fts f \(join)
-            WHERE message_fts MATCH ?1\(conditions) ORDER BY rank LIMIT ?7
-            """)
+        func steps(_ statement: SQLiteStatement) throws -> Bool {
+            do {
+                return try statement.step()
+            } catch is ToolError where database.lastFailureWasInTheQuery {
+                throw ToolError(.usage, "not a full-text query (FTS5 syntax: see ps-search(1)): \(database.lastError)")
+            }
+        }
         func best(countable: Bool) throws -> [RankCandidates.Row]? {
             rankCounts.candidates = RankCandidates(keep: query.limit)
+            let top = try database.prepare("""
+                SELECT \(RankFunction.name)(message_fts, ?7, ?8) AS rank FROM message_fts f \(join)
+                WHERE message_fts MATCH ?1\(conditions) ORDER BY rank LIMIT ?7
+                """)
             top.bind(1, query.text)
             top.bind(2, query.source)
             top.bind(3, query.conversationId)
@@ -277,16 +286,23 @@ public final class SQLiteArchive: ArchiveStore {
             top.bind(6, query.until)
             top.bind(7, query.limit)
             top.bind(8, countable ? 1 : 0)
-            do {
-                while try top.step() {}
-            } catch is ToolError where database.lastFailureWasInTheQuery {
-                throw ToolError(.usage, "not a full-text query (FTS5 syntax: see ps-search(1)): \(database.lastError)")
-            }
-            top.reset()
+            while try steps(top) {}
             return rankCounts.candidates.ranked(limit: query.limit)
         }
+        // With no filter, a query of a single phrase is ranked in one call (RankFunction.everyRow);
+        // nil: another query, to be ranked row by row.
+        func everyRow() throws -> [RankCandidates.Row]? {
+            rankCounts.candidates = RankCandidates(keep: query.limit)
+            let first = try database.prepare("""
+                SELECT \(RankFunction.name)(message_fts, ?2, \(RankFunction.everyRow)) FROM message_fts WHERE message_fts MATCH ?1 LIMIT 1
+                """)
+            first.bind(1, query.text)
+            first.bind(2, query.limit)
+            guard try steps(first) else { return [] }  // nothing matches
+            return first.int(0) == 1 ? rankCounts.candidates.ranked(limit: query.limit) : nil
+        }
         // Rounding can leave the order in doubt without FTS5's count (RankCandidates): then again with it.
-        let rows = try best(countable: filters.isEmpty) ?? best(countable: false) ?? []
+        let rows = try (filters.isEmpty ? everyRow() : nil) ?? best(countable: false) ?? []
         // A long message's snippet is cut from its highlighted text (WindowSnippet): snippet()'s
         // time grows with the square of a row's matches.
         let hit = try database.prepare("""

@@ -218,15 +218,24 @@ final class ArchiveStoreTests: XCTestCase {
         XCTAssertFalse(archive.database.inTransaction)
     }
 
-    /// A single phrase with no filter is ranked in one pass over its rows: FTS5's second pass to
-    /// count them (xQueryPhrase) is left out; with a filter, or two phrases, each phrase has it.
+    /// A single phrase with no filter is ranked in one pass over its rows, in one call of ps_rank
+    /// (RankFunction.everyRow): FTS5's second pass to count them (xQueryPhrase) is left out; with
+    /// a filter, or two phrases, each phrase has it, and the rows are ranked one by one.
     func testASinglePhraseIsReadOnce() throws {
         let archive = try rankedArchive("once.sqlite")
-        for (text, role, passes) in [("common", nil, 0), ("\"often often\"", nil, 0), ("gam*", nil, 0), ("common", "user", 1),
-                                     ("often rare", nil, 2)] as [(String, String?, Int)] {
-            _ = try hits(archive, ArchiveQuery(text: text, role: role, limit: 5))
+        for (text, role, passes, oneCall) in [
+            ("common", nil, 0, true), ("\"often often\"", nil, 0, true), ("gam*", nil, 0, true), ("reasoning:rare", nil, 0, true),
+            ("common", "user", 1, false), ("often rare", nil, 2, false), ("often OR rare", nil, 2, false),
+        ] as [(String, String?, Int, Bool)] {
+            let found = try hits(archive, ArchiveQuery(text: text, role: role, limit: 5))
+            XCTAssertEqual(found.count, 5, "\(text) role \(role ?? "-")")
             XCTAssertEqual(archive.rankCounts.phrasePasses, passes, "\(text) role \(role ?? "-")")
+            XCTAssertEqual(archive.rankCounts.rankedInOneCall, oneCall, "\(text) role \(role ?? "-")")
         }
+        _ = try hits(archive, ArchiveQuery(text: "common", limit: 5))
+        XCTAssertEqual(archive.rankCounts.rows, 2000, "every row of the phrase is ranked in the one call")
+        XCTAssertEqual(try hits(archive, ArchiveQuery(text: "zzz", limit: 5)).count, 0, "a phrase in no row")
+        XCTAssertEqual(archive.rankCounts.rows, 0)
     }
 
     /// After an ingest the lengths come from their copy (RowLengths), with the same ranks; once
