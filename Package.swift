@@ -35,7 +35,9 @@ let package = Package(
         .library(name: "CSourceHighlight", type: .dynamic, targets: ["CSourceHighlight"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // swift-argument-parser 1.8.2, changed to start faster and to link no Foundation:
+        // Vendor/swift-argument-parser/VENDORED.md.
+        .package(path: "Vendor/swift-argument-parser"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
