@@ -17,8 +17,8 @@ import CSQLite
 /// of 10). The result, the same rows in the same order with the same ranks, is checked against
 /// bm25() in the tests.
 ///
-/// Its second argument says how: 0, rank this row; 1, rank this row, and when the query is a
-/// single phrase, leave its IDF to the end (RankCandidates); 2, `Mode.everyRow`.
+/// Its second argument says how: 0, rank this row; `everyRow`, rank every row of the query at
+/// once.
 enum RankFunction {
     static let name = "ps_rank"
 
@@ -34,7 +34,7 @@ enum RankFunction {
         @exclusivity(unchecked) var copiedLengths = 0
         /// Passes over a phrase's rows to count them (xQueryPhrase).
         var phrasePasses = 0
-        /// Whether the last search ranked its rows in one call (`Mode.everyRow`).
+        /// Whether the last search ranked its rows in one call (`everyRow`).
         var rankedInOneCall = false
         let copy: RowLengths?
         /// The search's best rows (set before each).
@@ -98,26 +98,23 @@ enum RankFunction {
 
     /// The second argument's value that asks for every row at once: called for the first row of
     /// a search with no filter (`... WHERE message_fts MATCH ?1 LIMIT 1`), ps_rank gives 1 when
-    /// the query is a single phrase, having ranked each of its rows into `Counts.candidates`, and 0
-    /// for any other query, which is then ranked row by row. Those rows come from FTS5's own pass
-    /// over the phrase (xQueryPhrase: in rowid order, with the phrase's column filter), so that
-    /// none goes through SQL (a row of the statement, the sorter of ORDER BY): a word in 5,772 of
-    /// 1,000,000 messages is ranked in 7.8M instructions rather than 11.6M, one in 102,142 in
-    /// 110M rather than 175M (callgrind).
-    static let everyRow: Int64 = 2
+    /// the query is a single phrase, having ranked each of its rows into `Counts.candidates` with
+    /// the IDF left to the end (RankCandidates), and 0 for any other query, which is then ranked
+    /// row by row. Those rows come from FTS5's own pass over the phrase (xQueryPhrase: in rowid
+    /// order, with the phrase's column filter), so that none goes through SQL (a row of the
+    /// statement, the sorter of ORDER BY): a word in 5,772 of 1,000,000 messages is ranked in
+    /// 7.8M instructions rather than 11.6M, one in 102,142 in 110M rather than 175M (callgrind).
+    static let everyRow: Int64 = 1
 
     private static let rank: fts5_extension_function = { api, context, result, count, values in
         guard let api = api?.pointee, let context else { return }
         let keep = count > 0 ? Int(sqlite3_value_int64(values![0])) : 0
-        let mode = count > 1 ? sqlite3_value_int64(values![1]) : 0
         let counts = Unmanaged<Counts>.fromOpaque(api.xUserData!(context)!).takeUnretainedValue()
         let status: Int32
-        if mode == everyRow {
+        if count > 1 && sqlite3_value_int64(values![1]) == everyRow {
             status = rankEveryRow(api, context, keep: keep, counts: counts) { sqlite3_result_int64(result, $0 ? 1 : 0) }
         } else {
-            status = rankRow(api, context, keep: keep, countable: mode != 0, counts: counts) { rank in
-                sqlite3_result_double(result, rank)
-            }
+            status = rankRow(api, context, keep: keep, counts: counts) { rank in sqlite3_result_double(result, rank) }
         }
         if status != SQLITE_OK { sqlite3_result_error_code(result, status) }
     }
@@ -137,7 +134,7 @@ enum RankFunction {
         }
         let every: EveryRow
         do {
-            every = EveryRow(counts: counts, query: try makeQuery(api, context, keep: keep, countable: true, counts: counts))
+            every = EveryRow(counts: counts, query: try makeQuery(api, context, keep: keep, everyRow: true, counts: counts))
         } catch {
             return (error as? Failed)?.status ?? SQLITE_ERROR
         }
@@ -154,14 +151,14 @@ enum RankFunction {
         return SQLITE_OK
     }
 
-    private static func rankRow(_ api: Fts5ExtensionApi, _ context: OpaquePointer, keep: Int, countable: Bool,
-                                counts: Counts, _ answer: (Double) -> Void) -> Int32 {
+    private static func rankRow(_ api: Fts5ExtensionApi, _ context: OpaquePointer, keep: Int, counts: Counts,
+                                _ answer: (Double) -> Void) -> Int32 {
         let query: Query
         if let auxiliary = api.xGetAuxdata!(context, 0) {
             query = Unmanaged<Query>.fromOpaque(auxiliary).takeUnretainedValue()
         } else {
             do {
-                query = try makeQuery(api, context, keep: keep, countable: countable, counts: counts)
+                query = try makeQuery(api, context, keep: keep, everyRow: false, counts: counts)
             } catch {
                 return (error as? Failed)?.status ?? SQLITE_ERROR
             }
@@ -232,18 +229,18 @@ enum RankFunction {
 
     private struct Failed: Error { let status: Int32 }
 
-    /// With `countable` (every matching row is ranked: no filter) and a single phrase, the IDF is
-    /// left for RankCandidates to apply, from the rows counted here; else each phrase's rows
-    /// come from the copy of the terms' counts when it has them (TermCounts), or are counted
-    /// first, with a pass of their own (xQueryPhrase), as bm25() does.
-    private static func makeQuery(_ api: Fts5ExtensionApi, _ context: OpaquePointer, keep: Int, countable: Bool,
+    /// For `everyRow` (a single phrase, every row of which is ranked: no filter), the IDF is left
+    /// for RankCandidates to apply, from the rows counted here; else each phrase's rows come from
+    /// the copy of the terms' counts when it has them (TermCounts), or are counted first, with a
+    /// pass of their own (xQueryPhrase), as bm25() does.
+    private static func makeQuery(_ api: Fts5ExtensionApi, _ context: OpaquePointer, keep: Int, everyRow: Bool,
                                   counts: Counts) throws -> Query {
         func check(_ status: Int32) throws { if status != SQLITE_OK { throw Failed(status: status) } }
         var rows: Int64 = 0, tokens: Int64 = 0
         try check(api.xRowCount!(context, &rows))
         try check(api.xColumnTotalSize!(context, -1, &tokens))
         let phrases = api.xPhraseCount!(context)
-        let counting = countable && phrases == 1
+        let counting = everyRow && phrases == 1
         var idf: [Double] = []
         let known = counting ? nil : counts.phraseRows().flatMap { $0.count == Int(phrases) ? $0 : nil }
         for phrase in 0..<phrases {

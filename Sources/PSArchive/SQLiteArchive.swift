@@ -272,10 +272,10 @@ public final class SQLiteArchive: ArchiveStore {
                 throw ToolError(.usage, "not a full-text query (FTS5 syntax: see ps-search(1)): \(database.lastError)")
             }
         }
-        func best(countable: Bool) throws -> [RankCandidates.Row]? {
+        func best() throws -> [RankCandidates.Row] {
             rankCounts.candidates = RankCandidates(keep: query.limit)
             let top = try database.prepare("""
-                SELECT \(RankFunction.name)(message_fts, ?7, ?8) AS rank FROM message_fts f \(join)
+                SELECT \(RankFunction.name)(message_fts, ?7, 0) AS rank FROM message_fts f \(join)
                 WHERE message_fts MATCH ?1\(conditions) ORDER BY rank LIMIT ?7
                 """)
             top.bind(1, query.text)
@@ -285,9 +285,8 @@ public final class SQLiteArchive: ArchiveStore {
             top.bind(5, query.since)
             top.bind(6, query.until)
             top.bind(7, query.limit)
-            top.bind(8, countable ? 1 : 0)
             while try steps(top) {}
-            return rankCounts.candidates.ranked(limit: query.limit)
+            return rankCounts.candidates.ranked(limit: query.limit) ?? []  // nil only for one call's ranks
         }
         // With no filter, a query of a single phrase is ranked in one call (RankFunction.everyRow);
         // nil: another query, to be ranked row by row.
@@ -301,8 +300,9 @@ public final class SQLiteArchive: ArchiveStore {
             guard try steps(first) else { return [] }  // nothing matches
             return first.int(0) == 1 ? rankCounts.candidates.ranked(limit: query.limit) : nil
         }
-        // Rounding can leave the order in doubt without FTS5's count (RankCandidates): then again with it.
-        let rows = try (filters.isEmpty ? everyRow() : nil) ?? best(countable: false) ?? []
+        // Rounding can leave the order in doubt without FTS5's count (RankCandidates): then again,
+        // row by row, with it.
+        let rows = try (filters.isEmpty ? everyRow() : nil) ?? best()
         // A long message's snippet is cut from its highlighted text (WindowSnippet): snippet()'s
         // time grows with the square of a row's matches.
         let hit = try database.prepare("""
