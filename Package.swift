@@ -10,6 +10,11 @@ let commandDependencies: [Target.Dependency] = [
     .product(name: "ArgumentParser", package: "swift-argument-parser"),
 ]
 
+// The C++ runtime linked in (libstdc++.a, through the linker script link/libstdc++.so) rather than
+// loaded at every start. Not for the commands that link PSRender: the highlighter they may open
+// uses the shared libstdc++.so.6, and a process is better off with one copy of it.
+let staticCxx: [LinkerSetting] = [.unsafeFlags(["-L", Context.packageDirectory + "/link"])]
+
 let package = Package(
     name: "ps-tools",
     products: [
@@ -87,24 +92,24 @@ let package = Package(
             dependencies: ["PSCore", "CCurl", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // Pure filters: no network code.
-        .executableTarget(name: "ps-sse", dependencies: commandDependencies),
-        .executableTarget(name: "ps-parts", dependencies: commandDependencies),
+        .executableTarget(name: "ps-sse", dependencies: commandDependencies, linkerSettings: staticCxx),
+        .executableTarget(name: "ps-parts", dependencies: commandDependencies, linkerSettings: staticCxx),
         .executableTarget(name: "ps-render", dependencies: commandDependencies + ["PSRender"]),
-        .executableTarget(name: "ps-archive", dependencies: commandDependencies + ["PSArchiveCommand"]),
-        .executableTarget(name: "ps-archive-postgres", dependencies: commandDependencies + ["PSArchiveCommand", "PSArchivePostgres"]),
+        .executableTarget(name: "ps-archive", dependencies: commandDependencies + ["PSArchiveCommand"], linkerSettings: staticCxx),
+        .executableTarget(name: "ps-archive-postgres", dependencies: commandDependencies + ["PSArchiveCommand", "PSArchivePostgres"], linkerSettings: staticCxx),
 
         // Commands that talk to a server.
-        .executableTarget(name: "ps-auth", dependencies: commandDependencies + ["PSNet"]),
+        .executableTarget(name: "ps-auth", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
         .executableTarget(name: "ps-send", dependencies: commandDependencies + ["PSNet", "PSRender"]),
-        .executableTarget(name: "ps-history", dependencies: commandDependencies + ["PSNet"]),
-        .executableTarget(name: "ps-message", dependencies: commandDependencies + ["PSNet"]),
-        .executableTarget(name: "ps-facts", dependencies: commandDependencies + ["PSNet"]),
+        .executableTarget(name: "ps-history", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
+        .executableTarget(name: "ps-message", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
+        .executableTarget(name: "ps-facts", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
         .executableTarget(name: "ps-summary", dependencies: commandDependencies + ["PSNet", "PSRender"]),
-        .executableTarget(name: "ps-settings", dependencies: commandDependencies + ["PSNet"]),
+        .executableTarget(name: "ps-settings", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
         .executableTarget(name: "ps-agents", dependencies: commandDependencies + ["PSNet", "PSRender"]),
-        .executableTarget(name: "ps-keys", dependencies: commandDependencies + ["PSNet"]),
-        .executableTarget(name: "ps-models", dependencies: commandDependencies + ["PSNet"]),
-        .executableTarget(name: "ps-search", dependencies: commandDependencies + ["PSNet", "PSArchive"]),
+        .executableTarget(name: "ps-keys", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
+        .executableTarget(name: "ps-models", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
+        .executableTarget(name: "ps-search", dependencies: commandDependencies + ["PSNet", "PSArchive"], linkerSettings: staticCxx),
 
         // The local PageSpace server for tests and the demo.
         .executableTarget(
