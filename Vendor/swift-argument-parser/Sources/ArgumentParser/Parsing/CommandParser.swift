@@ -205,7 +205,12 @@ extension CommandParser {
     var parser = LenientParser(currentNode.element, split)
     let values = try parser.parse()
 
-    if currentNode.element.includesAllUnrecognizedArgument {
+    // ps-tools: asked of the parser's own argument set, which is the same set
+    // (`ArgumentSet(command, visibility: .private, parent: nil)`), rather than
+    // of one built again by reflection (`includesAllUnrecognizedArgument`).
+    if parser.argumentSet.contains(where: {
+      $0.isRepeatingPositional && $0.parsingStrategy == .allUnrecognized
+    }) {
       // If this command includes an all-unrecognized argument, any built-in
       // flags will have been parsed into that argument. Check for flags
       // before decoding.
