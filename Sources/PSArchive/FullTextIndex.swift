@@ -11,19 +11,26 @@ struct FullTextIndex {
     /// An ingest that (re)indexed at least this share of the index's rows merges it into one segment.
     static let optimizeShare = 8
 
-    /// The rows in the index: the first varint of FTS5's averages record (id 1 of `%_data`).
+    /// FTS5's averages record (id 1 of `%_data`: the index's rows and tokens) and structure
+    /// record (id 10: its segments), as SQL values (NULL in an empty index). Both change with
+    /// every write to the index: the copies ranking reads (RowLengths, TermCounts) are stamped
+    /// with them, and used only while both are as stamped.
+    static let averagesRecord = "(SELECT block FROM message_fts_data WHERE id = 1)"
+    static let structureRecord = "(SELECT block FROM message_fts_data WHERE id = 10)"
+
+    /// The rows in the index: the first varint of FTS5's averages record.
     func rows() throws -> Int {
-        let statement = try database.prepare("SELECT block FROM message_fts_data WHERE id = 1")
+        let statement = try database.prepare("SELECT \(Self.averagesRecord)")
         guard try statement.step() else { return 0 }
         var bytes = statement.bytes(0)[...]
         return Self.varint(&bytes) ?? 0
     }
 
-    /// The segments (b-trees) of the index: the structure record (id 10 of `%_data`) starts with
+    /// The segments (b-trees) of the index: the structure record starts with
     /// a 4-byte cookie (and, in newer SQLite, the 4-byte mark FF 00 00 01 of its second
     /// version), then the number of levels and the number of segments as varints.
     func segments() throws -> Int {
-        let statement = try database.prepare("SELECT block FROM message_fts_data WHERE id = 10")
+        let statement = try database.prepare("SELECT \(Self.structureRecord)")
         guard try statement.step() else { return 0 }
         var bytes = statement.bytes(0).dropFirst(4)
         if bytes.starts(with: [0xFF, 0x00, 0x00, 0x01]) { bytes = bytes.dropFirst(4) }

@@ -20,8 +20,8 @@ final class RowLengths {
     static let schema = "CREATE TABLE IF NOT EXISTS message_lengths(chunk INTEGER PRIMARY KEY, lengths BLOB NOT NULL)"
     // Chunk -1 holds the averages record the copy was made from, -2 the structure record.
     private static let stampIsCurrent = """
-        SELECT (SELECT lengths FROM message_lengths WHERE chunk = -1) IS (SELECT block FROM message_fts_data WHERE id = 1)
-           AND (SELECT lengths FROM message_lengths WHERE chunk = -2) IS (SELECT block FROM message_fts_data WHERE id = 10)
+        SELECT (SELECT lengths FROM message_lengths WHERE chunk = -1) IS \(FullTextIndex.averagesRecord)
+           AND (SELECT lengths FROM message_lengths WHERE chunk = -2) IS \(FullTextIndex.structureRecord)
         """
 
     private let database: SQLiteDatabase
@@ -127,9 +127,9 @@ final class RowLengths {
         if chunk >= 0 { try write(chunk, bytes) }
         try database.execute("""
             INSERT INTO message_lengths(chunk, lengths)
-              SELECT -1, coalesce((SELECT block FROM message_fts_data WHERE id = 1), x'');
+              SELECT -1, coalesce(\(FullTextIndex.averagesRecord), x'');
             INSERT INTO message_lengths(chunk, lengths)
-              SELECT -2, coalesce((SELECT block FROM message_fts_data WHERE id = 10), x'')
+              SELECT -2, coalesce(\(FullTextIndex.structureRecord), x'')
             """)
     }
 }

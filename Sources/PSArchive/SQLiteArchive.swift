@@ -235,13 +235,13 @@ public final class SQLiteArchive: ArchiveStore {
 
     public func search(_ query: ArchiveQuery, _ body: (ArchiveHit) throws -> Void) throws {
         // Best first by bm25, through ps_rank (RankFunction: bm25's value for each row that can
-        // be among the best `limit`, without reading the length of those that cannot; and for a
-        // single phrase with no filter, without FTS5's second pass to count the phrase's rows
-        // (RankCandidates), all in one call of it over FTS5's own pass over the phrase's rows
-        // (RankFunction.everyRow)). The best `limit` are found first, joining the message rows only when
-        // a filter needs them (a common word matches tens of thousands of messages); the records
-        // and the snippet (matches between control characters the caller turns into bold or
-        // brackets) are read for those alone, one by one.
+        // be among the best `limit`, without reading the length of those that cannot). A single
+        // phrase with no filter is ranked in one call of it (RankFunction.everyRow), without
+        // FTS5's second pass to count the phrase's rows (RankCandidates). The best `limit` are
+        // found first, joining the message rows only when a filter needs them (a common word
+        // matches tens of thousands of messages); the records and the snippet (matches between
+        // control characters the caller turns into bold or brackets) are read for those alone,
+        // one by one.
         if !rankFunctionAdded {
             try RankFunction.register(on: database, counting: rankCounts)
             rankFunctionAdded = true

@@ -16,8 +16,8 @@ import CSQLite
 final class TermCounts {
     static let schema = "CREATE TABLE IF NOT EXISTS message_terms(term TEXT PRIMARY KEY, rows) WITHOUT ROWID"
     private static let stampIsCurrent = """
-        SELECT (SELECT rows FROM message_terms WHERE term = ' averages') IS (SELECT block FROM message_fts_data WHERE id = 1)
-           AND (SELECT rows FROM message_terms WHERE term = ' structure') IS (SELECT block FROM message_fts_data WHERE id = 10)
+        SELECT (SELECT rows FROM message_terms WHERE term = ' averages') IS \(FullTextIndex.averagesRecord)
+           AND (SELECT rows FROM message_terms WHERE term = ' structure') IS \(FullTextIndex.structureRecord)
         """
 
     private let database: SQLiteDatabase
@@ -34,9 +34,9 @@ final class TermCounts {
             INSERT INTO message_terms(term, rows) SELECT term, doc FROM temp.message_vocabulary;
             DROP TABLE temp.message_vocabulary;
             INSERT INTO message_terms(term, rows)
-              SELECT ' averages', coalesce((SELECT block FROM message_fts_data WHERE id = 1), x'');
+              SELECT ' averages', coalesce(\(FullTextIndex.averagesRecord), x'');
             INSERT INTO message_terms(term, rows)
-              SELECT ' structure', coalesce((SELECT block FROM message_fts_data WHERE id = 10), x'')
+              SELECT ' structure', coalesce(\(FullTextIndex.structureRecord), x'')
             """)
     }
 
