@@ -13,6 +13,9 @@
 #include <srchilite/settings.h>
 #include <srchilite/sourcehighlighter.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -36,11 +39,40 @@ constexpr size_t maxLineLength = 512;
 constexpr uint64_t workBudget = 8u << 20;
 constexpr uint64_t shortestLine = 32;
 
+// Languages source-highlight has no definition for, defined here in its own language-definition
+// syntax and read from memory (see builtinState). Their file names start with "ps-tools:", which
+// no file in the data folder has.
+//
+// Swift: declarations, statements and common modifiers are keywords; capitalised names are
+// types (Int, String, MyStruct); @attributes and #directives are preprocessor; // and nested
+// /* */ comments; "strings" and """multi-line strings""" with \ escapes; numbers with _ and
+// 0x/0b/0o; a name before "(" is a function. There is no rule for operators and brackets, which
+// are not coloured: in source-highlight each rule is searched for again after every match, so a
+// rule that matches every bracket costs a third of the time, for nothing shown.
+const char *const swiftDefinition = R"lang(
+comment start "//"
+comment delim "/*" "*/" multiline nested
+string delim "\"\"\"" "\"\"\"" escape "\\" multiline
+string delim "\"" "\"" escape "\\"
+preproc = '#[[:alpha:]]+'
+preproc = '@[[:alpha:]_][[:word:]]*'
+keyword = "associatedtype|class|deinit|enum|extension|fileprivate|func|import|init|inout|internal",
+  "let|open|operator|private|protocol|public|rethrows|static|struct|subscript|typealias|var",
+  "break|case|catch|continue|default|defer|do|else|fallthrough|for|guard|if|in|repeat|return",
+  "throw|switch|where|while|as|await|async|false|is|nil|self|Self|super|throws|true|try",
+  "actor|any|convenience|final|indirect|lazy|mutating|nonisolated|override|required|some|unowned|weak"
+type = '\<[[:upper:]][[:word:]]*'
+number = '\<(?:0x[[:xdigit:]_]+|0b[01_]+|0o[0-7_]+|[[:digit:]][[:digit:]_]*(?:\.[[:digit:]][[:digit:]_]*)?(?:[eE][+-]?[[:digit:]]+)?)\>'
+function = '\<[[:alpha:]_][[:word:]]*(?=\()'
+)lang";
+
+const std::map<std::string, const char *> builtinDefinitions = {
+    {"ps-tools:swift.lang", swiftDefinition},
+};
+
 // Names written after a fence that lang.map does not know, and the definition that fits them.
-// Swift has no definition; Go's is the closest (func, var, struct, import, switch/case, //
-// and /* */ comments, "strings"), so Swift code gets its keywords and strings coloured.
 const std::map<std::string, std::string> aliases = {
-    {"rust", "rust.lang"}, {"golang", "go.lang"}, {"swift", "go.lang"},
+    {"rust", "rust.lang"}, {"golang", "go.lang"}, {"swift", "ps-tools:swift.lang"},
     {"typescript", "javascript.lang"}, {"ts", "javascript.lang"}, {"tsx", "javascript.lang"},
     {"jsx", "javascript.lang"}, {"mjs", "javascript.lang"}, {"cjs", "javascript.lang"},
     {"python3", "python.lang"}, {"py3", "python.lang"}, {"c++", "cpp.lang"},
@@ -59,6 +91,8 @@ struct Library {
     std::set<std::string> files;
     // Names looked up, and their file (null: none), forgotten when there are many.
     std::map<std::string, const std::string *> resolved;
+    // The definitions of builtinDefinitions built so far (null: it could not be read).
+    std::map<std::string, srchilite::HighlightStatePtr> builtins;
 
     Library() {
         // The library's own variable, else the folder it was built for. Not Settings::
@@ -132,6 +166,36 @@ struct StackAccess : srchilite::HighlightStateStack {
         return StateList(items.begin(), items.end());
     }
 };
+
+// A definition of builtinDefinitions, built the first time it is asked for. The library reads
+// definitions from files only, so the text is given to it as an anonymous file in memory
+// (memfd), through its name in /proc/self/fd; without /proc, the language is not highlighted.
+// Called with libraryLock held.
+srchilite::HighlightStatePtr builtinState(Library &lib, const std::string &file) {
+    auto built = lib.builtins.find(file);
+    if (built != lib.builtins.end()) return built->second;
+    srchilite::HighlightStatePtr state;
+    const char *definition = builtinDefinitions.at(file);
+    int fd = memfd_create(file.c_str(), MFD_CLOEXEC);
+    if (fd >= 0) {
+        size_t length = std::strlen(definition), written = 0;
+        while (written < length) {
+            ssize_t count = write(fd, definition + written, length - written);
+            if (count <= 0) break;
+            written += static_cast<size_t>(count);
+        }
+        if (written == length) {
+            try {
+                state = lib.definitions.buildHighlightState("/proc/self/fd", std::to_string(fd));
+            } catch (...) {
+                state.reset();
+            }
+        }
+        close(fd);
+    }
+    lib.builtins[file] = state;
+    return state;
+}
 
 }  // namespace
 
@@ -311,7 +375,9 @@ ps_code_highlighter *ps_code_highlighter_create(const char *language_file) {
     Library &lib = library();
     try {
         // The manager keeps each definition it has built: a language is read once per process.
-        srchilite::HighlightStatePtr state = lib.definitions.getHighlightState(lib.dataDir, language_file);
+        srchilite::HighlightStatePtr state = builtinDefinitions.count(language_file)
+            ? builtinState(lib, language_file)
+            : lib.definitions.getHighlightState(lib.dataDir, language_file);
         if (!state) return nullptr;
         return new ps_code_highlighter(state);
     } catch (...) {

@@ -26,8 +26,8 @@ struct PsRender: ParsableCommand {
 
             In ansi, fenced code is coloured by the language named after its fence (GNU \
             source-highlight's definitions: python, sh, json, c, js, ts, go, rust and many more; \
-            swift is read as Go), each line as soon as it is complete; other code is yellow. Only \
-            styles are added: the code copies as it was written.
+            swift has a definition of ps-render's own), each line as soon as it is complete; other \
+            code is yellow. Only styles are added: the code copies as it was written.
 
             Links are OSC 8 hyperlinks in ansi on terminals known to show them (iTerm2, WezTerm, \
             kitty, foot, Alacritty, Ghostty, VS Code, Windows Terminal, VTE 0.50 and later: \

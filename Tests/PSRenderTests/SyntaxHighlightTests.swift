@@ -87,11 +87,39 @@ import TestSupport
     @Test func aliases() throws {
         #expect(Self.contains(Self.pieces("fn main() { let x = 1; }\n", "rust"), "fn", .keyword))
         #expect(Self.contains(Self.pieces("const x: number = 1;\n", "typescript"), "const", .keyword))
-        // Swift has no definition: Go's, the closest, colours its func, var and strings.
-        let swift = Self.pieces("func f() { var s = \"a\" }\n", "swift")
-        #expect(Self.contains(swift, "func", .keyword))
-        #expect(Self.contains(swift, "var", .keyword))
-        #expect(Self.contains(swift, "a", .string))
+    }
+
+    /// Swift, which source-highlight has no definition for: ps-tools' own (CodeHighlighter.cpp).
+    @Test func swift() throws {
+        let code = """
+            @MainActor final class Cache: Sendable {
+                /* a /* nested */ comment */ let limit = 0x1F + 1_000
+                guard let value = lookup(key) else { return nil }
+                let text = \"\"\"
+                  two \\(lines)
+                  \"\"\"
+            }
+            #if DEBUG
+            """ + "\n"
+        let pieces = try #require(Self.pieces(code, "swift"))
+        for keyword in ["final", "class", "let", "guard", "else", "return", "nil"] {
+            #expect(Self.contains(pieces, keyword, .keyword), "\(keyword)")
+        }
+        #expect(Self.contains(pieces, "Cache", .type))
+        #expect(Self.contains(pieces, "Sendable", .type))
+        #expect(Self.contains(pieces, "@MainActor", .preprocessor))
+        #expect(Self.contains(pieces, "#if", .preprocessor))
+        // Comments nest: what follows the inner */ is still comment.
+        #expect(Self.contains(pieces, " comment ", .comment))
+        #expect(Self.contains(pieces, "0x1F", .number))
+        #expect(Self.contains(pieces, "1_000", .number))
+        #expect(Self.contains(pieces, "lookup", .function))
+        // A multi-line string: its lines between the quotes are string too.
+        #expect(Self.contains(pieces, "lines)", .string))
+        // Operators and brackets are not coloured.
+        #expect(!pieces.contains { piece in piece.0.contains { "{}()=+:".contains($0) } && piece.1 != .comment && piece.1 != .string })
+        // Its own name, not a file of the library's data folder.
+        #expect(SyntaxHighlighter.spans("let x = 1\n", language: "Swift") != nil)
     }
 
     @Test func unknownLanguagesAreNotHighlighted() {
@@ -107,6 +135,7 @@ import TestSupport
             ("python", "def f():\n    \"\"\"A docstring\n    over lines\"\"\"\n    return 'x'  # c\n\nclass A:\n    pass\n"),
             ("c", "/* a comment\n   over lines */\nint main(void) {\n  return 0; // done\n}\n"),
             ("sh", "cat <<EOF\nnot code\nEOF\nif true; then echo \"a\nb\"; fi\n"),
+            ("swift", "/* a /* nested\n */ still */ let s = \"\"\"\n  \\(x) \"\n  \"\"\"\nfunc f() {}\n"),
         ]
         for (language, code) in samples {
             // A text that shares nothing with the code: the next run starts afresh.
