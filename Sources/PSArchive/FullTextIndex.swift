@@ -44,11 +44,22 @@ struct FullTextIndex {
         return try indexed * Self.optimizeShare >= rows() && segments() > 1
     }
 
-    /// Merges every segment into one, in its own transaction.
+    /// Merges every segment into one, in the caller's transaction.
     func optimize() throws {
-        try database.execute("""
-            BEGIN IMMEDIATE; INSERT INTO message_fts(message_fts) VALUES('optimize'); COMMIT
-            """)
+        try database.execute("INSERT INTO message_fts(message_fts) VALUES('optimize')")
+    }
+
+    /// The rows in the index and their tokens (all columns), from FTS5's averages record: its
+    /// row count, then each column's total, as varints. What bm25 takes from FTS5's
+    /// xRowCount and xColumnTotalSize(-1).
+    func figures() throws -> (rows: Int64, tokens: Int64) {
+        let statement = try database.prepare("SELECT \(Self.averagesRecord)")
+        guard try statement.step() else { return (0, 0) }
+        var bytes = statement.bytes(0)[...]
+        let rows = Self.varint(&bytes) ?? 0
+        var tokens = 0
+        while let total = Self.varint(&bytes) { tokens += total }
+        return (Int64(rows), Int64(tokens))
     }
 
     /// Reads one varint: up to 8 bytes of 7 bits (high bit set: more follow), then a 9th of 8 bits.

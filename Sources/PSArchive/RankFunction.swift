@@ -36,6 +36,12 @@ enum RankFunction {
         var phrasePasses = 0
         /// Whether the last search ranked its rows in one call (`everyRow`).
         var rankedInOneCall = false
+        /// Whether the last search ranked the pairs of common words (CommonGrams).
+        var rankedPairs = false
+        /// The rows and tokens of message_fts, when the table ranked is another (the pairs of
+        /// common words: CommonGrams), whose own figures are not bm25's: then each row's length
+        /// must come from the copy (`copy`), and the call fails when it cannot.
+        var indexFigures: (rows: Int64, tokens: Int64)?
         let copy: RowLengths?
         /// The search's best rows (set before each).
         @exclusivity(unchecked) var candidates = RankCandidates(keep: 0)
@@ -208,6 +214,9 @@ enum RankFunction {
         if let copied = counts.copy?.length(of: row) {
             counts.copiedLengths += 1
             tokens = Int32(copied)
+        } else if counts.indexFigures != nil {
+            // Another table's rows (the pairs): their length in message_fts is not known here.
+            return SQLITE_ABORT
         } else {
             counts.lengths += 1
             status = api.xColumnSize!(context, -1, &tokens)
@@ -237,8 +246,12 @@ enum RankFunction {
                                   counts: Counts) throws -> Query {
         func check(_ status: Int32) throws { if status != SQLITE_OK { throw Failed(status: status) } }
         var rows: Int64 = 0, tokens: Int64 = 0
-        try check(api.xRowCount!(context, &rows))
-        try check(api.xColumnTotalSize!(context, -1, &tokens))
+        if let figures = counts.indexFigures {
+            (rows, tokens) = figures
+        } else {
+            try check(api.xRowCount!(context, &rows))
+            try check(api.xColumnTotalSize!(context, -1, &tokens))
+        }
         let phrases = api.xPhraseCount!(context)
         let counting = everyRow && phrases == 1
         var idf: [Double] = []

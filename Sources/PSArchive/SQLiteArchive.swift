@@ -27,6 +27,9 @@ public final class SQLiteArchive: ArchiveStore {
         INSERT INTO message_fts(rowid, text, reasoning, tool, tool_io)
           SELECT rowid, text, reasoning, tool, tool_io FROM message_text WHERE rowid = ?1
         """)
+    private lazy var findChanged = try! database.prepare(
+        "SELECT rowid FROM messages WHERE source = ?1 AND id = ?2 AND (record IS NOT ?3 OR deleted)")
+    private lazy var findRow = try! database.prepare("SELECT rowid FROM messages WHERE source = ?1 AND id = ?2")
     private lazy var deleteMessage = try! database.prepare("DELETE FROM messages WHERE source = ?1 AND id = ?2")
     private lazy var markDeleted = try! database.prepare(
         "UPDATE messages SET deleted = 1 WHERE source = ?1 AND id = ?2 AND NOT deleted")
@@ -55,7 +58,10 @@ public final class SQLiteArchive: ArchiveStore {
         database = try SQLiteDatabase(path: path)
         rankCounts = RankFunction.Counts(copy: RowLengths(database: database))
         terms = TermCounts(database: database)
+        grams = CommonGrams(database: database)
         try database.execute("PRAGMA busy_timeout = 30000")
+        // Before the schema: its table of pairs is made by this tokenizer.
+        try CommonGrams.register(on: database)
         if create {
             try database.execute("PRAGMA journal_mode = WAL")
             try withBusyRetry { try database.execute(Self.schema) }
@@ -89,6 +95,7 @@ public final class SQLiteArchive: ArchiveStore {
           text, reasoning, tool, tool_io, content = 'message_text', content_rowid = 'rowid');
         \(RowLengths.schema);
         \(TermCounts.schema);
+        \(CommonGrams.schema);
         DROP TRIGGER IF EXISTS messages_insert;
         CREATE TRIGGER IF NOT EXISTS messages_delete BEFORE DELETE ON messages BEGIN
           INSERT INTO message_fts(message_fts, rowid, text, reasoning, tool, tool_io)
@@ -126,23 +133,59 @@ public final class SQLiteArchive: ArchiveStore {
     /// Checks the file and that the full-text index matches the stored records (exit 1 if not).
     public func verify() throws {
         try database.execute("PRAGMA integrity_check; INSERT INTO message_fts(message_fts) VALUES ('integrity-check')")
+        // The pairs, when they are current (else the next ingest makes them again).
+        try database.execute("BEGIN")
+        defer { try? database.execute("COMMIT") }
+        if grams.isCurrent() { try database.execute("INSERT INTO message_grams(message_grams) VALUES ('integrity-check')") }
     }
 
-    public func begin() throws { try database.execute("BEGIN IMMEDIATE") }
-    public func commit() throws { try database.execute("COMMIT") }
+    public func begin() throws {
+        try database.execute("BEGIN IMMEDIATE")
+        gramsCurrent = grams.isCurrent()
+    }
+
+    /// The pairs (CommonGrams) are stamped as current when they were current at `begin`; else
+    /// they are made again when the ingest ends.
+    public func commit() throws {
+        if gramsCurrent {
+            try grams.stamp()
+        } else {
+            try grams.forget()
+            gramsStale = true
+        }
+        try database.execute("COMMIT")
+    }
+
+    /// The pairs of common words (CommonGrams), and whether they matched the index when this
+    /// transaction began (then its writes keep them in step), or at some `begin` of this ingest.
+    let grams: CommonGrams
+    private var gramsCurrent = false
+    private var gramsStale = false
 
     /// After an ingest that indexed a good part of the archive (FullTextIndex.optimizeShare),
     /// the index is merged into one segment, which each query then reads instead of many.
     /// Then, if it indexed anything, the copies that ranking reads are made again: the rows'
     /// lengths (RowLengths) and the terms' counts (TermCounts).
+    /// The pairs of common words (CommonGrams) are merged with the index, and made again if an
+    /// ingest found them out of date.
     public func finishIngest() throws {
         let index = FullTextIndex(database: database)
-        if try index.worthOptimizing(indexed: indexed) { try index.optimize() }
-        if indexed > 0 {
+        let optimize = try index.worthOptimizing(indexed: indexed)
+        if optimize || indexed > 0 || gramsStale {
             try database.execute("BEGIN IMMEDIATE")
             do {
-                try RowLengths.rebuild(database)
-                try TermCounts.rebuild(database)
+                let gramsWereCurrent = grams.isCurrent()
+                if optimize { try index.optimize() }
+                if !gramsWereCurrent {
+                    try grams.rebuild()
+                } else if optimize {
+                    try grams.optimize()
+                }
+                try grams.stamp()
+                if indexed > 0 || optimize {
+                    try RowLengths.rebuild(database)
+                    try TermCounts.rebuild(database)
+                }
                 try database.execute("COMMIT")
             } catch {
                 try? database.execute("ROLLBACK")
@@ -150,6 +193,7 @@ public final class SQLiteArchive: ArchiveStore {
             }
         }
         indexed = 0
+        gramsStale = false
     }
 
     /// The number of segments (b-trees) of the full-text index.
@@ -157,7 +201,15 @@ public final class SQLiteArchive: ArchiveStore {
 
     @discardableResult
     public func store(_ message: ArchivedMessage) throws -> Bool {
+        // The row an update changes, when the pairs are kept in step: its pairs go first, and
+        // come back from the view after it (the index's triggers do the same).
+        var changing: Int64?
         for statement in [insertMessage, updateMessage] {
+            if statement === updateMessage && gramsCurrent {
+                guard let row = try rowToUpdate(message) else { return false }
+                try grams.remove(row: row)
+                changing = row
+            }
             statement.bind(1, message.source)
             statement.bind(2, message.id)
             statement.bind(3, message.conversationId)
@@ -165,18 +217,28 @@ public final class SQLiteArchive: ArchiveStore {
             statement.bind(5, message.createdAt)
             statement.bind(6, message.record)
             try statement.run()
-            guard database.changes > 0 else { continue }
+            let changed = database.changes > 0
+            if let row = changing { try grams.add(row: row) }
+            guard changed else { continue }
             indexed += 1
             if statement === insertMessage {
                 // A new message (an update's triggers reindex it from the view). Its columns
                 // computed here cost a fraction of the view's JSON functions.
+                let row = database.lastInsertRowID
                 let index = message.columns == nil ? indexFromView : indexColumns
-                index.bind(1, database.lastInsertRowID)
+                index.bind(1, row)
                 if let columns = message.columns {
                     index.bind(2, columns.text)
                     index.bind(3, columns.reasoning)
                 }
                 try index.run()
+                if gramsCurrent {
+                    if let columns = message.columns {
+                        try grams.add(row: Int64(row), text: columns.text, reasoning: columns.reasoning)
+                    } else {
+                        try grams.add(row: Int64(row))
+                    }
+                }
             }
             return true
         }
@@ -184,11 +246,28 @@ public final class SQLiteArchive: ArchiveStore {
     }
 
     public func delete(source: String, id: String, keep: Bool) throws {
+        if !keep && gramsCurrent, let row = try row(source: source, id: id) { try grams.remove(row: row) }
         let statement = keep ? markDeleted : deleteMessage
         statement.bind(1, source)
         statement.bind(2, id)
         try statement.run()
         if !keep { indexed += database.changes }
+    }
+
+    /// The row of the message that `updateMessage` would change (one that differs or was marked deleted).
+    private func rowToUpdate(_ message: ArchivedMessage) throws -> Int64? {
+        findChanged.bind(1, message.source)
+        findChanged.bind(2, message.id)
+        findChanged.bind(3, message.record)
+        defer { findChanged.reset() }
+        return try findChanged.step() ? Int64(findChanged.int(0)) : nil
+    }
+
+    private func row(source: String, id: String) throws -> Int64? {
+        findRow.bind(1, source)
+        findRow.bind(2, id)
+        defer { findRow.reset() }
+        return try findRow.step() ? Int64(findRow.int(0)) : nil
     }
 
     public func storeConversation(source: String, id: String, title: String?, record: String) throws {
@@ -251,7 +330,7 @@ public final class SQLiteArchive: ArchiveStore {
             try database.execute("PRAGMA cache_size = -256")
         }
         (rankCounts.rows, rankCounts.lengths, rankCounts.copiedLengths, rankCounts.phrasePasses) = (0, 0, 0, 0)
-        rankCounts.rankedInOneCall = false
+        (rankCounts.rankedInOneCall, rankCounts.rankedPairs) = (false, false)
         // One read transaction: the copy of the lengths is checked against the index that the
         // search then reads, and the records shown are those ranked, while ps-archive writes.
         try database.execute("BEGIN")
@@ -300,9 +379,30 @@ public final class SQLiteArchive: ArchiveStore {
             guard try steps(first) else { return [] }  // nothing matches
             return first.int(0) == 1 ? rankCounts.candidates.ranked(limit: query.limit) : nil
         }
+        // A phrase of two common words with no filter, from its pairs (CommonGrams) while they and
+        // the copy of the lengths are current; nil: the other ways.
+        func fromPairs() throws -> [RankCandidates.Row]? {
+            guard rankCounts.copy?.current == true, grams.canFind(query.text) else { return nil }
+            rankCounts.candidates = RankCandidates(keep: query.limit)
+            rankCounts.indexFigures = try FullTextIndex(database: database).figures()
+            defer { rankCounts.indexFigures = nil }
+            let first = try database.prepare("""
+                SELECT \(RankFunction.name)(message_grams, ?2, \(RankFunction.everyRow)) FROM message_grams WHERE message_grams MATCH ?1 LIMIT 1
+                """)
+            first.bind(1, query.text)
+            first.bind(2, query.limit)
+            do {
+                guard try first.step() else { return [] }  // nothing matches
+            } catch {
+                return nil  // a row too long for the copy of the lengths
+            }
+            guard first.int(0) == 1, let rows = rankCounts.candidates.ranked(limit: query.limit) else { return nil }
+            rankCounts.rankedPairs = true
+            return rows
+        }
         // Rounding can leave the order in doubt without FTS5's count (RankCandidates): then again,
         // row by row, with it.
-        let rows = try (filters.isEmpty ? everyRow() : nil) ?? best()
+        let rows = try filters.isEmpty ? (fromPairs() ?? everyRow() ?? best()) : best()
         // A long message's snippet is cut from its highlighted text (WindowSnippet): snippet()'s
         // time grows with the square of a row's matches.
         let hit = try database.prepare("""

@@ -22,7 +22,7 @@ final class TermCounts {
 
     private let database: SQLiteDatabase
     private var lookup: SQLiteStatement?
-    private var tokenizer: Tokenizer?
+    private var tokenizer: IndexTokenizer?
 
     init(database: SQLiteDatabase) { self.database = database }
 
@@ -52,7 +52,7 @@ final class TermCounts {
     func phraseRows(_ query: String) -> [Int64]? {
         guard let words = Self.plainWords(query), isCurrent() else { return nil }
         do {
-            if tokenizer == nil { tokenizer = try Tokenizer(database: database) }
+            if tokenizer == nil { tokenizer = try IndexTokenizer(database: database) }
             if lookup == nil { lookup = try database.prepare("SELECT rows FROM message_terms WHERE term = ?1") }
             guard let tokenizer, let lookup else { return nil }
             var rows: [Int64] = []
@@ -84,46 +84,5 @@ final class TermCounts {
             }
         }
         return words
-    }
-
-    /// The index's tokenizer (FTS5's unicode61 with its default options, as the table is made),
-    /// through `fts5_api.xFindTokenizer`.
-    private final class Tokenizer {
-        private var methods = fts5_tokenizer()
-        private var instance: OpaquePointer?
-
-        init(database: SQLiteDatabase) throws {
-            guard let api = try database.fts5API() else { throw database.failure("no full-text search in this SQLite") }
-            var context: UnsafeMutableRawPointer?
-            guard api.pointee.xFindTokenizer(api, "unicode61", &context, &methods) == SQLITE_OK,
-                  methods.xCreate(context, nil, 0, &instance) == SQLITE_OK, instance != nil
-            else { throw database.failure("cannot open the full-text tokenizer") }
-        }
-
-        deinit {
-            if let instance { methods.xDelete(instance) }
-        }
-
-        /// The tokens FTS5 makes of `text` in a query.
-        func tokens(_ text: Substring) throws -> [String] {
-            final class Collected { var tokens: [String] = [] }
-            let collected = Collected()
-            var text = String(text)
-            let status = text.withUTF8 { utf8 in
-                utf8.withMemoryRebound(to: CChar.self) { chars in
-                    methods.xTokenize(instance, Unmanaged.passUnretained(collected).toOpaque(), FTS5_TOKENIZE_QUERY,
-                                      chars.baseAddress, Int32(chars.count)) { context, _, token, count, _, _ in
-                        let collected = Unmanaged<Collected>.fromOpaque(context!).takeUnretainedValue()
-                        let bytes = UnsafeRawBufferPointer(start: token, count: Int(count))
-                        collected.tokens.append(String(decoding: bytes, as: UTF8.self))
-                        return SQLITE_OK
-                    }
-                }
-            }
-            guard status == SQLITE_OK else { throw TokenizerFailure() }
-            return collected.tokens
-        }
-
-        private struct TokenizerFailure: Error {}
     }
 }

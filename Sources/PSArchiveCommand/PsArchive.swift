@@ -43,7 +43,14 @@ public struct PsArchive: ParsableCommand {
             After any run that indexed a message, two copies that ranking reads are made again: \
             each message's length, and how many messages hold each word (together about two \
             seconds per million messages); until then a search reads the index's own lengths and \
-            counts a query's words itself, with the same results, more slowly.
+            counts a query's words itself, with the same results, more slowly. Pairs of common \
+            English words side by side (the, of, it...: PostgreSQL's English stop words) are \
+            indexed again, each pair as one word, so that a phrase of two of them ("of the") is \
+            found from its own messages, not from every message with "the". ps-archive keeps \
+            them in step as it writes. A plain sqlite3 can read and change the archive (though \
+            not that table, message_grams, whose tokenizer only ps-archive has); after such a \
+            change the next run of ps-archive makes the pairs again (about 20 seconds per \
+            million messages), and until then a search does without them.
 
             --db postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE (or postgres://; \
             ?host=/socket/folder for a unix socket, ?sslmode=require for TLS) keeps the same \

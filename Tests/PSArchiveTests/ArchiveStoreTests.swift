@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 final class ArchiveStoreTests: XCTestCase {
-    private var folder: URL!
+    var folder: URL!
 
     override func setUpWithError() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("ps-archive-\(UUID().uuidString)")
@@ -17,7 +17,7 @@ final class ArchiveStoreTests: XCTestCase {
         return try line.withUTF8 { try ArchiveRecord.read(UnsafeRawBufferPointer($0), source: source) }
     }
 
-    private func store(_ archive: SQLiteArchive, _ lines: [String], source: String = "s") throws {
+    func store(_ archive: SQLiteArchive, _ lines: [String], source: String = "s") throws {
         try archive.begin()
         for line in lines {
             switch try record(line, source: source) {
@@ -30,7 +30,7 @@ final class ArchiveStoreTests: XCTestCase {
         try archive.commit()
     }
 
-    private func hits(_ archive: SQLiteArchive, _ query: ArchiveQuery) throws -> [ArchiveHit] {
+    func hits(_ archive: SQLiteArchive, _ query: ArchiveQuery) throws -> [ArchiveHit] {
         var result: [ArchiveHit] = []
         try archive.search(query) { result.append($0) }
         return result
@@ -174,14 +174,18 @@ final class ArchiveStoreTests: XCTestCase {
 
     /// Every kind of query, limit and filter finds with ps_rank the rows bm25() finds, in the
     /// same order, with the same ranks.
-    private func assertRanksAreBM25s(_ archive: SQLiteArchive, _ note: String, line: UInt = #line) throws {
+    func assertRanksAreBM25s(
+        _ archive: SQLiteArchive, _ note: String,
+        queries: [String] = ["common", "often", "rare", "often rare", "Often RARE common", "naïve CAFE", "\"often often\"",
+                             "alpha OR beta", "common NOT delta", "reasoning:rare", "gam*", "NEAR(often rare, 2)"],
+        line: UInt = #line
+    ) throws {
         let reference = try archive.database.prepare("""
             SELECT m.record, bm25(message_fts) AS rank FROM message_fts f JOIN messages m ON m.rowid = f.rowid
             WHERE message_fts MATCH ?1 AND (?2 IS NULL OR m.role = ?2) AND (?3 IS NULL OR m.created >= ?3)
             ORDER BY rank, f.rowid LIMIT ?4
             """)
-        for text in ["common", "often", "rare", "often rare", "Often RARE common", "naïve CAFE", "\"often often\"",
-                     "alpha OR beta", "common NOT delta", "reasoning:rare", "gam*", "NEAR(often rare, 2)"] {
+        for text in queries {
             for (limit, role, since) in [(1, nil, nil), (5, nil, nil), (20, nil, nil), (3000, nil, nil),
                                          (10, "user", nil), (10, nil, "2026-01-25")] as [(Int, String?, String?)] {
                 reference.bind(1, text)
