@@ -139,7 +139,7 @@ final class CommonGrams {
         } catch {
             return false
         }
-        return isCurrent()
+        return isCurrent() && (try? addTokenizer()) != nil
     }
 
     /// The text between the quotes of a query that is one "phrase" and nothing else.
@@ -154,7 +154,17 @@ final class CommonGrams {
 
     // MARK: The tokenizer
 
-    /// Registers `ps_grams` on the connection (before the table is made or read).
+    private var tokenizerAdded = false
+
+    /// Registers `ps_grams` on the connection, once: before the table is made or read (a search
+    /// that does not read it does without).
+    func addTokenizer() throws {
+        guard !tokenizerAdded else { return }
+        try Self.register(on: database)
+        tokenizerAdded = true
+    }
+
+    /// Registers `ps_grams` on `database`.
     static func register(on database: SQLiteDatabase) throws {
         guard let api = try database.fts5API() else { throw database.failure("no full-text search in this SQLite") }
         var methods = fts5_tokenizer(xCreate: create, xDelete: delete, xTokenize: tokenize)

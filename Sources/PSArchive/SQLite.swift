@@ -73,6 +73,7 @@ final class SQLiteDatabase {
     /// FTS5's API, for adding auxiliary functions: `SELECT fts5(?1)` writes it through the
     /// pointer bound to ?1 (sqlite.org/fts5.html, "Extending FTS5").
     func fts5API() throws -> UnsafeMutablePointer<fts5_api>? {
+        if let fts5 { return fts5 }
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, "SELECT fts5(?1)", -1, &statement, nil) == SQLITE_OK else { throw failure(lastError) }
         defer { sqlite3_finalize(statement) }
@@ -83,8 +84,12 @@ final class SQLiteDatabase {
             return sqlite3_step(statement)
         }
         guard status == SQLITE_ROW || status == SQLITE_DONE else { throw failure(lastError) }
+        fts5 = api
         return api
     }
+
+    /// FTS5's API once read: it lives as long as the connection.
+    private var fts5: UnsafeMutablePointer<fts5_api>?
 
     /// Whether the last failure was an error in the SQL or its values (a bad full-text query),
     /// rather than of the file (I/O, locked, corrupt).

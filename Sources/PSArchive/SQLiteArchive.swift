@@ -60,9 +60,9 @@ public final class SQLiteArchive: ArchiveStore {
         terms = TermCounts(database: database)
         grams = CommonGrams(database: database)
         try database.execute("PRAGMA busy_timeout = 30000")
-        // Before the schema: its table of pairs is made by this tokenizer.
-        try CommonGrams.register(on: database)
         if create {
+            // Before the schema: its table of pairs is made by this tokenizer.
+            try grams.addTokenizer()
             try database.execute("PRAGMA journal_mode = WAL")
             try withBusyRetry { try database.execute(Self.schema) }
         }
