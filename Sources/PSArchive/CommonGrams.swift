@@ -301,9 +301,9 @@ final class CommonGrams {
                     let count = index &- start
                     // (Masking shifts: the checked ones cost more than the rest of the loop.)
                     if count < 8 {
-                        low |= UInt64(byte) &<< UInt64(8 &* count)
+                        low |= UInt64(byte) &<< UInt64(truncatingIfNeeded: 8 &* count)
                     } else if count < 15 {
-                        high |= UInt64(byte) &<< UInt64(8 &* (count &- 8))
+                        high |= UInt64(byte) &<< UInt64(truncatingIfNeeded: 8 &* (count &- 8))
                     }
                     index &+= 1
                 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import PSCore
 
 /// The searchable text of a message record, in the four columns the archive indexes (nil: the
@@ -37,20 +40,27 @@ public struct MessageText: Sendable, Equatable {
                     matchesView = false
                     continue
                 }
-                if string.utf8.contains(0) { matchesView = false }
+                if Self.hasNUL(string) { matchesView = false }
                 if type == "text" { texts.append(string) } else { reasonings.append(string) }
             }
         }
         if texts.isEmpty {
             // The view: json_type(record, '$.content') = 'text', a string.
             text = record["content"]?.stringValue
-            if text?.utf8.contains(0) == true { matchesView = false }
+            if let text, Self.hasNUL(text) { matchesView = false }
         } else {
             text = texts.joined(separator: "\n")
         }
         reasoning = reasonings.isEmpty ? nil : reasonings.joined(separator: "\n")
         tool = tools.isEmpty ? nil : tools.joined(separator: " ")
         toolIO = io.isEmpty ? nil : io.joined(separator: "\n")
+    }
+
+    /// Whether the string holds a NUL byte, found with memchr (through the UTF8View, byte by
+    /// byte, this was 4% of an ingest).
+    private static func hasNUL(_ string: String) -> Bool {
+        var string = string
+        return string.withUTF8 { bytes in bytes.baseAddress.map { memchr($0, 0, bytes.count) != nil } ?? false }
     }
 
     /// A string as it is, anything else as JSON text.

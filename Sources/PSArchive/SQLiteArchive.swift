@@ -163,11 +163,11 @@ public final class SQLiteArchive: ArchiveStore {
     private var gramsStale = false
 
     /// After an ingest that indexed a good part of the archive (FullTextIndex.optimizeShare),
-    /// the index is merged into one segment, which each query then reads instead of many.
-    /// Then, if it indexed anything, the copies that ranking reads are made again: the rows'
-    /// lengths (RowLengths) and the terms' counts (TermCounts).
-    /// The pairs of common words (CommonGrams) are merged with the index, and made again if an
-    /// ingest found them out of date.
+    /// the index is merged into one segment, which each query then reads instead of many, and so
+    /// are the pairs of common words (CommonGrams), which are made again instead when the ingest
+    /// found them out of date. Then, if it indexed anything, the copies that ranking reads are
+    /// made again: the rows' lengths (RowLengths) and the terms' counts (TermCounts). All in one
+    /// transaction, which stamps the pairs with the index as it leaves it.
     public func finishIngest() throws {
         let index = FullTextIndex(database: database)
         let optimize = try index.worthOptimizing(indexed: indexed)

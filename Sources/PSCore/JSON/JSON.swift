@@ -80,9 +80,16 @@ extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Express
 }
 
 /// A JSON object that remembers the order its keys were first set in.
+///
+/// Its members are kept in that order, and a key is looked up by going through them: an object
+/// of a record has a handful of keys, and comparing a few short strings costs a fraction of
+/// hashing one (a Dictionary per object was an eighth of ps-archive's ingest). An object with
+/// many keys gets an index from key to position as well.
 public struct JSONObject: Sendable, Sequence {
-    public private(set) var keys: [String] = []
-    private var storage: [String: JSON] = [:]
+    private var members: [(key: String, value: JSON)] = []
+    /// Each key's position in `members`, once there are `indexedFrom` of them.
+    private var positions: [String: Int]?
+    private static let indexedFrom = 16
 
     public init() {}
 
@@ -90,39 +97,54 @@ public struct JSONObject: Sendable, Sequence {
         for (key, value) in pairs { self[key] = value }
     }
 
-    public var count: Int { keys.count }
-    public var isEmpty: Bool { keys.isEmpty }
+    public var keys: [String] { members.map(\.key) }
+    public var count: Int { members.count }
+    public var isEmpty: Bool { members.isEmpty }
 
     /// Makes room for `count` keys at once (a parser knows how many come).
     public mutating func reserveCapacity(_ count: Int) {
-        keys.reserveCapacity(count)
-        storage.reserveCapacity(count)
+        members.reserveCapacity(count)
+    }
+
+    private func position(of key: String) -> Int? {
+        if let positions { return positions[key] }
+        return members.firstIndex { $0.key == key }
     }
 
     /// Setting `nil` removes the key (absent, not `null`).
     public subscript(key: String) -> JSON? {
-        get { storage[key] }
+        get { position(of: key).map { members[$0].value } }
         set {
             if let newValue {
-                if storage.updateValue(newValue, forKey: key) == nil { keys.append(key) }
-            } else if storage.removeValue(forKey: key) != nil {
-                keys.removeAll { $0 == key }
+                if let position = position(of: key) {
+                    members[position].value = newValue
+                } else {
+                    members.append((key, newValue))
+                    if positions != nil {
+                        positions![key] = members.count - 1
+                    } else if members.count >= Self.indexedFrom {
+                        positions = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.key, $0) })
+                    }
+                }
+            } else if let position = position(of: key) {
+                members.remove(at: position)
+                if positions != nil {
+                    positions = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.key, $0) })
+                }
             }
         }
     }
 
     public func makeIterator() -> AnyIterator<(key: String, value: JSON)> {
-        var index = 0
-        let keys = self.keys
-        let storage = self.storage
-        return AnyIterator {
-            guard index < keys.count else { return nil }
-            defer { index += 1 }
-            return (keys[index], storage[keys[index]]!)
-        }
+        var iterator = members.makeIterator()
+        return AnyIterator { iterator.next() }
     }
 }
 
 extension JSONObject: Equatable {
-    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool { lhs.storage == rhs.storage }
+    /// The same keys with equal values, in any order.
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        return lhs.members.allSatisfy { member in rhs[member.key] == member.value }
+    }
 }
