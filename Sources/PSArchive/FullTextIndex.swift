@@ -18,13 +18,8 @@ struct FullTextIndex {
     static let averagesRecord = "(SELECT block FROM message_fts_data WHERE id = 1)"
     static let structureRecord = "(SELECT block FROM message_fts_data WHERE id = 10)"
 
-    /// The rows in the index: the first varint of FTS5's averages record.
-    func rows() throws -> Int {
-        let statement = try database.prepare("SELECT \(Self.averagesRecord)")
-        guard try statement.step() else { return 0 }
-        var bytes = statement.bytes(0)[...]
-        return Self.varint(&bytes) ?? 0
-    }
+    /// The rows in the index.
+    func rows() throws -> Int { Int(try figures().rows) }
 
     /// The segments (b-trees) of the index: the structure record starts with
     /// a 4-byte cookie (and, in newer SQLite, the 4-byte mark FF 00 00 01 of its second
