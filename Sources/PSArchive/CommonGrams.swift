@@ -313,38 +313,43 @@ final class CommonGrams {
                     previousLength = 0
                     continue
                 }
-                let place = buffer + previousLength + (previousLength > 0 ? 1 : 0)
+                let place = nextPlace
                 withUnsafeBytes(of: low.littleEndian) { place.update(from: $0.bindMemory(to: CChar.self).baseAddress!, count: min(count, 8)) }
                 if count > 8 {
                     withUnsafeBytes(of: high.littleEndian) { (place + 8).update(from: $0.bindMemory(to: CChar.self).baseAddress!, count: count - 8) }
                 }
-                if previousLength > 0 {
-                    buffer[previousLength] = 0x20
-                    let status = emit!(context, 0, buffer, Int32(previousLength + 1 + count), previousStart, Int32(index))
-                    guard status == SQLITE_OK else { return status }
-                    memmove(buffer, place, count)
-                }
-                previousLength = count
-                previousStart = Int32(start)
+                let status = commonWord(count, Int32(start), Int32(index))
+                guard status == SQLITE_OK else { return status }
             }
             return SQLITE_OK
         }
 
+        /// A token of unicode61's.
         mutating func take(_ token: UnsafePointer<CChar>?, _ length: Int, _ start: Int32, _ end: Int32) -> Int32 {
             guard let token, words.contains(token, length) else {
                 previousLength = 0
                 return SQLITE_OK
             }
-            var status = SQLITE_OK
+            nextPlace.update(from: token, count: length)
+            return commonWord(length, start, end)
+        }
+
+        /// Where a common word goes in `buffer`: after the one before and a space, if any.
+        private var nextPlace: UnsafeMutablePointer<CChar> { buffer + previousLength + (previousLength > 0 ? 1 : 0) }
+
+        /// A common word of `length` bytes, put at `nextPlace`: with the word before, a pair;
+        /// then it is the word before.
+        private mutating func commonWord(_ length: Int, _ start: Int32, _ end: Int32) -> Int32 {
             if previousLength > 0 {
+                let place = nextPlace
                 buffer[previousLength] = 0x20
-                (buffer + previousLength + 1).update(from: token, count: length)
-                status = emit!(context, 0, buffer, Int32(previousLength + 1 + length), previousStart, end)
+                let status = emit!(context, 0, buffer, Int32(previousLength + 1 + length), previousStart, end)
+                guard status == SQLITE_OK else { return status }
+                memmove(buffer, place, length)
             }
-            buffer.update(from: token, count: length)
             previousLength = length
             previousStart = start
-            return status
+            return SQLITE_OK
         }
     }
 
