@@ -66,14 +66,16 @@ let package = Package(
         // object of its own (the product above), which no target links; CSourceHighlightLoader
         // opens it (dlopen) when code is first coloured, so that a render in a pipe never loads
         // it, libboost_regex and ICU.
-        // Linked by swiftc, which adds the Swift runtime to any image it links: -static-stdlib
-        // keeps that inside the library (hidden), rather than a dependency on the toolchain's
-        // libswiftCore.so by an absolute run path, which a command (static itself) would then
-        // load as a second runtime when it first colours code, and an installed copy may not find.
+        // Linked by swiftc, which adds the Swift runtime to any image it links, though this one
+        // has no Swift: -nostartfiles leaves out swiftrt.o, the one object that asks for the
+        // runtime, so nothing of the static libraries that -static-stdlib names is linked in
+        // (no dependency on the toolchain's libswiftCore.so either, which a command, static
+        // itself, would load as a second runtime, and an installed copy may not find). The
+        // library is then 35 KB of code instead of 3.8 MB, and ps-render's memory 1.1 MB less.
         .target(
             name: "CSourceHighlight",
             linkerSettings: [.linkedLibrary("source-highlight"), .linkedLibrary("boost_regex"),
-                             .unsafeFlags(["-static-stdlib"])]),
+                             .unsafeFlags(["-static-stdlib", "-nostartfiles"])]),
         // libcurl, opened on the first request (dlopen) rather than linked: a command that makes
         // none never loads it and its thirty libraries. Its header is libcurl4-openssl-dev's.
         .target(name: "CCurl"),

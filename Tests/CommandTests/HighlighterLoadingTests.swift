@@ -43,9 +43,10 @@ import TestSupport
         #expect(result.stdoutText.contains("\u{1B}[35mdef\u{1B}[0m \u{1B}[34mf\u{1B}[0m():\n"))
     }
 
-    /// The highlighter is C++ and carries what it needs of the Swift runtime (-static-stdlib):
-    /// it never loads the toolchain's libswiftCore.so, a second runtime beside a command's own,
-    /// found through a path into the toolchain that an installed copy cannot count on.
+    /// The highlighter is C++ and needs no Swift runtime: it never loads the toolchain's
+    /// libswiftCore.so, a second runtime beside a command's own, found through a path into the
+    /// toolchain that an installed copy cannot count on, and has none linked in either (its
+    /// metadata sections, swift5_*, would show it: 3.8 MB of code that ps-render held in memory).
     @Test func theHighlighterNeedsNoSwiftRuntimeFromTheToolchain() throws {
         let library = Executables.url("ps-render").deletingLastPathComponent().appendingPathComponent("libCSourceHighlight.so")
         let dynamic = try Run.command("/usr/bin/readelf", ["-d", library.path])
@@ -53,6 +54,9 @@ import TestSupport
         #expect(dynamic.stdoutText.contains("libsource-highlight.so.4"), "\(dynamic.stdoutText)")
         #expect(!dynamic.stdoutText.contains("libswift"), "\(dynamic.stdoutText)")
         #expect(!dynamic.stdoutText.contains("/usr/lib/swift"), "a run path into the toolchain: \(dynamic.stdoutText)")
+        let sections = try Run.command("/usr/bin/readelf", ["-S", "-W", library.path])
+        #expect(sections.status == 0 && sections.stdoutText.contains(".text"), "\(sections.stderrText)")
+        #expect(!sections.stdoutText.contains("swift5_"), "a Swift runtime linked in: \(sections.stdoutText)")
     }
 
     /// On a terminal (a pseudo-terminal from Python's pty.fork) code is coloured and the highlighter is

@@ -4,7 +4,8 @@ import TestSupport
 
 /// A whole message given to ps-render is one NDJSON line as long as its text. Its peak memory is
 /// the line and the text read from it once (RecordScanner: no jansson tree, no second String),
-/// and the line is let go before the message is rendered.
+/// and the line is let go before the message is rendered. A streamed message ends with two such
+/// lines repeating the text that streamed: the text is then held once, not beside a line.
 @Suite struct RenderRecordMemoryTests {
     @Test func aLongMessageRecordIsHeldAboutTwiceAtMost() throws {
         let fill = #"A cat sat on the mat, said the \"first\" line.\n\n"#
@@ -25,5 +26,46 @@ import TestSupport
         // jansson's tree beside the line and the text took 2.9 times the line (release build).
         let held = long.maxRSSKiB - empty.maxRSSKiB
         #expect(held < bytes / 1024 * 12 / 5, "\(held) KiB held for a \(bytes / 1024) KiB line")
+    }
+
+    /// ps-parts' records of a streamed message: its text in `deltas` deltas of `fill`, then the
+    /// part-update and the message-end that repeat it whole (each a line as long as the text).
+    static func streamedMessage(fill: String, deltas: Int) -> String {
+        func encoded(_ text: String) -> String {
+            String(data: try! JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed]), encoding: .utf8)!
+                .dropFirst().dropLast().description
+        }
+        let text = String(repeating: fill, count: deltas)
+        var lines = [
+            #"{"type":"message-start","messageId":"m1","role":"assistant"}"#,
+            #"{"type":"part-start","index":0,"part":{"type":"text","text":"","state":"streaming"}}"#,
+        ]
+        let delta = #"{"type":"part-delta","index":0,"delta":\#(encoded(fill))}"#
+        lines += Array(repeating: delta, count: deltas)
+        lines.append(#"{"type":"part-update","index":0,"part":{"type":"text","text":\#(encoded(text)),"state":"done"}}"#)
+        lines.append(#"{"type":"message-end","message":{"id":"m1","role":"assistant","parts":[{"type":"text","text":\#(encoded(text)),"state":"done"}]}}"#)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test func aStreamedMessageHoldsItsTextOnceAtItsEnd() throws {
+        let fill = "A cat sat on the mat, said the \"first\" line.\n\n"
+        let deltas = (4 << 20) / fill.utf8.count
+        let folder = NSTemporaryDirectory() + "ps-render-memory-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func measure(_ deltas: Int) throws -> MemoryCapTests.Measured {
+            let path = folder + "/parts-\(deltas).ndjson"
+            try Self.streamedMessage(fill: fill, deltas: deltas).write(toFile: path, atomically: false, encoding: .utf8)
+            return try MemoryCapTests.measure(["ps-render", "--format", "plain", "--width", "80", path], bytes: 0)
+        }
+        let short = try measure(1)
+        let long = try measure(deltas)
+        #expect(long.status == 0, "\(long.stderr)")
+        #expect(long.stdout.contains("A cat sat on the mat, said the \"first\" line.\n\nA cat sat"), "\(long.stdout.prefix(300))")
+        #expect(long.stdoutBytes > deltas * fill.utf8.count * 9 / 10)
+        // Before, each of the two last lines was read beside the text: 2.2 times the text held.
+        let held = long.maxRSSKiB - short.maxRSSKiB
+        let text = deltas * fill.utf8.count / 1024
+        #expect(held < text * 3 / 2, "\(held) KiB held for a \(text) KiB text")
     }
 }

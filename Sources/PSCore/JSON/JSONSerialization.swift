@@ -62,6 +62,13 @@ extension JSON {
     /// whole: text is mostly such runs.
     public static func writeString(utf8 bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        writeStringBody(utf8: bytes, to: &out)
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// `writeString` without the quotes: the escaped bytes only. Any piece of UTF-8 text may be
+    /// written on its own (only ASCII bytes are escaped).
+    static func writeStringBody(utf8 bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
         var runStart = 0
         for index in 0..<bytes.count {
             let byte = bytes[index]
@@ -83,7 +90,6 @@ extension JSON {
             }
         }
         if runStart < bytes.count { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart...])) }
-        out.append(UInt8(ascii: "\""))
     }
 }
 

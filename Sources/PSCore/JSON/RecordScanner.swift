@@ -24,10 +24,19 @@ struct RecordScanner {
     /// Strings this long or longer are compared with `known`.
     static let knownLength = 4096
 
-    init(base: UnsafeRawPointer, count: Int, known: [String] = []) {
+    /// Strings left out of the line as it was read (HeldStringElider): `""` at their offsets.
+    var elided: [ElidedString] = []
+
+    init(base: UnsafeRawPointer, count: Int, known: [String] = [], elided: [ElidedString] = []) {
         self.base = base
         self.count = count
         self.known = known
+        self.elided = elided
+    }
+
+    /// The string left out at `position`, if one was.
+    private func elision(at position: Int) -> String? {
+        elided.isEmpty ? nil : elided.first(where: { $0.offset == position })?.text
     }
 
     subscript(_ index: Int) -> UInt8 { base.load(fromByteOffset: index, as: UInt8.self) }
@@ -104,7 +113,9 @@ struct RecordScanner {
         // Escapes are ASCII, so the raw bytes are valid UTF-8 exactly when the decoded ones are.
         guard UTF8Check.isValid(raw) else { return nil }
         let text: String
-        if raw.count >= Self.knownLength, let same = known.first(where: { Self.decodes(raw, escaped: escaped, to: $0) }) {
+        if raw.isEmpty, let left = elision(at: position) {
+            text = left
+        } else if raw.count >= Self.knownLength, let same = known.first(where: { Self.decodes(raw, escaped: escaped, to: $0) }) {
             text = same
         } else if escaped {
             // In pieces, straight into the String's storage (no decoded copy beside it).
@@ -167,7 +178,8 @@ struct RecordScanner {
             return .object(object)
         }
         while true {
-            guard let keyBytes = plainString() else { return nil }
+            // A key left out of the line: the general path reads the line made whole again.
+            guard elision(at: position) == nil, let keyBytes = plainString() else { return nil }
             let key = String(decoding: keyBytes, as: UTF8.self)
             skipWhitespace()
             guard next() == UInt8(ascii: ":") else { return nil }
@@ -253,9 +265,11 @@ extension JSON {
     ///
     /// A long string equal to one of `known` (a text the caller holds) is read as that String:
     /// no second copy of it is made.
-    public static func scan(_ bytes: UnsafeRawBufferPointer, reusing known: [String] = []) -> JSON? {
+    public static func scan(
+        _ bytes: UnsafeRawBufferPointer, reusing known: [String] = [], elided: [ElidedString] = []
+    ) -> JSON? {
         guard let base = bytes.baseAddress else { return nil }
-        var scanner = RecordScanner(base: base, count: bytes.count, known: known)
+        var scanner = RecordScanner(base: base, count: bytes.count, known: known, elided: elided)
         scanner.skipWhitespace()
         guard let value = scanner.value() else { return nil }
         scanner.skipWhitespace()
@@ -265,8 +279,28 @@ extension JSON {
 
     /// The value of a JSON text: read with RecordScanner where it can (`scan`), else by jansson
     /// (`parse`), which also says what is wrong with a text that is not JSON.
-    public static func read(_ bytes: UnsafeRawBufferPointer, reusing known: [String] = []) throws -> JSON {
-        try scan(bytes, reusing: known) ?? parse(bytes)
+    ///
+    /// `elided`: the strings LineSplitter left out of the line (`feed(_:eliding:_:)`), read back
+    /// in their places. What the scanner leaves to jansson is given to it with them written back.
+    public static func read(
+        _ bytes: UnsafeRawBufferPointer, reusing known: [String] = [], elided: [ElidedString] = []
+    ) throws -> JSON {
+        if let value = scan(bytes, reusing: known, elided: elided) { return value }
+        guard !elided.isEmpty else { return try parse(bytes) }
+        return try restoring(elided, in: bytes).withUnsafeBytes { try parse($0) }
+    }
+
+    /// The line as it came: each string left out written back at its `""`.
+    static func restoring(_ elided: [ElidedString], in bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        var line: [UInt8] = []
+        var start = 0
+        for string in elided.sorted(by: { $0.offset < $1.offset }) {
+            line.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<string.offset]))
+            writeString(string.text, to: &line)
+            start = string.offset + 2
+        }
+        line.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...]))
+        return line
     }
 
     public static func read(_ text: String) throws -> JSON {

@@ -21,7 +21,7 @@ public final class RecordRenderer {
     private var renderer: MessageRenderer
     /// The lines of the current message already written, as fingerprints of their bytes: what a
     /// render is compared with when a record may have changed them, without holding the lines.
-    private var written: [Int] = []
+    private var written: [UInt32] = []
     private var messagesWritten = 0
     private var dirty = false
     /// The text part that deltas are growing, out of its part while they come: each delta is
@@ -278,7 +278,7 @@ public final class RecordRenderer {
         return zip(written[first...], lines).allSatisfy { $0 == fingerprint($1) }
     }
 
-    private func fingerprint(_ line: StyledLine) -> Int {
+    private func fingerprint(_ line: StyledLine) -> UInt32 {
         var scratch: [UInt8] = []
         return LineEncoder.append(line, ansi: options.ansi, to: &scratch, fingerprint: true)
     }

@@ -115,15 +115,17 @@ public enum LineEncoder {
 
     /// Appends the line's bytes and a newline to `out`; with `fingerprint`, returns a hash of those
     /// bytes (to tell later whether a line rendered again is the one written, without keeping it).
+    /// 32 bits of it: a long message keeps one per line (4 bytes, not 8, for each of its 100,000
+    /// lines at 5 MB), and a changed line passes for the one written once in four billion.
     @discardableResult
-    static func append(_ line: StyledLine, ansi: Bool, to out: inout [UInt8], fingerprint: Bool = false) -> Int {
+    static func append(_ line: StyledLine, ansi: Bool, to out: inout [UInt8], fingerprint: Bool = false) -> UInt32 {
         let start = out.count
         encode(line, ansi: ansi, into: &out)
         out.append(0x0A)
         guard fingerprint else { return 0 }
         var hasher = Hasher()
         out.withUnsafeBytes { hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: $0[start...])) }
-        return hasher.finalize()
+        return UInt32(truncatingIfNeeded: hasher.finalize())
     }
 
     /// Appends the line's bytes to `out`: bytes, not String appends (a few hundred instructions
