@@ -3,6 +3,7 @@
 // expressions applied line by line; its formatters are called with each element it recognised,
 // and ours record them as spans instead of writing any output.
 #include "CSourceHighlight.h"
+#include "RememberingRule.h"
 
 #include <srchilite/formatter.h>
 #include <srchilite/formattermanager.h>
@@ -84,7 +85,9 @@ std::mutex libraryLock;
 
 struct Library {
     std::string dataDir;
-    srchilite::RegexRuleFactory ruleFactory;
+    // Rules that remember their last search of a line (RememberingRule.h): a third of the time
+    // source-highlight took went to searching the same stretch of a line again.
+    pstools::RememberingRuleFactory ruleFactory;
     srchilite::LangDefManager definitions{&ruleFactory};
     std::unique_ptr<srchilite::LangMap> languages;
     // The definition files named so far (a few dozen at most): every string returned lives on.
@@ -227,6 +230,8 @@ struct ps_code_highlighter {
     };
     std::unordered_map<std::string, SeenLine> seenLines;
     size_t seenBytes = 0;
+    // The rules' way of searching this highlighter's lines were read with (ps_code_set_rule_memory).
+    uint64_t switchCount = pstools::switchCount();
     static constexpr size_t seenCapacity = 256u << 10;
 
     explicit ps_code_highlighter(srchilite::HighlightStatePtr state) : mainState(state) {
@@ -249,6 +254,13 @@ struct ps_code_highlighter {
     void startAfresh() { restore(mainState, {}); }
 
     size_t run(const char *text, size_t length) {
+        if (switchCount != pstools::switchCount()) {
+            switchCount = pstools::switchCount();
+            previousText.clear();
+            lineEnds.clear();
+            seenLines.clear();
+            seenBytes = 0;
+        }
         // Lines kept: their bytes and their newline are the same as in the previous text.
         size_t common = 0;
         size_t limit = std::min(length, previousText.size());
@@ -314,6 +326,7 @@ struct ps_code_highlighter {
             }
         }
         try {
+            pstools::startLine();
             highlighter->highlightParagraph(std::string(text + start, lineLength));
             if (!key.empty() && highlighter->getStateStack()->empty()) {
                 size_t size = key.size() + (sink.spans.size() - spansBefore) * sizeof(ps_code_span) + 64;
@@ -395,6 +408,11 @@ size_t ps_code_highlighter_run(ps_code_highlighter *highlighter, const char *tex
     size_t count = highlighter->run(text, length);
     *spans = highlighter->sink.spans.data();
     return count;
+}
+
+void ps_code_set_rule_memory(int on) {
+    std::lock_guard<std::mutex> lock(libraryLock);
+    pstools::setRemembering(on != 0);
 }
 
 }  // extern "C"
