@@ -23,6 +23,24 @@ import Testing
         }
     }
 
+    /// Long text is read eight bytes at a time: a scalar anywhere in it, at every offset of a
+    /// word and across two, is found as it is alone.
+    @Test func byteCheckAgreesAnywhereInLongText() {
+        let values = Array(0..<0xA1) + [0x202A, 0x202E, 0x2066, 0x2069, 0x2029, 0x2070, 0xE9, 0x65E5, 0x1F600]
+        for value in values {
+            guard let scalar = Unicode.Scalar(UInt32(value)) else { continue }
+            let lineBreak = scalar == "\n" || scalar == "\t"
+            for offset in 0..<20 {
+                for filler in ["a", "~", " "] {
+                    let text = String(repeating: filler, count: offset) + String(scalar) + String(repeating: filler, count: 23)
+                    #expect(TerminalSafeText.isSafe(text) == !TerminalSafeText.isUnsafe(scalar), "U+\(String(value, radix: 16)) at \(offset)")
+                    #expect(TerminalSafeText.isSafe(text, allowingLineBreaks: false) == !(TerminalSafeText.isUnsafe(scalar) || lineBreak),
+                            "U+\(String(value, radix: 16)) at \(offset)")
+                }
+            }
+        }
+    }
+
     @Test func sanitisingInPiecesEqualsSanitisingWhole() {
         let text = "a\u{1B}]52;c;QUJD\u{07}b\u{9B}c"
         let scalars = Array(text.unicodeScalars)

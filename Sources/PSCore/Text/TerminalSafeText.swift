@@ -26,7 +26,18 @@ public enum TerminalSafeText {
         return text.withUTF8 { bytes in
             let count = bytes.count
             var index = 0
+            var checkedTo = 0
             while index < count {
+                // Eight bytes at once where none of them is a control byte, DEL, or part of a
+                // multi-byte character (most text): only such bytes need a look of their own.
+                if index >= checkedTo && index + 8 <= count {
+                    let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                    if !Self.mayHoldUnsafeByte(word) {
+                        index += 8
+                        continue
+                    }
+                    checkedTo = index + 8
+                }
                 let byte = bytes[index]
                 if byte < 0x20 {
                     guard allowingLineBreaks && (byte == 0x0A || byte == 0x09) else { return false }
@@ -44,6 +55,17 @@ public enum TerminalSafeText {
             }
             return true
         }
+    }
+
+    /// Whether one of the word's eight bytes is under 0x20, is 0x7F or has its high bit set
+    /// (a word without any has none of the bytes `isSafe` looks at).
+    @inline(__always)
+    static func mayHoldUnsafeByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- 0x20 &* ones) & ~word & highs
+        let delete = ((word ^ 0x7F &* ones) &- ones) & ~(word ^ 0x7F &* ones) & highs
+        return (word & highs) | control | delete != 0
     }
 
     /// `text` with every unsafe scalar replaced by a visible stand-in.
