@@ -142,7 +142,8 @@ private struct LineFiller {
         }
         if !lineIsEmpty {
             if lineWidth + pendingSpaces + wordWidth <= width {
-                for style in spaces[spacesStart...] { emit(0x20, style) }
+                // By index, not over a slice (which retains and releases the array each time).
+                for index in spacesStart..<spaces.count { emit(0x20, spaces[index]) }
                 lineWidth += pendingSpaces
             } else {
                 endLine()
@@ -152,7 +153,8 @@ private struct LineFiller {
         if lineWidth + wordWidth <= width {
             word.withUnsafeBufferPointer { bytes in
                 var start = wordStart
-                for run in wordRuns[runsStart...] {
+                for index in runsStart..<wordRuns.count {
+                    let run = wordRuns[index]
                     emit(UnsafeBufferPointer(rebasing: bytes[start..<run.end]), run.style)
                     start = run.end
                 }
