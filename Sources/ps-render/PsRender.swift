@@ -275,8 +275,6 @@ protocol RecordSink {
 
 extension RecordRenderer: RecordSink {}
 extension ReplyTextWriter: RecordSink {
-    var heldTexts: [String] { [] }
-
     func handlePartDelta(index: Int, delta: String) throws {
         try handle(.object(JSONObject([("type", "part-delta"), ("index", .integer(Int64(index))), ("delta", .string(delta))])))
     }

@@ -47,7 +47,10 @@ import TestSupport
         return lines.joined(separator: "\n") + "\n"
     }
 
-    @Test func aStreamedMessageHoldsItsTextOnceAtItsEnd() throws {
+    /// The rendered formats, and the reply text alone (whose deltas were once appended to a copy
+    /// of all the text before them: quadratic time).
+    @Test(arguments: ["plain", "text"])
+    func aStreamedMessageHoldsItsTextOnceAtItsEnd(format: String) throws {
         let fill = "A cat sat on the mat, said the \"first\" line.\n\n"
         let deltas = (4 << 20) / fill.utf8.count
         let folder = NSTemporaryDirectory() + "ps-render-memory-" + UUID().uuidString
@@ -56,7 +59,7 @@ import TestSupport
         func measure(_ deltas: Int) throws -> MemoryCapTests.Measured {
             let path = folder + "/parts-\(deltas).ndjson"
             try Self.streamedMessage(fill: fill, deltas: deltas).write(toFile: path, atomically: false, encoding: .utf8)
-            return try MemoryCapTests.measure(["ps-render", "--format", "plain", "--width", "80", path], bytes: 0)
+            return try MemoryCapTests.measure(["ps-render", "--format", format, "--width", "80", path], bytes: 0)
         }
         let short = try measure(1)
         let long = try measure(deltas)

@@ -20,6 +20,10 @@ public final class ReplyTextWriter {
 
     public init(output: @escaping (String) throws -> Void) { self.output = output }
 
+    /// The long texts written so far, for the record reader to reuse: the records at a stream's
+    /// end repeat them whole (see RecordRenderer.heldTexts).
+    public var heldTexts: [String] { written.values.filter { $0.utf8.count >= 4096 } }
+
     public func handle(_ record: JSON) throws {
         guard let object = record.terminalSafe.objectValue else { throw RecordRenderer.RecordError(message: "not a JSON object") }
         if object["role"] != nil, let parts = object["parts"]?.arrayValue {
@@ -40,8 +44,9 @@ public final class ReplyTextWriter {
             guard let index = object["index"]?.intValue.map({ Int($0) }), let delta = object["delta"]?.stringValue else {
                 throw RecordRenderer.RecordError(message: "part-delta without an index and a delta")
             }
-            if let sofar = written[index] {
-                written[index] = sofar + delta
+            // Appended in place: `sofar + delta` would copy the whole text for every delta.
+            if written[index] != nil {
+                written[index]!.append(delta)
                 emit(delta)
             }
         case "message-end":
