@@ -19,10 +19,21 @@ public struct ElidedString: Sendable {
 /// out; whatever is not plainly a JSON string (a raw control byte, a bad escape, a lone surrogate,
 /// a line that ends inside it) is written back for the parser to judge.
 struct HeldStringElider {
-    /// Shorter texts are not worth comparing (as RecordScanner's `knownLength`).
-    static let minimumLength = 4096
+    /// Shorter texts are not worth comparing.
+    static let minimumLength = JSON.reusableLength
 
-    private enum Lexeme { case outside, string, escape }
+    private enum Lexeme {
+        case outside, string, escape
+
+        /// Where a JSON text is after `byte`: in a string, just after a backslash in one, or out.
+        func after(_ byte: UInt8) -> Lexeme {
+            switch self {
+            case .outside: return byte == 0x22 ? .string : .outside
+            case .string: return byte == 0x5C ? .escape : byte == 0x22 ? .outside : .string
+            case .escape: return .string
+            }
+        }
+    }
     private var lexeme = Lexeme.outside
     private let texts: [String]
     /// While a string is compared with the texts: those it still equals in its first `matched`
@@ -48,16 +59,8 @@ struct HeldStringElider {
         var state = Lexeme.outside
         let bytes = line.bytes
         for index in bytes.indices {
-            switch state {
-            case .outside:
-                if bytes[index] == 0x22 {
-                    state = .string
-                    open = index
-                }
-            case .string:
-                if bytes[index] == 0x5C { state = .escape } else if bytes[index] == 0x22 { state = .outside }
-            case .escape: state = .string
-            }
+            if state == .outside && bytes[index] == 0x22 { open = index }
+            state = state.after(bytes[index])
         }
         guard state != .outside, let open else { return }
         let rest = Array(UnsafeRawBufferPointer(rebasing: bytes[(open + 1)...]))
@@ -89,19 +92,13 @@ struct HeldStringElider {
     private mutating func lex(_ bytes: UnsafeRawBufferPointer, from start: Int, _ line: PendingBytes) -> Int {
         var index = start
         while index < bytes.count {
-            let byte = bytes[index]
+            let before = lexeme
+            lexeme = lexeme.after(bytes[index])
             index += 1
-            switch lexeme {
-            case .outside:
-                guard byte == 0x22 else { continue }
-                lexeme = .string
+            if before == .outside && lexeme == .string {
                 line.append(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
                 startComparing(quoteAt: line.count - 1)
                 return index
-            case .string:
-                if byte == 0x5C { lexeme = .escape } else if byte == 0x22 { lexeme = .outside }
-            case .escape:
-                lexeme = .string
             }
         }
         line.append(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))

@@ -21,8 +21,8 @@ struct RecordScanner {
     /// Strings the caller holds already: a long string read that equals one of them is that one,
     /// not a second copy (the text of a message that streamed, repeated whole at its end).
     var known: [String] = []
-    /// Strings this long or longer are compared with `known`.
-    static let knownLength = 4096
+    /// Strings this long or longer are compared with `known` (JSON.reusableLength).
+    static let knownLength = JSON.reusableLength
 
     /// Strings left out of the line as it was read (HeldStringElider): `""` at their offsets.
     var elided: [ElidedString] = []
@@ -258,6 +258,10 @@ struct RecordScanner {
 }
 
 extension JSON {
+    /// The shortest text worth holding for a reader to reuse (`read(_:reusing:elided:)`): shorter
+    /// ones are read again rather than compared.
+    public static let reusableLength = 4096
+
     /// The value of a JSON text read straight from its bytes with RecordScanner: the value
     /// `JSON.parse` gives, without a jansson tree or a second copy of any string. Nil when the text
     /// holds anything the scanner leaves to `JSON.parse` (see RecordScanner), which then reads

@@ -48,7 +48,7 @@ public final class RecordRenderer {
         var texts: [String] = []
         if let growing = growingText { texts.append(growing.text) }
         for part in message?.parts ?? [] {
-            if let text = part["text"]?.stringValue, text.utf8.count >= 4096 { texts.append(text) }
+            if let text = part["text"]?.stringValue, text.utf8.count >= JSON.reusableLength { texts.append(text) }
         }
         return texts
     }

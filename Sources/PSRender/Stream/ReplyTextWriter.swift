@@ -22,7 +22,7 @@ public final class ReplyTextWriter {
 
     /// The long texts written so far, for the record reader to reuse: the records at a stream's
     /// end repeat them whole (see RecordRenderer.heldTexts).
-    public var heldTexts: [String] { written.values.filter { $0.utf8.count >= 4096 } }
+    public var heldTexts: [String] { written.values.filter { $0.utf8.count >= JSON.reusableLength } }
 
     public func handle(_ record: JSON) throws {
         guard let object = record.terminalSafe.objectValue else { throw RecordRenderer.RecordError(message: "not a JSON object") }
