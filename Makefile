@@ -15,9 +15,9 @@ COMMANDS = ps-sse ps-parts ps-render ps-auth ps-send ps-history ps-message ps-mo
 # Shared objects the commands open themselves (dlopen), from $(bindir)/../lib/ps-tools/: the
 # highlighter of fenced code, which the commands that render open only when they colour code.
 LIBRARIES = libCSourceHighlight.so
-# Internal helpers the commands run from $(bindir)/../lib/ps-tools/ (not commands: no page, no
-# completion): ps-archive-postgres, the only one linking PostgreSQL's client, which ps-archive
-# becomes for a postgresql:// archive and ps-search runs to search one.
+# Internal helpers the commands run from $(bindir)/../lib/ps-tools/, off PATH, with a page and
+# completions as the commands have: ps-archive-postgres, the only one linking PostgreSQL's
+# client, which ps-archive becomes for a postgresql:// archive and ps-search runs to search one.
 HELPERS = ps-archive-postgres
 # ps-local-server's model catalog: SwiftPM's resource bundle, found beside the executable.
 RESOURCES = ps-tools_ps-local-server.resources
@@ -49,14 +49,14 @@ install-files:
 	install -m 644 man/*.1 "$(mandir)/man1/"
 	install -m 644 man/*.5 "$(mandir)/man5/"
 	install -m 644 man/*.7 "$(mandir)/man7/"
-	for c in $(COMMANDS); do \
+	for c in $(COMMANDS) $(HELPERS); do \
 		install -m 644 "completions/$$c.bash" "$(bashdir)/$$c" && \
 		install -m 644 "completions/_$$c" "$(zshdir)/_$$c" && \
 		install -m 644 "completions/$$c.fish" "$(fishdir)/$$c.fish" || exit 1; \
 	done
 
 uninstall:
-	for c in $(COMMANDS); do \
+	for c in $(COMMANDS) $(HELPERS); do \
 		rm -f "$(bindir)/$$c" "$(mandir)/man1/$$c.1" "$(bashdir)/$$c" "$(zshdir)/_$$c" "$(fishdir)/$$c.fish"; \
 	done
 	for l in $(LIBRARIES) $(HELPERS); do rm -f "$(libdir)/$$l"; done

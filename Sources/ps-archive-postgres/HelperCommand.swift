@@ -11,22 +11,20 @@ struct HelperCommand: ParsableCommand {
         usage: "\(PostgresHelper.name) --serve-search < request",
         discussion: """
             It alone links PostgreSQL's client (PostgresNIO), so that ps-archive and ps-search \
-            start without it. ps-archive replaces itself with it for an archive named by --db \
-            postgresql://… (the same arguments: the same output and exit status), and ps-search \
+            start without it. ps-archive replaces itself with it when --db names a postgresql:// \
+            URL (the same arguments: the same output and exit status), and ps-search \
             runs it with --serve-search, which reads one search request on standard input. It \
             is installed in lib/ps-tools beside the commands' bin folder. Run ps-archive instead.
+
+            EXAMPLES:
+              ps-archive --db postgresql://team@db.example.com/archive < all.ndjson
+              ps-archive --db postgresql://team@db.example.com/archive --stats
+              ps-search --db postgresql://team@db.example.com/archive "launch date"
+              ps-archive-postgres --version
 
             \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .notFound, .networkError]))
             """,
         version: ToolVersion.line)
-
-    /// The whole help (the commands' one-screen glance would point at a man page, and a helper
-    /// has none), for --help and -h anywhere in `arguments`; false for other arguments.
-    static func answerHelp(_ arguments: [String]) -> Bool {
-        guard arguments.contains(where: { $0 == "--help" || $0 == "-h" }) else { return false }
-        _ = FileDescriptorOutput.writeAll(fd: 1, Array((helpMessage(columns: 80) + "\n").utf8))
-        return true
-    }
 
     @Flag(name: .customLong("serve-search"), help: "Answer one search request from ps-search, read on standard input.")
     var serveSearch = false

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import PSArchive
 import PSArchiveCommand
 import PSArchivePostgres
@@ -10,7 +7,6 @@ import PSCore
 // Run by ps-archive, which replaced itself with it (the user's argv, so argv[0] names
 // ps-archive or whatever the user called it): ps-archive's command, with PostgreSQL here.
 if Diagnostics.programName == PostgresHelper.name {
-    if HelperCommand.answerHelp(Array(CommandLine.arguments.dropFirst())) { exit(0) }
     HelperCommand.runAsTool()
 } else {
     PsArchive.postgres = .inProcess(ArchiveStores.open)

@@ -5,7 +5,7 @@ import TestSupport
 /// One set of manners for every command: --version, options before a subcommand, errors that
 /// start with the command's name, hints that name the command's own flags.
 @Suite struct CommandMannersTests {
-    @Test(arguments: HelpAndManualTests.commands)
+    @Test(arguments: HelpAndManualTests.documented)
     func everyCommandHasAVersion(_ command: String) throws {
         let result = try Run.command(command, ["--version"], timeout: 30)
         #expect(result.status == 0, "\(result.stderrText)")

@@ -8,11 +8,14 @@ import TestSupport
     static let commands = [
         "ps-sse", "ps-parts", "ps-render", "ps-send", "ps-history", "ps-message", "ps-models", "ps-local-server", "ps-auth", "ps-facts", "ps-summary", "ps-settings", "ps-agents", "ps-keys", "ps-search", "ps-archive",
     ]
+    /// Installed in lib/ps-tools, off PATH, but with the manners, page and completions of a command.
+    static let helpers = ["ps-archive-postgres"]
+    static let documented = commands + helpers
     static let withSubcommands: Set<String> = ["ps-auth", "ps-message", "ps-facts", "ps-summary", "ps-agents", "ps-keys"]
-    static let singleCommands = commands.filter { !withSubcommands.contains($0) }
+    static let singleCommands = documented.filter { !withSubcommands.contains($0) }
     static let root = Executables.packageRoot
 
-    @Test(arguments: commands.map { [$0] } + subcommandWords)
+    @Test(arguments: documented.map { [$0] } + subcommandWords)
     func helpFitsEightyColumns(_ words: [String]) throws {
         let result = try Run.command(words[0], Array(words.dropFirst()) + ["--help"], environment: ["COLUMNS": "80"], timeout: 30)
         #expect(result.status == 0)
@@ -31,7 +34,7 @@ import TestSupport
 
     /// --help is a glance: the summary, then USAGE, the options, a few examples that never wrap
     /// at 80 columns, and the man page's name; at most 60 lines, for every command and subcommand.
-    @Test(arguments: commands.map { [$0] } + subcommandWords)
+    @Test(arguments: documented.map { [$0] } + subcommandWords)
     func helpIsAGlance(_ words: [String]) throws {
         let result = try Run.command(words[0], Array(words.dropFirst()) + ["--help"], environment: ["COLUMNS": "200"], timeout: 30)
         #expect(result.status == 0)
@@ -72,7 +75,7 @@ import TestSupport
         #expect(!result.stderrText.contains("Usage: ps-auth status"))
     }
 
-    @Test(arguments: commands)
+    @Test(arguments: documented)
     func manualHasNoWarningsAndOneExitStatus(_ command: String) throws {
         let page = Self.root.appendingPathComponent("man/\(command).1").path
         let checked = try Run.command("/bin/bash", ["-c", "command -v man >/dev/null || exit 99; MANWIDTH=80 man --warnings -l \"$1\" 2>&1 >/dev/null; man -l \"$1\" 2>&1 >/dev/null", "bash", page], timeout: 60)
@@ -85,7 +88,7 @@ import TestSupport
 
     /// Every page in man/, generated or hand-written, passes `mandoc -Tlint` with nothing to say
     /// (style included: a sentence a line, no text line over 80 bytes).
-    @Test(arguments: commands.map { "\($0).1" } + ["ps-tools.7", "ps-ndjson.5"])
+    @Test(arguments: documented.map { "\($0).1" } + ["ps-tools.7", "ps-ndjson.5"])
     func manualIsMandocLintClean(_ file: String) throws {
         let page = Self.root.appendingPathComponent("man/\(file)").path
         let checked = try Run.command("/bin/bash", ["-c", "command -v mandoc >/dev/null || exit 99; mandoc -Tlint \"$1\" 2>&1", "bash", page], timeout: 60)
@@ -95,7 +98,7 @@ import TestSupport
 
     @Test func everyPageInManIsChecked() throws {
         let pages = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("man").path)
-        #expect(Set(pages) == Set(Self.commands.map { "\($0).1" } + ["ps-tools.7", "ps-ndjson.5"]))
+        #expect(Set(pages) == Set(Self.documented.map { "\($0).1" } + ["ps-tools.7", "ps-ndjson.5"]))
     }
 
     @Test(arguments: singleCommands)

@@ -18,11 +18,14 @@ import TestSupport
         #expect(install.status == 0, "\(install.stderrText)")
 
         var expected = ["bin/ps-tools_ps-local-server.resources/model-catalog.json", "share/man/man5/ps-ndjson.5",
-                        "share/man/man7/ps-tools.7", "lib/ps-tools/libCSourceHighlight.so",
-                        "lib/ps-tools/ps-archive-postgres"]
+                        "share/man/man7/ps-tools.7", "lib/ps-tools/libCSourceHighlight.so"]
         for command in Self.commands {
             expected += ["bin/\(command)", "share/man/man1/\(command).1", "share/bash-completion/completions/\(command)",
                          "share/zsh/site-functions/_\(command)", "share/fish/vendor_completions.d/\(command).fish"]
+        }
+        for helper in HelpAndManualTests.helpers {
+            expected += ["lib/ps-tools/\(helper)", "share/man/man1/\(helper).1", "share/bash-completion/completions/\(helper)",
+                         "share/zsh/site-functions/_\(helper)", "share/fish/vendor_completions.d/\(helper).fish"]
         }
         let installed = try Self.files(under: prefix)
         #expect(installed == Set(expected))

@@ -83,7 +83,7 @@ import TestSupport
         #expect(try Self.bashCompletes(["ps-models", "--provider", ""], home: home) == ["lmstudio", "ollama"])
     }
 
-    @Test(arguments: HelpAndManualTests.commands)
+    @Test(arguments: HelpAndManualTests.documented)
     func zshAndFishScriptsParse(_ command: String) throws {
         let zsh = Self.root.appendingPathComponent("completions/_\(command)").path
         let fish = Self.root.appendingPathComponent("completions/\(command).fish").path
