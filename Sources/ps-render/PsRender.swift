@@ -142,7 +142,7 @@ struct PsRender: ParsableCommand {
         let liveTerminal = useLive ? makeLiveTerminal(reader: reader, options: options, writer: writer) : nil
         let renderer: RecordSink = liveTerminal?.renderer ?? (format == .text
             ? ReplyTextWriter { try writer.writeText($0) }
-            : RecordRenderer(options: options) { try writer.writeText($0) })
+            : RecordRenderer(options: options) { try writer.writeRaw($0) })
         var splitter = LineSplitter()
         /// The first bad line: rendering stops there (the wrong input would give an error per line).
         struct BadLine: Error { let message: String }
@@ -233,7 +233,7 @@ struct PsRender: ParsableCommand {
 
     private func makeLiveTerminal(reader: ChunkReader, options: RenderOptions, writer: RecordWriter) -> LiveTerminal {
         let region = LiveRegion(size: LiveTerminal.size(), ansi: options.format == .ansi) { try writer.writeText($0) }
-        let renderer = RecordRenderer(options: options) { region.append($0) }
+        let renderer = RecordRenderer(options: options, text: { region.append($0) })
         renderer.live = region
         LiveTerminal.installSignalHandlers()
         return LiveTerminal(

@@ -18,6 +18,17 @@ import Testing
         #expect(prose.split(separator: "\n").allSatisfy { DisplayWidth.of(String($0)) <= 30 })
     }
 
+    /// A literal's lines end at each newline byte; the one at the very end starts no empty line.
+    @Test func literalLinesEndAtNewlines() {
+        #expect(LiteralLines.strings("") == [])
+        #expect(LiteralLines.strings("\n") == [""])
+        #expect(LiteralLines.strings("a") == ["a"])
+        #expect(LiteralLines.strings("a\n\n") == ["a", ""])
+        #expect(LiteralLines.strings("é\r\nb\n") == ["é\r", "b"])
+        var literal = "ab\n\ncd"
+        #expect(literal.withUTF8 { LiteralLines.ranges($0) } == [0..<2, 3..<3, 4..<6])
+    }
+
     @Test func indentedCodeRunsPastTheWidth() throws {
         let out = try render("Paragraph.\n\n    " + Self.longLine + "\n")
         #expect(out.contains("\n" + Self.longLine + "\n"))

@@ -131,7 +131,7 @@ import Testing
     }
 
     @Test func badRecordsAreRejected() throws {
-        let renderer = RecordRenderer(options: RenderOptions()) { _ in }
+        let renderer = RecordRenderer(options: RenderOptions(), text: { _ in })
         #expect(throws: RecordRenderer.RecordError.self) { try renderer.handle(.array([])) }
         #expect(throws: RecordRenderer.RecordError.self) {
             try renderer.handle(PartRecords.object([("event", "message"), ("data", "x")]))

@@ -12,7 +12,7 @@ final class RenderHarness {
 
     init(_ options: RenderOptions) {
         let sink = self.sink
-        renderer = RecordRenderer(options: options) { sink.text += $0 }
+        renderer = RecordRenderer(options: options, text: { sink.text += $0 })
     }
 
     /// Feeds records, flushing after each one (the slowest stream: every record is a read).

@@ -29,9 +29,9 @@ import Testing
         final class Writes { var parsedAtFirst: Int?; var largest = 0; var count = 0 }
         let writes = Writes()
         let meter = ParseMeter()
-        let renderer = RecordRenderer(options: RenderOptions(format: format, width: 60)) { piece in
+        let renderer = RecordRenderer(options: RenderOptions(format: format, width: 60)) { (piece: UnsafeRawBufferPointer) in
             if writes.parsedAtFirst == nil { writes.parsedAtFirst = meter.bytes.load(ordering: .relaxed) }
-            writes.largest = max(writes.largest, piece.utf8.count)
+            writes.largest = max(writes.largest, piece.count)
             writes.count += 1
         }
         try MarkdownParser.$meter.withValue(meter) {
@@ -50,7 +50,7 @@ import Testing
     /// handled: the reader lets the record's line, as long as the text, go in between.
     @Test func aMessageRecordIsRenderedAtTheFlush() throws {
         var output = ""
-        let renderer = RecordRenderer(options: RenderOptions(format: .plain, width: 60)) { output += $0 }
+        let renderer = RecordRenderer(options: RenderOptions(format: .plain, width: 60), text: { output += $0 })
         try renderer.handle(PartRecords.message([PartRecords.text("First message.")]))
         #expect(output.isEmpty)
         try renderer.handle(PartRecords.message([PartRecords.text("Second message.")]))

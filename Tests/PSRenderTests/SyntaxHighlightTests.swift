@@ -159,7 +159,9 @@ import TestSupport
     /// the same way, only styles added.
     @Test func theTextIsTheCode() throws {
         let lines = ["s = \"\u{1B}[2J\u{1B}]52;c;aGk=\u{07}\"  # évian 日本", "\tif x:\u{9B}31m", "", "print('naïve', 1)"]
-        let styled = try #require(SyntaxHighlighter.lines(lines, language: "python", base: .plain))
+        var literal = lines.joined(separator: "\n") + "\n"
+        let ranges = literal.withUTF8 { LiteralLines.ranges($0) }
+        let styled = try #require(SyntaxHighlighter.lines(literal, ranges, language: "python", base: .plain))
         #expect(styled.map(\.plainText) == lines.map(\.withoutControlCharacters))
         #expect(styled.count == lines.count)
         #expect(styled[2].isEmpty)

@@ -141,7 +141,7 @@ struct BlockRenderer {
         case .codeBlock(let info, let literal, let fenced):
             return codeBlock(node, info: info, literal: literal, fenced: fenced, width: width, open: open)
         case .htmlBlock(let html):
-            let lines = literalLines(html).flatMap { hardWrap($0, width: width, style: style { $0.dim = ansi }) }
+            let lines = LiteralLines.strings(html).flatMap { hardWrap($0, width: width, style: style { $0.dim = ansi }) }
             return leaf(lines, node, open: open, closed: false)
         case .table(let alignments):
             let lines = TableRenderer(ansi: ansi, base: base, inline: inline)
@@ -260,16 +260,17 @@ struct BlockRenderer {
         let codeStyle = style { $0.color = ansi ? .yellow : nil }
         let language = info.split(separator: " ").first.map(String.init) ?? ""
         // Never wrapped: a line cut in two would paste back as two lines. It runs on past the width.
-        let source = literalLines(literal)
+        var literal = literal
+        let source = literal.withUTF8 { LiteralLines.ranges($0) }
         // Content starts on the line after the opening fence (indented code: on its first line).
         let firstContentLine = fenced ? node.startLine + 1 : node.startLine
         let closedByFence = fenced && node.endLine >= firstContentLine + source.count
         // In ansi, coloured by its language where source-highlight knows it; yellow otherwise.
         let highlighted = ansi
             ? SyntaxHighlighter.lines(
-                source, language: language, base: base, finished: closedByFence && !(growth.growing && open),
+                literal, source, language: language, base: base, finished: closedByFence && !(growth.growing && open),
                 keep: growth.growing) : nil
-        let body = highlighted ?? source.map { line -> StyledLine in
+        let body = highlighted ?? LiteralLines.strings(literal).map { line -> StyledLine in
             let text = line.withoutControlCharacters
             return text.isEmpty ? [] : [Span(text, codeStyle)]
         }
@@ -283,13 +284,6 @@ struct BlockRenderer {
         // A content line is final once its newline is in: it can no longer become the closing fence.
         let finalSourceLines = max(0, min(body.count, growth.completeLines - firstContentLine + 1))
         return RenderedBlock(lines: lines, stable: 1 + finalSourceLines)
-    }
-
-    /// The lines of a block's literal text, without the newline cmark keeps at its end.
-    func literalLines(_ literal: String) -> [String] {
-        var lines = literal.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if lines.last == "" { lines.removeLast() }
-        return lines
     }
 
     /// Cuts a line at the width, wherever it is (for HTML blocks and tool input and output).

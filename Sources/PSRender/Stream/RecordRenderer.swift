@@ -11,7 +11,8 @@ import Glibc
 /// being written is drawn in the region below them, last line included, redrawn at each flush.
 public final class RecordRenderer {
     public private(set) var options: RenderOptions
-    private let output: (String) throws -> Void
+    /// Where the rendered bytes (UTF-8) go, in pieces.
+    private let output: (UnsafeRawBufferPointer) throws -> Void
     /// The live display, when there is one: then `output` must go through it too.
     public var live: LiveRegion?
     /// What the live region shows: the lines after the written ones.
@@ -56,10 +57,15 @@ public final class RecordRenderer {
     /// Some message was incomplete (exit status 10).
     public private(set) var sawIncomplete = false
 
-    public init(options: RenderOptions, output: @escaping (String) throws -> Void) {
+    public init(options: RenderOptions, output: @escaping (UnsafeRawBufferPointer) throws -> Void) {
         self.options = options
         self.output = output
         renderer = MessageRenderer(options: options)
+    }
+
+    /// The same, for an output that takes text (a live region): each piece is whole lines.
+    public convenience init(options: RenderOptions, text: @escaping (String) throws -> Void) {
+        self.init(options: options) { try text(String(decoding: $0, as: UTF8.self)) }
     }
 
     /// A record the renderer cannot use; the caller reports it with the line number.
@@ -292,7 +298,7 @@ public final class RecordRenderer {
 
     /// Before a message's first line: a blank line after the message before it.
     private func startMessage() throws {
-        if messagesWritten > 0 { try output("\n") }
+        if messagesWritten > 0 { try writeOut(Self.newline) }
         messagesWritten += 1
     }
 
@@ -391,7 +397,7 @@ public final class RecordRenderer {
     }
 
     private func write(lines: [StyledLine]) throws {
-        if messagesWritten > 0 { try output("\n") }
+        if messagesWritten > 0 { try writeOut(Self.newline) }
         messagesWritten += 1
         try emit(lines)
     }
@@ -404,8 +410,10 @@ public final class RecordRenderer {
 
     /// Writes encoded lines.
     private func writeOut(_ bytes: [UInt8]) throws {
-        try output(String(decoding: bytes, as: UTF8.self))
+        try bytes.withUnsafeBytes { try output($0) }
     }
+
+    private static let newline: [UInt8] = [0x0A]
 
     private static let outputPiece = 64 * 1024
 }

@@ -98,12 +98,12 @@ public final class RenderedReplyOutput: ReplyOutput {
             let region = LiveRegion(
                 size: LiveRegion.Size(columns: window.columns, rows: window.rows), ansi: options.format == .ansi
             ) { try writer.writeText($0) }
-            renderer = RecordRenderer(options: options) { region.append($0) }
+            renderer = RecordRenderer(options: options, text: { region.append($0) })
             renderer.live = region
             self.region = region
             signal(SIGWINCH) { _ in windowChanged = 1 }
         } else {
-            renderer = RecordRenderer(options: options) { try writer.writeText($0) }
+            renderer = RecordRenderer(options: options) { try writer.writeRaw($0) }
             region = nil
         }
         widthFollowsWindow = region != nil && Terminal.widthFollowsTerminal(environment: environment)

@@ -69,49 +69,54 @@ enum SyntaxHighlighter {
         ps_highlight_set_rule_memory(on ? 1 : 0)
     }
 
-    /// The lines of `code` (the block's literal lines) coloured for `language`, from `base`; nil
-    /// when the language is not known.
+    /// The lines of a code block coloured for `language`, from `base`: `literal` is the block's
+    /// text as cmark gives it, `lines` the byte ranges of its lines (LiteralLines). Nil when the
+    /// language is not known.
     static func lines(
-        _ lines: [String], language: String, base: TextStyle, finished: Bool = false, keep: Bool = true
+        _ literal: String, _ lines: [Range<Int>], language: String, base: TextStyle, finished: Bool = false,
+        keep: Bool = true
     ) -> [StyledLine]? {
-        let code = lines.joined(separator: "\n")
+        // The code is the lines and the newlines between them: the literal up to its last line's end.
+        let codeLength = lines.last?.upperBound ?? 0
+        var literal = literal
+        let code = codeLength == literal.utf8.count
+            ? literal : literal.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[..<codeLength]), as: UTF8.self) }
         guard let spans = spans(code, language: language, finished: finished, keep: keep) else { return nil }
-        let bytes = Array(code.utf8)
-        var result: [StyledLine] = []
-        result.reserveCapacity(lines.count)
-        var next = 0  // the first span not yet used
-        var lineStart = 0
-        for line in lines {
-            let lineEnd = lineStart + line.utf8.count
-            var styled: StyledLine = []
-            var position = lineStart
-            func add(_ end: Int, _ style: TextStyle) {
-                let end = scalarBoundary(bytes, max(position, min(end, lineEnd)))
-                guard end > position else { return }
-                let text = String(decoding: bytes[position..<end], as: UTF8.self).withoutControlCharacters
-                if let last = styled.last, last.style == style {
-                    styled[styled.count - 1].text += text
-                } else {
-                    styled.append(Span(text, style))
+        return literal.withUTF8 { bytes in
+            var result: [StyledLine] = []
+            result.reserveCapacity(lines.count)
+            var next = 0  // the first span not yet used
+            for line in lines {
+                var styled: StyledLine = []
+                var position = line.lowerBound
+                func add(_ end: Int, _ style: TextStyle) {
+                    let end = scalarBoundary(bytes, max(position, min(end, line.upperBound)))
+                    guard end > position else { return }
+                    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
+                        .withoutControlCharacters
+                    if let last = styled.last, last.style == style {
+                        styled[styled.count - 1].text += text
+                    } else {
+                        styled.append(Span(text, style))
+                    }
+                    position = end
                 }
-                position = end
+                while next < spans.count && spans[next].offset < line.upperBound {
+                    let span = spans[next]
+                    add(span.offset, base)
+                    add(span.offset + span.length, span.kind.style(from: base))
+                    next += 1
+                }
+                add(line.upperBound, base)
+                result.append(styled)
             }
-            while next < spans.count && spans[next].offset < lineEnd {
-                let span = spans[next]
-                add(span.offset, base)
-                add(span.offset + span.length, span.kind.style(from: base))
-                next += 1
-            }
-            add(lineEnd, base)
-            result.append(styled)
-            lineStart = lineEnd + 1
+            return result
         }
-        return result
     }
 
     /// `offset`, or the start of the next scalar when it falls inside one (source-highlight works
     /// on bytes; a span never splits a character).
-    private static func scalarBoundary(_ bytes: [UInt8], _ offset: Int) -> Int {
+    private static func scalarBoundary(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int) -> Int {
         var offset = offset
         while offset < bytes.count && bytes[offset] & 0xC0 == 0x80 { offset += 1 }
         return offset

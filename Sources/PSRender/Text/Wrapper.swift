@@ -36,8 +36,11 @@ public enum Wrapper {
                 text.withUTF8 { bytes in
                     var start = 0
                     for index in 0..<bytes.count where bytes[index] == 0x20 || bytes[index] == 0x0A {
-                        if start < index { filler.addToWord(UnsafeBufferPointer(rebasing: bytes[start..<index]), style) }
-                        filler.endWord()
+                        if start < index {
+                            filler.placeWord(UnsafeBufferPointer(rebasing: bytes[start..<index]), style)
+                        } else {
+                            filler.endWord()
+                        }
                         // Spaces keep the text's style, so a styled phrase is one run of escapes.
                         filler.space(style)
                         start = index + 1
@@ -125,6 +128,20 @@ private struct LineFiller {
         }
     }
 
+    /// Adds `bytes` to the word and ends it: placed as endWord places a word collected, but
+    /// without collecting it when it is all of the word (most words are within one piece).
+    mutating func placeWord(_ bytes: UnsafeBufferPointer<UInt8>, _ style: Int) {
+        let wordWidth = Self.displayWidth(bytes)
+        // The rest of a word begun in an earlier piece, or one longer than a whole line (endWord
+        // cuts it).
+        guard wordRuns.count == runsStart, makeRoom(wordWidth) else {
+            addToWord(bytes, style)
+            return endWord()
+        }
+        emit(bytes, style)
+        lineWidth += wordWidth
+    }
+
     /// Places the word collected: after the pending spaces when it fits, else on a new line (cut
     /// into line-sized pieces when it is longer than a whole line).
     mutating func endWord() {
@@ -140,17 +157,7 @@ private struct LineFiller {
             }
             wordWidth = 0
         }
-        if !lineIsEmpty {
-            if lineWidth + pendingSpaces + wordWidth <= width {
-                // By index, not over a slice (which retains and releases the array each time).
-                for index in spacesStart..<spaces.count { emit(0x20, spaces[index]) }
-                lineWidth += pendingSpaces
-            } else {
-                endLine()
-            }
-        }
-        dropPendingSpaces()
-        if lineWidth + wordWidth <= width {
+        if makeRoom(wordWidth) {
             word.withUnsafeBufferPointer { bytes in
                 var start = wordStart
                 for index in runsStart..<wordRuns.count {
@@ -180,6 +187,22 @@ private struct LineFiller {
             }
             if !chunk.isEmpty { emit(String(chunk), run.style) }
         }
+    }
+
+    /// Makes room for a word `wordWidth` wide: the pending spaces before it when it fits after
+    /// them, else a new line. Whether it fits now (false: it is longer than a whole line).
+    private mutating func makeRoom(_ wordWidth: Int) -> Bool {
+        if !lineIsEmpty {
+            if lineWidth + pendingSpaces + wordWidth <= width {
+                // By index, not over a slice (which retains and releases the array each time).
+                for index in spacesStart..<spaces.count { emit(0x20, spaces[index]) }
+                lineWidth += pendingSpaces
+            } else {
+                endLine()
+            }
+        }
+        dropPendingSpaces()
+        return lineWidth + wordWidth <= width
     }
 
     mutating func endLine() {
