@@ -31,7 +31,7 @@ import Testing
             guard let scalar = Unicode.Scalar(UInt32(value)) else { continue }
             let lineBreak = scalar == "\n" || scalar == "\t"
             for offset in 0..<20 {
-                for filler in ["a", "~", " "] {
+                for filler in ["a", "~", " ", "é", "日", "—"] {
                     let text = String(repeating: filler, count: offset) + String(scalar) + String(repeating: filler, count: 23)
                     #expect(TerminalSafeText.isSafe(text) == !TerminalSafeText.isUnsafe(scalar), "U+\(String(value, radix: 16)) at \(offset)")
                     #expect(TerminalSafeText.isSafe(text, allowingLineBreaks: false) == !(TerminalSafeText.isUnsafe(scalar) || lineBreak),

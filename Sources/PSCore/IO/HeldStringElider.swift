@@ -118,6 +118,15 @@ struct HeldStringElider {
     private mutating func compare(_ bytes: UnsafeRawBufferPointer, from start: Int, _ line: PendingBytes) -> Int {
         var index = start
         while index < bytes.count {
+            // A two-byte escape whole in these bytes (most of them: \n, \"): its byte, at once.
+            if escape.isEmpty, bytes[index] == 0x5C, index + 1 < bytes.count, var plain = Self.shortEscape(bytes[index + 1]) {
+                guard withUnsafeBytes(of: &plain, { narrow($0) }) else {
+                    escape = [0x5C, bytes[index + 1]]
+                    return giveUp(line, at: index + 2)
+                }
+                index += 2
+                continue
+            }
             if !escape.isEmpty || bytes[index] == 0x5C {
                 escape.append(bytes[index])
                 index += 1
@@ -162,6 +171,16 @@ struct HeldStringElider {
 
     /// Keeps the candidates whose next bytes are `decoded`; false when none is left.
     private mutating func narrow(_ decoded: UnsafeRawBufferPointer) -> Bool {
+        // One candidate (most lines): compared, with nothing to keep track of.
+        if candidates.count == 1 {
+            var text = texts[candidates[0]]
+            let same = text.withUTF8 { text in
+                text.count - matched >= decoded.count
+                    && (decoded.isEmpty || memcmp(text.baseAddress! + matched, decoded.baseAddress!, decoded.count) == 0)
+            }
+            if same { matched += decoded.count }
+            return same
+        }
         var kept = 0
         for candidate in candidates {
             let same = texts[candidate].utf8.withContiguousStorageIfAvailable { text in
@@ -203,6 +222,19 @@ struct HeldStringElider {
         escape = []
         held.withUnsafeBytes { append($0, to: line) }
         return index
+    }
+
+    /// The byte a two-byte escape stands for, from its second byte; nil for `\u` and bad ones.
+    private static func shortEscape(_ second: UInt8) -> UInt8? {
+        switch second {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return second
+        case UInt8(ascii: "b"): return 0x08
+        case UInt8(ascii: "f"): return 0x0C
+        case UInt8(ascii: "n"): return 0x0A
+        case UInt8(ascii: "r"): return 0x0D
+        case UInt8(ascii: "t"): return 0x09
+        default: return nil
+        }
     }
 
     /// The length of the escape that `bytes` begins (a backslash first), once it can be told: 2,

@@ -118,19 +118,27 @@ struct RecordScanner {
         } else if raw.count >= Self.knownLength, let same = known.first(where: { Self.decodes(raw, escaped: escaped, to: $0) }) {
             text = same
         } else if escaped {
-            // In pieces, straight into the String's storage (no decoded copy beside it).
-            var decoded = ""
-            decoded.reserveCapacity(raw.count)
-            guard JSONEscapes.forEachPiece(raw, {
-                decoded += String(decoding: $0, as: UTF8.self)
-                return true
-            }) == true else { return nil }
+            guard let decoded = Self.decoded(raw) else { return nil }
             text = decoded
         } else {
             text = String(decoding: raw, as: UTF8.self)
         }
         position = end + 1
         return text
+    }
+
+    /// The string body `raw` decoded at once, straight into the String's storage (no decoded copy
+    /// beside it, and one check of the UTF-8 made, not one for each piece); nil on a bad escape or
+    /// a lone surrogate.
+    private static func decoded(_ raw: UnsafeRawBufferPointer) -> String? {
+        struct BadEscape: Error {}
+        // Decoding only shortens: with 8 bytes of room to spare, decode goes through to the end.
+        return try? String(unsafeUninitializedCapacity: raw.count + 8) { buffer in
+            guard let (next, written) = JSONEscapes.decode(raw, from: 0, into: buffer.baseAddress!, capacity: buffer.count),
+                next == raw.count
+            else { throw BadEscape() }
+            return written
+        }
     }
 
     /// Whether the string body `raw` decodes to exactly the bytes of `text`.

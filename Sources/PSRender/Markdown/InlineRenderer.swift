@@ -5,6 +5,7 @@ struct InlineRenderer {
     /// The pieces of `node`'s inline children, every one styled on top of `base`.
     func pieces(_ node: MarkdownNode, base: TextStyle) -> [InlinePiece] {
         var out: [InlinePiece] = []
+        out.reserveCapacity(node.children.count)
         for child in node.children { append(child, style: base, to: &out) }
         return out
     }

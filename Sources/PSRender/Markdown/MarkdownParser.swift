@@ -128,7 +128,15 @@ public enum MarkdownParser {
             }
             return children
         }
+        // Counted first, so that the array is made once, not grown child by child.
+        var count = 0
         var child = cmark_node_first_child(node)
+        while let current = child {
+            count += 1
+            child = cmark_node_next(current)
+        }
+        children.reserveCapacity(count)
+        child = cmark_node_first_child(node)
         while let current = child {
             children.append(convert(current, depth: depth + 1))
             child = cmark_node_next(current)

@@ -131,21 +131,22 @@ public enum LineEncoder {
     /// Appends the line's bytes to `out`: bytes, not String appends (a few hundred instructions
     /// each), and each style's SGR sequence made once.
     static func encode(_ line: StyledLine, ansi: Bool, into out: inout [UInt8]) {
+        // By index: the spans are read where they are, not copied out (a retain and a release
+        // of the text and of the link for each).
         guard ansi else {
-            for span in line { out.append(contentsOf: span.text.utf8) }
+            for index in line.indices { out.append(contentsOf: line[index].text.utf8) }
             return
         }
-        for span in line where !span.text.isEmpty {
-            let style = span.style
-            let target = style.link.flatMap(TerminalSafeText.linkTarget)
+        for index in line.indices where !line[index].text.isEmpty {
+            let target = line[index].style.link.flatMap(TerminalSafeText.linkTarget)
             if let target {
                 out.append(contentsOf: osc8Start)
                 out.append(contentsOf: target.utf8)
                 out.append(contentsOf: stringTerminator)
             }
-            let sgr = style.sgr
+            let sgr = line[index].style.sgr
             out.append(contentsOf: sgr)
-            out.append(contentsOf: span.text.utf8)
+            out.append(contentsOf: line[index].text.utf8)
             if !sgr.isEmpty { out.append(contentsOf: reset) }
             if target != nil {
                 out.append(contentsOf: osc8Start)

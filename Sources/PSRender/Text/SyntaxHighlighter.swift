@@ -97,6 +97,7 @@ enum SyntaxHighlighter {
                     if let last = styled.last, last.style == style {
                         styled[styled.count - 1].text += text
                     } else {
+                        if styled.isEmpty { styled.reserveCapacity(4) }
                         styled.append(Span(text, style))
                     }
                     position = end

@@ -244,6 +244,8 @@ private struct LineFiller {
 
     private mutating func closeSpan() {
         guard !open.isEmpty else { return }
+        // Room for a few spans at once (most lines have one to four), not grown one by one.
+        if line.isEmpty { line.reserveCapacity(4) }
         line.append(Span(String(decoding: open, as: UTF8.self), styles[openStyle]))
         open.removeAll(keepingCapacity: true)
     }
