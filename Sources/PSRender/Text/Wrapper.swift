@@ -7,6 +7,11 @@ public enum InlinePiece: Equatable, Sendable {
     case softBreak
     /// A forced line break.
     case hardBreak
+
+    var isText: Bool {
+        if case .text = self { return true }
+        return false
+    }
 }
 
 /// Greedy word wrapping by display width. Breaks only at spaces; a word longer than the width is
@@ -23,7 +28,7 @@ public enum Wrapper {
     public static func wrap(_ pieces: [InlinePiece], width: Int, truncatingLongWords: Bool = false) -> [StyledLine] {
         if truncatingLongWords { return CellWrapper.wrap(pieces, width: width, truncatingLongWords: true) }
         var filler = LineFiller(width: max(1, width))
-        for piece in pieces {
+        for (index, piece) in pieces.enumerated() {
             switch piece {
             case .softBreak:
                 filler.endWord()
@@ -33,6 +38,8 @@ public enum Wrapper {
                 filler.endLine()
             case .text(var text, let textStyle):
                 let style = filler.style(textStyle)
+                // Text ends its last word when a break or nothing comes next.
+                let endsItsWord = index + 1 == pieces.count || !pieces[index + 1].isText
                 text.withUTF8 { bytes in
                     var start = 0
                     for index in 0..<bytes.count where bytes[index] == 0x20 || bytes[index] == 0x0A {
@@ -45,7 +52,9 @@ public enum Wrapper {
                         filler.space(style)
                         start = index + 1
                     }
-                    if start < bytes.count { filler.addToWord(UnsafeBufferPointer(rebasing: bytes[start...]), style) }
+                    guard start < bytes.count else { return }
+                    let last = UnsafeBufferPointer(rebasing: bytes[start...])
+                    if endsItsWord { filler.placeWord(last, style) } else { filler.addToWord(last, style) }
                 }
             }
         }
@@ -81,15 +90,16 @@ private struct LineFiller {
     var wordWidth = 0
     /// The styles of the pieces, by number (a piece in the style of the one before shares its
     /// number), so that runs compare and keep numbers, not styles.
-    var styles: [TextStyle] = [.plain]
+    var styles: [TextStyle] = []
 
     static let wordsKept = 8
 
+    /// The buffers get their room when first used, not here: a wrap is often one short line, and
+    /// most words never go into `word` (placeWord).
     init(width: Int) {
         self.width = width
-        word.reserveCapacity(128)
-        wordRuns.reserveCapacity(2 * Self.wordsKept)
-        spaces.reserveCapacity(2 * Self.wordsKept)
+        styles.reserveCapacity(4)
+        styles.append(.plain)
     }
 
     /// The number of `style`.
@@ -105,6 +115,10 @@ private struct LineFiller {
     var lineIsEmpty: Bool { line.isEmpty && open.isEmpty }
 
     mutating func addToWord(_ bytes: UnsafeBufferPointer<UInt8>, _ style: Int) {
+        if word.capacity == 0 {
+            word.reserveCapacity(128)
+            wordRuns.reserveCapacity(2 * Self.wordsKept)
+        }
         wordWidth += Self.displayWidth(bytes)
         word.append(contentsOf: bytes)
         if wordRuns.count > runsStart, let last = wordRuns.last, same(last.style, style) {
@@ -115,7 +129,9 @@ private struct LineFiller {
     }
 
     mutating func space(_ style: Int) {
-        if !lineIsEmpty { spaces.append(style) }
+        guard !lineIsEmpty else { return }
+        if spaces.capacity == 0 { spaces.reserveCapacity(2 * Self.wordsKept) }
+        spaces.append(style)
     }
 
     var pendingSpaces: Int { spaces.count - spacesStart }
@@ -207,6 +223,7 @@ private struct LineFiller {
 
     mutating func endLine() {
         closeSpan()
+        if lines.isEmpty { lines.reserveCapacity(4) }
         lines.append(line)
         line = []
         lineWidth = 0
@@ -222,6 +239,7 @@ private struct LineFiller {
     /// Adds text to the line, to its last span when the style is the same.
     private mutating func emit(_ bytes: UnsafeBufferPointer<UInt8>, _ style: Int) {
         guard !bytes.isEmpty else { return }
+        if open.capacity == 0 { open.reserveCapacity(128) }
         startSpan(style)
         open.append(contentsOf: bytes)
     }
