@@ -149,8 +149,7 @@ struct HeldStringElider {
                 continue
             }
             // A run of plain bytes, up to a quote, a backslash or a control byte.
-            var end = index
-            while end < bytes.count, bytes[end] != 0x22, bytes[end] != 0x5C, bytes[end] >= 0x20 { end += 1 }
+            let end = JSONStringRun.end(bytes.baseAddress!, from: index, count: bytes.count)
             if end > index {
                 if !narrow(UnsafeRawBufferPointer(rebasing: bytes[index..<end])) { return giveUp(line, at: index) }
                 index = end

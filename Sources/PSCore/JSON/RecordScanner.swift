@@ -75,18 +75,17 @@ struct RecordScanner {
         guard position < count, self[position] == UInt8(ascii: "\"") else { return nil }
         var index = position + 1
         var escaped = false
-        while index < count {
-            let byte = self[index]
-            if byte == UInt8(ascii: "\"") { return (index, escaped) }
-            if byte == UInt8(ascii: "\\") {
+        while true {
+            index = JSONStringRun.end(base, from: index, count: count)
+            guard index < count else { return nil }
+            switch self[index] {
+            case UInt8(ascii: "\""): return (index, escaped)
+            case UInt8(ascii: "\\"):
                 escaped = true
                 index += 2
-                continue
+            default: return nil  // a control byte
             }
-            if byte < 0x20 { return nil }
-            index += 1
         }
-        return nil
     }
 
     mutating func skipString() -> Bool {
