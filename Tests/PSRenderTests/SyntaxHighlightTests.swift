@@ -89,6 +89,24 @@ import TestSupport
         #expect(Self.contains(Self.pieces("const x: number = 1;\n", "typescript"), "const", .keyword))
     }
 
+    /// Swift's keywords (one pattern grouped by first letter, CodeHighlighter.cpp): each one whole,
+    /// and no word that only begins or ends like one.
+    @Test func swiftKeywordsAreWholeWords() throws {
+        let keywords = """
+            associatedtype class deinit enum extension fileprivate func import init inout internal
+            let open operator private protocol public rethrows static struct subscript typealias var
+            break case catch continue default defer do else fallthrough for guard if in repeat return
+            throw switch where while as await async false is nil self Self super throws true try
+            actor any convenience final indirect lazy mutating nonisolated override required some unowned weak
+            """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+        #expect(keywords.count == 67)
+        let pieces = try #require(Self.pieces(keywords.joined(separator: " ") + "\n", "swift"))
+        #expect(pieces.filter { $0.1 == .keyword }.map(\.0) == keywords)
+        let near = "ins inouts selfish xif iff letter casey do_ a_s trues _in in2 wea weakly"
+        let others = try #require(Self.pieces(near + "\n", "swift"))
+        #expect(!others.contains { $0.1 == .keyword }, "\(others.filter { $0.1 == .keyword })")
+    }
+
     /// Swift, which source-highlight has no definition for: ps-tools' own (CodeHighlighter.cpp).
     @Test func swift() throws {
         let code = """
