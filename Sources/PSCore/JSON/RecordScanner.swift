@@ -127,8 +127,8 @@ struct RecordScanner {
     }
 
     /// The string body `raw` decoded at once, straight into the String's storage (no decoded copy
-    /// beside it, and one check of the UTF-8 made, not one for each piece); nil on a bad escape or
-    /// a lone surrogate.
+    /// beside it; String checks the UTF-8 once, where a String made for each piece checked each);
+    /// nil on a bad escape or a lone surrogate.
     private static func decoded(_ raw: UnsafeRawBufferPointer) -> String? {
         struct BadEscape: Error {}
         // Decoding only shortens: with 8 bytes of room to spare, decode goes through to the end.
