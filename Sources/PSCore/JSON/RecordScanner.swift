@@ -117,7 +117,7 @@ struct RecordScanner {
         } else if raw.count >= Self.knownLength, let same = known.first(where: { Self.decodes(raw, escaped: escaped, to: $0) }) {
             text = same
         } else if escaped {
-            guard let decoded = Self.decoded(raw) else { return nil }
+            guard let decoded = raw.count <= Self.decodedAtOnce ? Self.decoded(raw) : Self.decodedInPieces(raw) else { return nil }
             text = decoded
         } else {
             text = String(decoding: raw, as: UTF8.self)
@@ -126,18 +126,35 @@ struct RecordScanner {
         return text
     }
 
-    /// The string body `raw` decoded at once, straight into the String's storage (no decoded copy
-    /// beside it; String checks the UTF-8 once, where a String made for each piece checked each);
-    /// nil on a bad escape or a lone surrogate.
+    /// Strings up to this long are decoded at once (`decoded`), longer ones in pieces, straight
+    /// into their String (no decoded copy beside it).
+    static let decodedAtOnce = 64 << 10
+
+    /// The string body `raw` decoded at once, into a buffer of its own, and made a String: one
+    /// String made, where one was made for each piece and appended. A short one stays a small
+    /// String (made with String(unsafeUninitializedCapacity:), each delta of a 5 MB answer was an
+    /// allocation of its own, and the render's peak memory 3.5 MB higher). Nil on a bad escape or
+    /// a lone surrogate.
     private static func decoded(_ raw: UnsafeRawBufferPointer) -> String? {
-        struct BadEscape: Error {}
         // Decoding only shortens: with 8 bytes of room to spare, decode goes through to the end.
-        return try? String(unsafeUninitializedCapacity: raw.count + 8) { buffer in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count + 8) { buffer -> String? in
             guard let (next, written) = JSONEscapes.decode(raw, from: 0, into: buffer.baseAddress!, capacity: buffer.count),
                 next == raw.count
-            else { throw BadEscape() }
-            return written
+            else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<written]), as: UTF8.self)
         }
+    }
+
+    /// The string body `raw` decoded in pieces, straight into the String's storage (no decoded
+    /// copy beside it); nil on a bad escape or a lone surrogate.
+    private static func decodedInPieces(_ raw: UnsafeRawBufferPointer) -> String? {
+        var decoded = ""
+        decoded.reserveCapacity(raw.count)
+        guard JSONEscapes.forEachPiece(raw, {
+            decoded += String(decoding: $0, as: UTF8.self)
+            return true
+        }) == true else { return nil }
+        return decoded
     }
 
     /// Whether the string body `raw` decodes to exactly the bytes of `text`.
