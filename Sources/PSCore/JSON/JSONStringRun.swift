@@ -4,15 +4,10 @@
 enum JSONStringRun {
     /// The offset of the first `"`, `\` or control byte in `base[from..<count]`, or `count`.
     static func end(_ base: UnsafeRawPointer, from start: Int, count: Int) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
         var index = start
         while index + 8 <= count {
             let word = (base + index).loadUnaligned(as: UInt64.self)
-            // Each test is exact as a whole (see TerminalSafeText.mayHoldUnsafeByte).
-            let control = (word &- 0x20 &* ones) & ~word & highs != 0
-            if control || hasZeroByte(word ^ 0x22 &* ones) || hasZeroByte(word ^ 0x5C &* ones) { break }
+            if ByteWord.hasByteBelow(word, 0x20) || ByteWord.has(word, 0x22) || ByteWord.has(word, 0x5C) { break }
             index += 8
         }
         while index < count {

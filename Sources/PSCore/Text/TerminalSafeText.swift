@@ -59,19 +59,10 @@ public enum TerminalSafeText {
 
     /// Whether one of the word's eight bytes is under 0x20, is 0x7F, or is 0xC2 or 0xE2 (the
     /// first byte of a C1 control or a bidi control): a word without any has none of the bytes
-    /// `isSafe` looks at. Other bytes of other characters (é, 日) pass at this speed too. Each
-    /// test is exact as a whole (the bits of a word after the first match may be wrong, never
-    /// whether there is one).
+    /// `isSafe` looks at. Other bytes of other characters (é, 日) pass at this speed too.
     @inline(__always)
     static func mayHoldUnsafeByte(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func hasZeroByte(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
-        let control = (word &- 0x20 &* ones) & ~word & highs
-        let delete = hasZeroByte(word ^ 0x7F &* ones)
-        let c1 = hasZeroByte(word ^ 0xC2 &* ones)
-        let bidi = hasZeroByte(word ^ 0xE2 &* ones)
-        return control | delete | c1 | bidi != 0
+        ByteWord.hasByteBelow(word, 0x20) || ByteWord.has(word, 0x7F) || ByteWord.has(word, 0xC2) || ByteWord.has(word, 0xE2)
     }
 
     /// `text` with every unsafe scalar replaced by a visible stand-in.
