@@ -155,9 +155,9 @@ struct PsRender: ParsableCommand {
             if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
             do {
                 // Most lines of a streamed message: read without a JSON tree.
-                if elided.isEmpty, let record = PartDeltaRecord.match(trimmed) {
-                    try renderer.handlePartDelta(index: record.index, delta: record.delta)
-                } else {
+                let handled = try elided.isEmpty
+                    && PartDeltaRecord.match(trimmed) { index, delta in try renderer.handlePartDelta(index: index, utf8: delta) }
+                if !handled {
                     // Other records straight from the bytes too (a whole message is one string
                     // of its text, not a jansson tree and a String besides); jansson for the rest.
                     // A text that streamed and is repeated whole at the stream's end is the one
@@ -264,8 +264,8 @@ extension ToolDetail: ExpressibleByArgument {}
 /// What ps-render feeds its records to: the renderer, or the reply-text writer.
 protocol RecordSink {
     func handle(_ record: JSON) throws
-    /// A part-delta record, as PartDeltaRecord read it.
-    func handlePartDelta(index: Int, delta: String) throws
+    /// A part-delta record, as PartDeltaRecord read it (its delta valid UTF-8).
+    func handlePartDelta(index: Int, utf8 delta: UnsafeRawBufferPointer) throws
     func flush() throws
     func finish() throws
     var sawIncomplete: Bool { get }
@@ -275,7 +275,8 @@ protocol RecordSink {
 
 extension RecordRenderer: RecordSink {}
 extension ReplyTextWriter: RecordSink {
-    func handlePartDelta(index: Int, delta: String) throws {
-        try handle(.object(JSONObject([("type", "part-delta"), ("index", .integer(Int64(index))), ("delta", .string(delta))])))
+    func handlePartDelta(index: Int, utf8 delta: UnsafeRawBufferPointer) throws {
+        let text = String(decoding: delta, as: UTF8.self)
+        try handle(.object(JSONObject([("type", "part-delta"), ("index", .integer(Int64(index))), ("delta", .string(text))])))
     }
 }

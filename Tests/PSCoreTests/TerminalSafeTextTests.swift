@@ -41,6 +41,34 @@ import Testing
         }
     }
 
+    /// Random texts of safe and unsafe scalars, newlines and tabs among them (several in one
+    /// word, the unsafe one after a newline): the byte check agrees with the scalars.
+    @Test func byteCheckAgreesOnRandomMixtures() {
+        let pool: [Unicode.Scalar] = ["a", " ", "\n", "\t", "é", "日", "—", "\u{A0}", "\u{9B}", "\u{1B}", "\u{7F}", "\u{202E}", "\u{2069}",
+                                      "\u{2028}", "🙂", "\u{0}", "\r"]
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 {
+            let scalars = (0..<Int.random(in: 0...40, using: &random)).map { _ in pool.randomElement(using: &random)! }
+            let text = String(String.UnicodeScalarView(scalars))
+            let unsafe = scalars.contains(where: TerminalSafeText.isUnsafe)
+            #expect(TerminalSafeText.isSafe(text) == !unsafe, "\(scalars.map(\.value))")
+            #expect(TerminalSafeText.isSafe(text, allowingLineBreaks: false) == !(unsafe || scalars.contains { $0 == "\n" || $0 == "\t" }))
+        }
+    }
+
+    /// A long string spared as safe already is kept as it is; any other is still made safe.
+    @Test func onlyTheTextsGivenAsSafeAreSpared() {
+        let safe = String(repeating: "plain text ", count: 1_000)
+        let hostile = String(repeating: "plain text ", count: 999) + "plain\u{1B}[2J t"
+        #expect(safe.utf8.count == hostile.utf8.count)
+        let value: JSON = ["text": .string(safe), "other": .string(hostile), "short\u{7}": "\u{1B}"]
+        let result = value.terminalSafe(sparing: [safe])
+        #expect(result == value.terminalSafe)
+        #expect(result["other"]?.stringValue?.contains("\u{1B}") == false)
+        // What is spared is the caller's word: the string is compared, not checked again.
+        #expect(value.terminalSafe(sparing: [hostile])["other"]?.stringValue == hostile)
+    }
+
     @Test func sanitisingInPiecesEqualsSanitisingWhole() {
         let text = "a\u{1B}]52;c;QUJD\u{07}b\u{9B}c"
         let scalars = Array(text.unicodeScalars)

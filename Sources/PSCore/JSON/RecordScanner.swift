@@ -104,6 +104,34 @@ struct RecordScanner {
         return bytes
     }
 
+    /// A JSON string's body as it is in the line, quotes left out, and whether it has escapes
+    /// (its UTF-8 not checked).
+    mutating func stringBody() -> (raw: UnsafeRawBufferPointer, escaped: Bool)? {
+        guard let (end, escaped) = stringEnd() else { return nil }
+        let raw = UnsafeRawBufferPointer(start: base + position + 1, count: end - position - 1)
+        position = end + 1
+        return (raw, escaped)
+    }
+
+    /// Gives `body` the string body `raw` decoded (`raw` itself without escapes, else a buffer
+    /// that lives for the call) and returns true; false on a bad escape or a lone surrogate.
+    static func withDecoded(
+        _ raw: UnsafeRawBufferPointer, escaped: Bool, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) rethrows -> Bool {
+        guard escaped else {
+            try body(raw)
+            return true
+        }
+        // Decoding only shortens: with 8 bytes of room to spare, decode goes through to the end.
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count + 8) { buffer -> Bool in
+            guard let (next, written) = JSONEscapes.decode(raw, from: 0, into: buffer.baseAddress!, capacity: buffer.count),
+                next == raw.count
+            else { return false }
+            try body(UnsafeRawBufferPointer(start: buffer.baseAddress!, count: written))
+            return true
+        }
+    }
+
     /// A JSON string, decoded exactly as jansson decodes it, into the String that keeps it (nil
     /// for a lone surrogate or invalid UTF-8, which the general path reports).
     mutating func string() -> String? {
@@ -136,13 +164,9 @@ struct RecordScanner {
     /// allocation of its own, and the render's peak memory 3.5 MB higher). Nil on a bad escape or
     /// a lone surrogate.
     private static func decoded(_ raw: UnsafeRawBufferPointer) -> String? {
-        // Decoding only shortens: with 8 bytes of room to spare, decode goes through to the end.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count + 8) { buffer -> String? in
-            guard let (next, written) = JSONEscapes.decode(raw, from: 0, into: buffer.baseAddress!, capacity: buffer.count),
-                next == raw.count
-            else { return nil }
-            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<written]), as: UTF8.self)
-        }
+        var text: String?
+        _ = withDecoded(raw, escaped: true) { text = String(decoding: $0, as: UTF8.self) }
+        return text
     }
 
     /// The string body `raw` decoded in pieces, straight into the String's storage (no decoded

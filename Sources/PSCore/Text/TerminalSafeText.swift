@@ -24,19 +24,28 @@ public enum TerminalSafeText {
     public static func isSafe(_ text: String, allowingLineBreaks: Bool = true) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return true }
             let count = bytes.count
             var index = 0
-            var checkedTo = 0
             while index < count {
-                // Eight bytes at once where none of them is a control byte, DEL, or part of a
-                // multi-byte character (most text): only such bytes need a look of their own.
-                if index >= checkedTo && index + 8 <= count {
-                    let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
-                    if !Self.mayHoldUnsafeByte(word) {
+                if index + 8 <= count {
+                    // Eight bytes at once where none of them is a control byte, DEL, or the first
+                    // byte of a C1 or bidi control (most text).
+                    let word = ByteWord.load(base + index)
+                    guard Self.mayHoldUnsafeByte(word) else {
                         index += 8
                         continue
                     }
-                    checkedTo = index + 8
+                    // Else straight to the first byte that needs a look of its own: a newline or
+                    // tab, where they may be, is passed over with the rest of the word.
+                    var flagged = ByteWord.below(word, 0x20) | ByteWord.matching(word, 0x7F)
+                        | ByteWord.matching(word, 0xC2) | ByteWord.matching(word, 0xE2)
+                    if allowingLineBreaks { flagged &= ~(ByteWord.matching(word, 0x0A) | ByteWord.matching(word, 0x09)) }
+                    guard flagged != 0 else {
+                        index += 8
+                        continue
+                    }
+                    index += flagged.trailingZeroBitCount / 8
                 }
                 let byte = bytes[index]
                 if byte < 0x20 {
@@ -109,14 +118,23 @@ public enum TerminalSafeText {
 
 extension JSON {
     /// This value with every string in it, keys included, passed through `TerminalSafeText`.
-    public var terminalSafe: JSON {
+    public var terminalSafe: JSON { terminalSafe(sparing: []) }
+
+    /// The same, where a long string with the bytes of one of `safe` (texts made safe already: the
+    /// text of a message that streamed, repeated whole at its end) is compared with it at
+    /// once, not checked again.
+    public func terminalSafe(sparing safe: [String]) -> JSON {
         switch self {
-        case .string(let text): return .string(TerminalSafeText.sanitize(text))
-        case .array(let items): return .array(items.map(\.terminalSafe))
+        case .string(let text):
+            if !safe.isEmpty && text.utf8.count >= JSON.reusableLength && safe.contains(where: text.hasSameBytes) {
+                return self
+            }
+            return .string(TerminalSafeText.sanitize(text))
+        case .array(let items): return .array(items.map { $0.terminalSafe(sparing: safe) })
         case .object(let object):
-            var safe = JSONObject()
-            for (key, value) in object { safe[TerminalSafeText.sanitize(key)] = value.terminalSafe }
-            return .object(safe)
+            var result = JSONObject()
+            for (key, value) in object { result[TerminalSafeText.sanitize(key)] = value.terminalSafe(sparing: safe) }
+            return .object(result)
         default: return self
         }
     }

@@ -1,3 +1,5 @@
+import PSCore
+
 /// Turns a block's inline nodes into styled pieces for the wrapper.
 struct InlineRenderer {
     let ansi: Bool
@@ -101,25 +103,34 @@ struct InlineRenderer {
         return text
     }
 
-    /// Whether the node refers to a footnote. Its number counts the footnotes referred to before
-    /// it in the whole text, and its definition shows at the end only while a reference to it is
-    /// in the same parse: such a block stays open until the text is finished.
-    static func refersToFootnote(_ node: MarkdownNode) -> Bool {
-        if case .footnoteReference = node.kind { return true }
-        return node.children.contains(where: refersToFootnote)
-    }
-
-    /// Whether the node's text has a `[` with a `]` after it that is not a link: a link reference
-    /// definition later in the text could still turn it into a link.
-    static func mayBecomeLink(_ node: MarkdownNode) -> Bool {
+    /// Whether text after the node can still change how it renders: its text has a `[` with a `]`
+    /// after it that is not a link (a link reference definition later in the text could make it
+    /// one), or it refers to a footnote (its number counts the footnotes referred to before it
+    /// in the whole text, and its definition shows at the end only while a reference to it is in
+    /// the same parse). Such a block stays open until the text is finished.
+    ///
+    /// One walk over the tree, children read where they are (a copy of each node walked, and a
+    /// walk for each question, cost as much as rendering a streaming paragraph).
+    static func mayChangeLater(_ node: MarkdownNode) -> Bool {
         var sawOpen = false
         func visit(_ node: MarkdownNode) -> Bool {
-            if case .text(let text) = node.kind {
-                for scalar in text.unicodeScalars {
-                    if scalar == "[" { sawOpen = true } else if scalar == "]" && sawOpen { return true }
+            switch node.kind {
+            case .footnoteReference: return true
+            case .text(var text):
+                // From the bytes: the first `[`, then any `]`.
+                let closed = text.withUTF8 { bytes in
+                    var rest = UnsafeRawBufferPointer(bytes)
+                    if !sawOpen {
+                        guard let open = ByteSearch.first(0x5B, in: rest) else { return false }
+                        sawOpen = true
+                        rest = UnsafeRawBufferPointer(rebasing: rest[(open + 1)...])
+                    }
+                    return ByteSearch.first(0x5D, in: rest) != nil
                 }
+                if closed { return true }
+            default: break
             }
-            for child in node.children where visit(child) { return true }
+            for index in node.children.indices where visit(node.children[index]) { return true }
             return false
         }
         return visit(node)

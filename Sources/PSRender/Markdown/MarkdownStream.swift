@@ -1,3 +1,5 @@
+import PSCore
+
 /// Renders a markdown text that grows at its end, without going over the finished part again.
 ///
 /// Top-level blocks that are final and followed by another block are committed: their lines are
@@ -151,17 +153,19 @@ final class MarkdownStream {
         guard line > 1 else { return }
         var offset = 0
         var newlines = 0
-        var previous: UInt8 = 0
         var suffix = suffix
         let mayDefine = suffix.withUTF8 { bytes in
-            for byte in bytes {
-                if byte == 0x3A && previous == 0x5D { return true }  // "]:"
-                offset += 1
-                if byte == 0x0A {
-                    newlines += 1
-                    if newlines == line - 1 { break }
-                }
-                previous = byte
+            let bytes = UnsafeRawBufferPointer(bytes)
+            // The offset after the newline that ends line `line - 1`.
+            while newlines < line - 1, let newline = ByteSearch.first(0x0A, in: bytes, from: offset) {
+                newlines += 1
+                offset = newline + 1
+            }
+            // "]:" before it.
+            var from = 0
+            while let close = ByteSearch.first(0x5D, in: UnsafeRawBufferPointer(rebasing: bytes[..<offset]), from: from) {
+                if close + 1 < offset && bytes[close + 1] == 0x3A { return true }
+                from = close + 1
             }
             return false
         }

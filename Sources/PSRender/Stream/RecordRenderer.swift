@@ -1,7 +1,4 @@
 import PSCore
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Follows ps-parts' part records and whole message records and writes the rendered text as it
 /// becomes final: append-only, each line once, never a cursor movement. The bytes written for a
@@ -25,9 +22,15 @@ public final class RecordRenderer {
     private var written: [UInt32] = []
     private var messagesWritten = 0
     private var dirty = false
-    /// The text part that deltas are growing, out of its part while they come: each delta is
+    /// The text part that deltas are growing, out of its part while they come: deltas are
     /// appended in place, not through the part's JSON object (put back by settleGrowingText).
     private var growingText: (index: Int, text: String)?
+    /// Delta bytes (valid UTF-8, not yet made terminal-safe) waiting to join `growingText`: a
+    /// String is made and checked for a few KB of deltas, not for each (foldGrowingTail).
+    private var growingTail: [UInt8] = []
+    /// A tail this long joins the text at once. Not more: with 64 KB (a whole read's deltas), a
+    /// 4 MB streamed message's peak RSS was 19.8 MB, against 17.9 MB before the tail and with 4 KB.
+    private static let growingTailLimit = 4 << 10
     /// A record other than a delta came: the lines written may no longer be those rendered. A
     /// delta only appends, and the lines written are the stable ones, which appending keeps.
     private var mayRewrite = false
@@ -46,6 +49,7 @@ public final class RecordRenderer {
     /// records at a stream's end (part-update, message-end) repeat them whole, and are then read
     /// as these same Strings, not second copies (JSON.scan's `reusing`).
     public var heldTexts: [String] {
+        foldGrowingTail()
         var texts: [String] = []
         if let growing = growingText { texts.append(growing.text) }
         for part in message?.parts ?? [] {
@@ -78,7 +82,7 @@ public final class RecordRenderer {
         try showWaitingMessage()
         settleGrowingText()
         // Every string of a record is made terminal-safe once, here, before any format sees it.
-        guard let object = record.terminalSafe.objectValue else { throw RecordError(message: "not a JSON object") }
+        guard let object = record.terminalSafe(sparing: heldTexts).objectValue else { throw RecordError(message: "not a JSON object") }
         if object["role"] != nil, let parts = object["parts"] {
             guard parts.arrayValue != nil else { throw RecordError(message: "message record whose parts is not an array") }
             try endMessage(reason: "no-finish", detail: "a new message began before message-end")
@@ -156,16 +160,27 @@ public final class RecordRenderer {
         }
     }
 
-    /// Takes a part-delta record read without a JSON tree (PartDeltaRecord): the same as `handle`
-    /// given that record.
-    public func handlePartDelta(index: Int, delta: String) throws {
-        let delta = TerminalSafeText.sanitize(delta)
+    /// Takes a part-delta record read without a JSON tree (PartDeltaRecord), its delta as UTF-8
+    /// bytes: the same as `handle` given that record.
+    public func handlePartDelta(index: Int, utf8 delta: UnsafeRawBufferPointer) throws {
         if growingText?.index == index {
-            growingText!.text += delta
+            growingTail.append(contentsOf: delta)
             dirty = true
+            if growingTail.count >= Self.growingTailLimit { foldGrowingTail() }
             return
         }
-        try append(delta, toPart: try partIndex(Int64(index), allowingEnd: false))
+        let text = TerminalSafeText.sanitize(String(decoding: delta, as: UTF8.self))
+        try append(text, toPart: try partIndex(Int64(index), allowingEnd: false))
+    }
+
+    /// The waiting delta bytes, made terminal-safe, appended to the growing text. Each scalar is
+    /// made safe on its own, and every delta is whole scalars, so this is the text the deltas
+    /// made safe one by one would give.
+    private func foldGrowingTail() {
+        guard !growingTail.isEmpty, growingText != nil else { return }
+        let tail = TerminalSafeText.sanitize(String(decoding: growingTail, as: UTF8.self))
+        growingTail.removeAll(keepingCapacity: true)
+        growingText!.text += tail
     }
 
     private func append(_ delta: String, toPart index: Int) throws {
@@ -182,6 +197,7 @@ public final class RecordRenderer {
 
     /// Puts the text that deltas grow back into its part, before anything reads the message.
     private func settleGrowingText() {
+        foldGrowingTail()
         guard let growing = growingText else { return }
         growingText = nil
         message?.parts[growing.index]["text"] = .string(growing.text)
@@ -323,16 +339,10 @@ public final class RecordRenderer {
 
     /// Whether a part-update only lengthened a text part (its final version after the deltas).
     private static func textOnlyGrew(from old: JSONObject, to new: JSONObject) -> Bool {
-        guard old["type"] == new["type"], var before = old["text"]?.stringValue, var after = new["text"]?.stringValue,
-            after.utf8.count >= before.utf8.count
-        else {
+        guard old["type"] == new["type"], let before = old["text"]?.stringValue, let after = new["text"]?.stringValue else {
             return false
         }
-        // The bytes compared at once (a long text byte by byte through its UTF8View cost 60
-        // instructions a byte).
-        return before.withUTF8 { old in
-            after.withUTF8 { new in old.isEmpty || memcmp(new.baseAddress!, old.baseAddress!, old.count) == 0 }
-        }
+        return after.startsWithBytes(of: before)
     }
 
     /// End of input: a message still open was cut off.

@@ -123,9 +123,7 @@ public enum LineEncoder {
         encode(line, ansi: ansi, into: &out)
         out.append(0x0A)
         guard fingerprint else { return 0 }
-        var hasher = Hasher()
-        out.withUnsafeBytes { hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: $0[start...])) }
-        return UInt32(truncatingIfNeeded: hasher.finalize())
+        return UInt32(truncatingIfNeeded: out.withUnsafeBytes { ByteHash.of(UnsafeRawBufferPointer(rebasing: $0[start...])) })
     }
 
     /// Appends the line's bytes to `out`: bytes, not String appends (a few hundred instructions

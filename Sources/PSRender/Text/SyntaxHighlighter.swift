@@ -1,4 +1,5 @@
 import CSourceHighlightLoader
+import PSCore
 import Synchronization
 
 /// The colours of a fenced code block's lines, from GNU source-highlight's language definitions
@@ -133,9 +134,26 @@ enum SyntaxHighlighter {
         private var highlighters: [(file: String, highlighter: OpaquePointer)] = []
         private let capacity = 4
 
+        /// Hashed from its bytes once, compared byte for byte (a String key is normalised again
+        /// at each lookup, and at each resize of the table).
         private struct Block: Hashable {
             let file: String
             let code: String
+            let codeHash: UInt64
+
+            init(file: String, code: String) {
+                self.file = file
+                self.code = code
+                codeHash = ByteHash.of(code)
+            }
+
+            func hash(into hasher: inout Hasher) {
+                hasher.combine(codeHash)
+            }
+
+            static func == (a: Block, b: Block) -> Bool {
+                a.codeHash == b.codeHash && a.file == b.file && a.code.hasSameBytes(as: b.code)
+            }
         }
         private var finished: [Block: [CodeSpan]] = [:]
         private var finishedOrder: [Block] = []

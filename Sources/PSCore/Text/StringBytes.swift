@@ -1,0 +1,21 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension String {
+    /// Whether the two strings are the same UTF-8 bytes, compared at once with memcmp. Not `==`,
+    /// which is canonical equivalence: for a long text that is not all ASCII it normalises both.
+    public func hasSameBytes(as other: String) -> Bool {
+        utf8.count == other.utf8.count && startsWithBytes(of: other)
+    }
+
+    /// Whether this string's UTF-8 bytes begin with those of `prefix`, compared at once (through
+    /// the UTF8View, byte by byte, a long text cost 60 instructions a byte).
+    public func startsWithBytes(of prefix: String) -> Bool {
+        guard utf8.count >= prefix.utf8.count else { return false }
+        var text = self, prefix = prefix
+        return text.withUTF8 { text in
+            prefix.withUTF8 { prefix in prefix.isEmpty || memcmp(text.baseAddress!, prefix.baseAddress!, prefix.count) == 0 }
+        }
+    }
+}
