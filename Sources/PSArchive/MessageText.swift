@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import PSCore
 
 /// The searchable text of a message record, in the four columns the archive indexes (nil: the
@@ -60,7 +57,7 @@ public struct MessageText: Sendable, Equatable {
     /// byte, this was 4% of an ingest).
     private static func hasNUL(_ string: String) -> Bool {
         var string = string
-        return string.withUTF8 { bytes in bytes.baseAddress.map { memchr($0, 0, bytes.count) != nil } ?? false }
+        return string.withUTF8 { ByteSearch.first(0, in: UnsafeRawBufferPointer($0)) != nil }
     }
 
     /// A string as it is, anything else as JSON text.

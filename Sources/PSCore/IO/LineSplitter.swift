@@ -43,8 +43,7 @@ public struct LineSplitter {
         // A splitter is a value: a copy made of it keeps its own start of a line.
         if !isKnownUniquelyReferenced(&pending) { pending = pending.copy() }
         var start = 0
-        while start < chunk.count, let found = memchr(base + start, 0x0A, chunk.count - start) {
-            let newline = base.distance(to: UnsafeRawPointer(found))
+        while let newline = ByteSearch.first(0x0A, in: chunk, from: start) {
             try checkLength(lineLength + newline - start)
             lineNumber += 1
             if lineLength == 0 {

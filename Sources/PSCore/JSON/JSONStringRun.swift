@@ -6,7 +6,7 @@ enum JSONStringRun {
     static func end(_ base: UnsafeRawPointer, from start: Int, count: Int) -> Int {
         var index = start
         while index + 8 <= count {
-            let word = (base + index).loadUnaligned(as: UInt64.self)
+            let word = ByteWord.load(base + index)
             if ByteWord.hasByteBelow(word, 0x20) || ByteWord.has(word, 0x22) || ByteWord.has(word, 0x5C) { break }
             index += 8
         }

@@ -23,7 +23,7 @@ public enum PartDeltaRecord {
         // ps-parts' own spelling, its keys and type compared at once rather than each read as a
         // string (a third of the work of a short delta).
         if scanner.expect(compactHead), let index = scanner.smallInteger(), scanner.expect(compactDeltaKey),
-            let delta = scanner.stringBody(), scanner.expect(compactEnd), scanner.position == line.count
+            let delta = scanner.stringBody(), scanner.next() == UInt8(ascii: "}"), scanner.position == line.count
         {
             return (index, delta)
         }
@@ -67,7 +67,6 @@ public enum PartDeltaRecord {
 
     private static let compactHead = Array(#"{"type":"part-delta","index":"#.utf8)
     private static let compactDeltaKey = Array(#","delta":"#.utf8)
-    private static let compactEnd = Array("}".utf8)
 }
 
 extension RecordScanner {

@@ -93,9 +93,8 @@ public enum SecretScanner {
         guard let base = haystack.baseAddress, !needle.isEmpty else { return nil }
         var at = from
         while at + needle.count <= haystack.count {
-            guard let hit = memchr(base + at, Int32(needle[0]), haystack.count - at) else { return nil }
-            let offset = base.distance(to: UnsafeRawPointer(hit))
-            guard offset + needle.count <= haystack.count else { return nil }
+            guard let offset = ByteSearch.first(needle[0], in: haystack, from: at), offset + needle.count <= haystack.count
+            else { return nil }
             if memcmp(base + offset, needle, needle.count) == 0 { return offset }
             at = offset + 1
         }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import PSCore
 
 /// Cuts a long finished markdown text into pieces that parse to the same blocks as the whole, so
 /// cmark never holds the tree of a whole long message (its nodes take 30 times the text's size).
@@ -37,10 +35,8 @@ enum MarkdownChunks {
         var previousBlank = false
         var lineStart = 0
         let count = bytes.count
-        guard let base = bytes.baseAddress else { return [] }
         while lineStart < count {
-            let found = memchr(base + lineStart, 0x0A, count - lineStart)
-            let lineEnd = found.map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? count
+            let lineEnd = ByteSearch.first(0x0A, in: UnsafeRawBufferPointer(bytes), from: lineStart) ?? count
             let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])
             let blank = isBlank(line[...])
             if let open = fence {
