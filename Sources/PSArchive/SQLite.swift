@@ -95,6 +95,9 @@ final class SQLiteDatabase {
     /// rather than of the file (I/O, locked, corrupt).
     var lastFailureWasInTheQuery: Bool { sqlite3_errcode(handle) & 0xFF == SQLITE_ERROR }
 
+    /// Whether the last failure was a file that is not an SQLite database.
+    var lastFailureWasNotADatabase: Bool { sqlite3_errcode(handle) & 0xFF == SQLITE_NOTADB }
+
     /// Whether a transaction is open.
     var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

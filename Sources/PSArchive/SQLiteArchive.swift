@@ -48,10 +48,19 @@ public final class SQLiteArchive: ArchiveStore {
         return home + "/.local/share/ps-tools/archive.sqlite"
     }
 
-    /// Opens (creating when `create`, with its folder) the archive at `path`.
+    /// The archive's mark in its file's header (PRAGMA application_id: "PSAR" in ASCII).
+    static let applicationID = 0x5053_4152
+
+    /// Opens (creating when `create`, with its folder) the archive at `path`. A new file is
+    /// made readable by its owner alone (SQLite gives its -wal and -shm files the same mode). A
+    /// file that is not an archive (another program's SQLite database, an empty file) is refused
+    /// before anything is written to it (exit 1); an archive made before the mark is known by its
+    /// tables, and marked by the next ps-archive that writes to it.
     public init(path: String, create: Bool) throws {
         if create {
             try Self.makeParentFolder(of: path)
+            let file = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if file >= 0 { close(file) }
         } else if access(path, F_OK) != 0 {
             throw ToolError(.notFound, "\(path): no archive there (ps-archive makes one)")
         }
@@ -60,24 +69,46 @@ public final class SQLiteArchive: ArchiveStore {
         terms = TermCounts(database: database)
         grams = CommonGrams(database: database)
         try database.execute("PRAGMA busy_timeout = 30000")
+        try Self.checkIsArchive(database, new: create)
         if create {
             // Before the schema: its table of pairs is made by this tokenizer.
             try grams.addTokenizer()
             try database.execute("PRAGMA journal_mode = WAL")
-            try withBusyRetry { try database.execute(Self.schema) }
+            try withBusyRetry {
+                try database.execute("BEGIN IMMEDIATE")
+                try upgrade()
+                try database.execute(Self.schema)
+                try database.execute("COMMIT")
+            }
         }
         try database.execute("PRAGMA synchronous = NORMAL")
     }
 
-    static let schema = """
-        BEGIN IMMEDIATE;
-        CREATE TABLE IF NOT EXISTS messages(
-          rowid INTEGER PRIMARY KEY, source TEXT NOT NULL, id TEXT NOT NULL, conversation TEXT,
-          role TEXT NOT NULL, created TEXT, deleted INTEGER NOT NULL DEFAULT 0, record TEXT NOT NULL,
-          UNIQUE(source, id));
-        CREATE TABLE IF NOT EXISTS conversations(
-          source TEXT NOT NULL, id TEXT NOT NULL, title TEXT, record TEXT NOT NULL,
-          PRIMARY KEY(source, id)) WITHOUT ROWID;
+    /// Refuses a database that is neither an archive (marked, or with the archive's tables) nor,
+    /// when `new` may be made, empty.
+    private static func checkIsArchive(_ database: SQLiteDatabase, new: Bool) throws {
+        let statement: SQLiteStatement
+        do {
+            statement = try database.prepare("""
+                SELECT (SELECT application_id FROM pragma_application_id), (SELECT count(*) FROM sqlite_schema),
+                  (SELECT count(*) FROM sqlite_schema WHERE name IN ('messages', 'conversations', 'message_text', 'message_fts'))
+                """)
+            guard try statement.step() else { return }
+        } catch is ToolError where database.lastFailureWasNotADatabase {
+            throw ToolError(.failure, "\(database.path): not an archive (not an SQLite database); it was left unchanged")
+        }
+        let (mark, objects, archiveObjects) = (statement.int(0), statement.int(1), statement.int(2))
+        if mark == applicationID || (mark == 0 && archiveObjects == 4) || (new && mark == 0 && objects == 0) { return }
+        let what = objects == 0 && mark == 0 ? "an empty database" : "another program's SQLite database"
+        throw ToolError(.failure, "\(database.path): not an archive (\(what), without ps-archive's tables); it was left unchanged")
+    }
+
+    /// The version of the archive's schema (PRAGMA user_version). 1: the view reads the text
+    /// after a NUL (SQLite's JSON functions end a string at \\u0000, which it reads as \\u0020).
+    static let schemaVersion = 1
+
+    /// The columns the full-text index holds, read out of each record.
+    static let view = """
         CREATE VIEW IF NOT EXISTS message_text AS SELECT m.rowid AS rowid,
           coalesce((SELECT group_concat(json_extract(p.value, '$.text'), char(10)) FROM json_each(m.record, '$.parts') p
                     WHERE CASE WHEN p.type = 'object' THEN json_extract(p.value, '$.type') END = 'text'),
@@ -90,7 +121,45 @@ public final class SQLiteArchive: ArchiveStore {
           (SELECT group_concat(coalesce(json_extract(p.value, '$.input'), '') || char(10) || coalesce(json_extract(p.value, '$.output'), ''), char(10))
            FROM json_each(m.record, '$.parts') p
            WHERE CASE WHEN p.type = 'object' THEN json_extract(p.value, '$.type') LIKE 'tool-%' OR json_extract(p.value, '$.type') = 'dynamic-tool' END) AS tool_io
-          FROM messages m;
+          FROM (SELECT rowid, replace(record, '\\u0000', '\\u0020') AS record FROM messages) m
+        """
+
+    /// Brings an archive made by an earlier version to `schemaVersion`, in the caller's
+    /// transaction: the view is made again, and the messages with a NUL indexed again through
+    /// it (their text was cut at the NUL). Then the index has changed, and the copies ranking
+    /// reads and the pairs of common words are made again at the end of the ingest.
+    private func upgrade() throws {
+        let version = try database.prepare("PRAGMA user_version")
+        let view = try database.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'message_text'")
+        guard try version.step(), version.int(0) < Self.schemaVersion, try view.step(), view.int(0) == 1 else { return }
+        version.reset()
+        view.reset()
+        try database.execute("""
+            CREATE TEMP TABLE rows_with_nul AS SELECT rowid FROM messages WHERE instr(record, '\\u0000')
+              INTERSECT SELECT id FROM message_fts_docsize;
+            INSERT INTO message_fts(message_fts, rowid, text, reasoning, tool, tool_io)
+              SELECT 'delete', rowid, text, reasoning, tool, tool_io FROM message_text WHERE rowid IN temp.rows_with_nul;
+            DROP VIEW message_text;
+            \(Self.view);
+            INSERT INTO message_fts(rowid, text, reasoning, tool, tool_io)
+              SELECT rowid, text, reasoning, tool, tool_io FROM message_text WHERE rowid IN temp.rows_with_nul;
+            DROP TABLE temp.rows_with_nul;
+            """)
+        indexed += database.changes
+    }
+
+    /// The tables, view, index and triggers, made when missing, in the caller's transaction.
+    static let schema = """
+        PRAGMA application_id = \(applicationID);
+        PRAGMA user_version = \(schemaVersion);
+        CREATE TABLE IF NOT EXISTS messages(
+          rowid INTEGER PRIMARY KEY, source TEXT NOT NULL, id TEXT NOT NULL, conversation TEXT,
+          role TEXT NOT NULL, created TEXT, deleted INTEGER NOT NULL DEFAULT 0, record TEXT NOT NULL,
+          UNIQUE(source, id));
+        CREATE TABLE IF NOT EXISTS conversations(
+          source TEXT NOT NULL, id TEXT NOT NULL, title TEXT, record TEXT NOT NULL,
+          PRIMARY KEY(source, id)) WITHOUT ROWID;
+        \(view);
         CREATE VIRTUAL TABLE IF NOT EXISTS message_fts USING fts5(
           text, reasoning, tool, tool_io, content = 'message_text', content_rowid = 'rowid');
         \(RowLengths.schema);
@@ -109,7 +178,6 @@ public final class SQLiteArchive: ArchiveStore {
           INSERT INTO message_fts(rowid, text, reasoning, tool, tool_io)
             SELECT rowid, text, reasoning, tool, tool_io FROM message_text WHERE rowid = new.rowid;
         END;
-        COMMIT;
         """
 
     private static func makeParentFolder(of path: String) throws {
@@ -170,6 +238,7 @@ public final class SQLiteArchive: ArchiveStore {
     /// transaction, which stamps the pairs with the index as it leaves it.
     public func finishIngest() throws {
         let index = FullTextIndex(database: database)
+        try indexMissedRows(index)
         let optimize = try index.worthOptimizing(indexed: indexed)
         if optimize || indexed > 0 || gramsStale {
             try database.execute("BEGIN IMMEDIATE")
@@ -194,6 +263,29 @@ public final class SQLiteArchive: ArchiveStore {
         }
         indexed = 0
         gramsStale = false
+    }
+
+    /// Indexes the messages the index lacks: those another program (a plain sqlite3) inserted,
+    /// since ps-archive indexes what it stores itself rather than by a trigger. Found when the
+    /// index holds fewer rows than the table; a record SQLite's JSON functions cannot read is
+    /// left out (ps-archive refuses those at the door).
+    private func indexMissedRows(_ index: FullTextIndex) throws {
+        let count = try database.prepare("SELECT count(*) FROM messages")
+        guard try count.step(), count.int(0) > (try index.rows()) else { return }
+        count.reset()
+        try database.execute("BEGIN IMMEDIATE")
+        do {
+            try database.execute("""
+                INSERT INTO message_fts(rowid, text, reasoning, tool, tool_io)
+                  SELECT rowid, text, reasoning, tool, tool_io FROM message_text WHERE rowid IN
+                    (SELECT rowid FROM messages WHERE json_valid(record) EXCEPT SELECT id FROM message_fts_docsize)
+                """)
+            indexed += database.changes
+            try database.execute("COMMIT")
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
     }
 
     /// The number of segments (b-trees) of the full-text index.
@@ -313,6 +405,11 @@ public final class SQLiteArchive: ArchiveStore {
     let terms: TermCounts
 
     public func search(_ query: ArchiveQuery, _ body: (ArchiveHit) throws -> Void) throws {
+        // FTS5 reads a MATCH that starts with "*" as a "special query" (fts5_main.c,
+        // fts5SpecialMatch), not a full-text one: it has no phrases for a ranking function to read.
+        if query.text.hasPrefix("*") {
+            throw ToolError(.usage, "not a full-text query (FTS5 syntax: see ps-search(1)): it starts with \"*\"")
+        }
         // Best first by bm25, through ps_rank (RankFunction: bm25's value for each row that can
         // be among the best `limit`, without reading the length of those that cannot). A single
         // phrase with no filter is ranked in one call of it (RankFunction.everyRow), without
