@@ -33,11 +33,39 @@ final class SQLiteDatabase {
     func retryingBusy(_ attempt: () -> Int32) -> Int32 {
         var status = attempt()
         let deadline = MonotonicClock.now + 30
-        while status & 0xFF == SQLITE_BUSY && sqlite3_get_autocommit(handle) != 0 && MonotonicClock.now < deadline {
+        while status & 0xFF == SQLITE_BUSY && sqlite3_get_autocommit(handle) != 0 && MonotonicClock.now < deadline
+                && Self.interrupted == 0 {
             usleep(20_000)
             status = attempt()
         }
         return status
+    }
+
+    /// The connection a SIGINT or SIGTERM interrupts, and whether one came (see `stopOnSignals`).
+    nonisolated(unsafe) private static var interruptible: OpaquePointer?
+    nonisolated(unsafe) static var interrupted: sig_atomic_t = 0
+
+    /// From now on SIGINT and SIGTERM stop this connection's work: the handler interrupts the
+    /// running statement (sqlite3_interrupt, which SQLite's own shell calls from its handler)
+    /// and marks the connection interrupted, for the next statement to see; either way the
+    /// command ends with exit 130.
+    func stopOnSignals() {
+        Self.interrupted = 0  // both read here first, not for the first time in the handler
+        Self.interruptible = handle
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            SQLiteDatabase.interrupted = 1
+            if let handle = SQLiteDatabase.interruptible { sqlite3_interrupt(handle) }
+        }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0
+        sigaction(SIGINT, &action, nil)
+        sigaction(SIGTERM, &action, nil)
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        sigprocmask(SIG_UNBLOCK, &signals, nil)
     }
 
     /// Runs statements that take no values and give no rows.
@@ -153,6 +181,10 @@ final class SQLiteStatement {
 
     /// The next row: true while there is one.
     func step() throws -> Bool {
+        if SQLiteDatabase.interrupted != 0 {
+            reset()
+            throw ToolError(.interrupted, "interrupted")
+        }
         // Retried only before its first row: a retry after an error starts the statement again.
         let status = rowsGiven ? sqlite3_step(statement) : database.retryingBusy { sqlite3_step(statement) }
         switch status {
@@ -160,6 +192,9 @@ final class SQLiteStatement {
             rowsGiven = true
             return true
         case SQLITE_DONE: return false
+        case let status where status & 0xFF == SQLITE_INTERRUPT:
+            reset()
+            throw ToolError(.interrupted, "interrupted")
         default:
             let message = database.lastError
             reset()

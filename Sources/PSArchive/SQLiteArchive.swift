@@ -398,6 +398,9 @@ public final class SQLiteArchive: ArchiveStore {
         }
     }
 
+    /// SIGINT and SIGTERM stop a search from now on (exit 130), whatever SQLite is doing.
+    public func stopOnSignals() { database.stopOnSignals() }
+
     private var rankFunctionAdded = false
     /// The rows the last search ranked, and those whose length it read.
     let rankCounts: RankFunction.Counts
@@ -420,6 +423,7 @@ public final class SQLiteArchive: ArchiveStore {
         // one by one.
         if !rankFunctionAdded {
             try RankFunction.register(on: database, counting: rankCounts)
+            try WindowSnippet.register(on: database)
             rankFunctionAdded = true
             // A search reads most pages once: a small page cache is reused where the default
             // (2 MB) takes new memory for each page, its first touch a page fault (for a word in
@@ -500,26 +504,36 @@ public final class SQLiteArchive: ArchiveStore {
         // Rounding can leave the order in doubt without FTS5's count (RankCandidates): then again,
         // row by row, with it.
         let rows = try filters.isEmpty ? (fromPairs() ?? everyRow() ?? best()) : best()
-        // A long message's snippet is cut from its highlighted text (WindowSnippet): snippet()'s
+        // A long message's snippet is the window at its first match (WindowSnippet): snippet()'s
         // time grows with the square of a row's matches.
         let hit = try database.prepare("""
             SELECT m.source, m.record, c.record,
-              CASE WHEN length(m.record) <= \(WindowSnippet.longRecord) THEN snippet(message_fts, -1, char(2), char(3), '…', 16) END,
-              CASE WHEN length(m.record) > \(WindowSnippet.longRecord) THEN highlight(message_fts, 0, char(2), char(3)) END,
-              CASE WHEN length(m.record) > \(WindowSnippet.longRecord) THEN highlight(message_fts, 1, char(2), char(3)) END,
-              CASE WHEN length(m.record) > \(WindowSnippet.longRecord) THEN highlight(message_fts, 2, char(2), char(3)) END,
-              CASE WHEN length(m.record) > \(WindowSnippet.longRecord) THEN highlight(message_fts, 3, char(2), char(3)) END
+              CASE WHEN length(m.record) <= \(WindowSnippet.longRecord) THEN snippet(message_fts, -1, char(2), char(3), '…', 16) END
             FROM message_fts f JOIN messages m ON m.rowid = f.rowid
             LEFT JOIN conversations c ON c.source = m.source AND c.id = m.conversation
             WHERE message_fts MATCH ?1 AND f.rowid = ?2
+            """)
+        let window = try database.prepare("""
+            SELECT \(WindowSnippet.name)(message_fts, ?3, ?4, ?5, ?6) FROM message_fts WHERE message_fts MATCH ?1 AND rowid = ?2
             """)
         for row in rows {
             hit.bind(1, query.text)
             hit.bind(2, Int(row.rowid))
             guard try hit.step() else { continue }
-            let found = ArchiveHit(source: hit.text(0) ?? "", message: hit.text(1) ?? "", conversation: hit.text(2),
-                                   rank: row.rank, snippet: hit.text(3) ?? WindowSnippet.cut((4...7).map { hit.text($0) }))
+            var found = ArchiveHit(source: hit.text(0) ?? "", message: hit.text(1) ?? "", conversation: hit.text(2),
+                                   rank: row.rank, snippet: hit.text(3) ?? "")
+            let long = hit.text(3) == nil
             hit.reset()
+            if long, let record = (try? JSON.read(found.message))?.objectValue {
+                let columns = MessageText(record)
+                window.bind(1, query.text)
+                window.bind(2, Int(row.rowid))
+                for (index, text) in [columns.text, columns.reasoning, columns.tool, columns.toolIO].enumerated() {
+                    window.bind(Int32(index + 3), text)
+                }
+                if try window.step() { found.snippet = window.text(0) ?? "" }
+                window.reset()
+            }
             try body(found)
         }
     }

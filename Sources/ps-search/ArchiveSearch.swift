@@ -11,6 +11,7 @@ struct ArchiveSearch {
 
     func run(path: String) throws {
         let store = try ArchiveStores.searching(path)
+        (store as? SQLiteArchive)?.stopOnSignals()
         let writer = RecordWriter()
         try store.search(query) { hit in
             if table {

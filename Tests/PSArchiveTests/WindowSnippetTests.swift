@@ -1,38 +1,62 @@
 @testable import PSArchive
+import PSCore
 import XCTest
 
-/// WindowSnippet: the words around the first match of a highlighted text.
+/// WindowSnippet: the snippet of a long message (a record over 16 KB) is the words around its
+/// first match, each match marked, read from an archive as a search shows it.
 final class WindowSnippetTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ps-window-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+
     private func marked(_ word: String) -> String { "\u{2}\(word)\u{3}" }
 
-    func testTheWindowStartsFourWordsBeforeTheFirstMatchAndHoldsSixteenWords() {
-        let words = (1...40).map { "w\($0)" }
-        var text = words
-        text[20] = marked("hit")
-        text[30] = marked("hit")
-        let window = WindowSnippet.cut([text.joined(separator: " ")])
-        XCTAssertEqual(window, "…" + text[16..<32].joined(separator: " ") + "…")
+    /// The snippet of a message whose text parts are `texts` (each part's words given), made long
+    /// by a field that is not searched.
+    private func snippet(_ texts: [String], _ query: String) throws -> String? {
+        let archive = try SQLiteArchive(path: folder.appendingPathComponent("\(UUID().uuidString).sqlite").path, create: true)
+        let parts = texts.map { #"{"type":"text","text":"\#($0)"}"# }.joined(separator: ",")
+        let pad = String(repeating: "x", count: WindowSnippet.longRecord)
+        var line = #"{"id":"m","role":"user","pad":"\#(pad)","parts":[\#(parts)]}"#
+        guard case .message(let message) = try line.withUTF8({ try ArchiveRecord.read(UnsafeRawBufferPointer($0), source: "s") })
+        else { return nil }
+        try archive.begin()
+        try archive.store(message)
+        try archive.commit()
+        var found: [String] = []
+        try archive.search(ArchiveQuery(text: query)) { found.append($0.snippet) }
+        return found.first
     }
 
-    func testAMatchNearTheStartHasNoLeadingEllipsisAndAShortTextNoTrailingOne() {
-        XCTAssertEqual(WindowSnippet.cut(["a \(marked("b")) c"]), "a \(marked("b")) c")
-        XCTAssertEqual(WindowSnippet.cut(["\(marked("first")) then more"]), "\(marked("first")) then more")
+    func testTheWindowStartsFourWordsBeforeTheFirstMatchAndHoldsSixteenWords() throws {
+        var words = (1...40).map { "w\($0)" }
+        words[20] = "hit"
+        words[30] = "hit"
+        var shown = words
+        shown[20] = marked("hit")
+        shown[30] = marked("hit")
+        XCTAssertEqual(try snippet([words.joined(separator: " ")], "hit"), "…" + shown[16..<32].joined(separator: " ") + "…")
     }
 
-    func testTheFirstColumnWithAMatchIsUsedAndAMatchlessTextGivesItsStart() {
-        XCTAssertEqual(WindowSnippet.cut([nil, "no match", "tool \(marked("name"))", "x"]), "tool \(marked("name"))")
-        let plain = (1...20).map { "p\($0)" }.joined(separator: " ")
-        XCTAssertEqual(WindowSnippet.cut([plain]), (1...16).map { "p\($0)" }.joined(separator: " ") + "…")
-        XCTAssertEqual(WindowSnippet.cut([nil, nil]), "")
+    func testAMatchNearTheStartHasNoLeadingEllipsisAndAShortTextNoTrailingOne() throws {
+        XCTAssertEqual(try snippet(["a b, c"], "b"), "a \(marked("b")), c")
+        XCTAssertEqual(try snippet(["first then more"], "first"), "\(marked("first")) then more")
     }
 
-    func testAMatchAtTheWindowsEdgeIsClosedOrLeftOut() {
-        // The sixteenth word begins a match that goes on: kept and closed. A seventeenth that
-        // begins a match: left out, its marker too.
-        let head = [marked("a")] + (2...15).map { "w\($0)" }
-        let window = WindowSnippet.cut([(head + ["\u{2}long", "match\u{3}", "w18"]).joined(separator: " ")])
-        XCTAssertEqual(window, head.joined(separator: " ") + " \u{2}long\u{3}…")
-        let sixteen = head + ["w16"]
-        XCTAssertEqual(WindowSnippet.cut([(sixteen + [marked("m")]).joined(separator: " ")]), sixteen.joined(separator: " ") + "…")
+    func testAPhraseIsMarkedOnceAndAMatchAtTheWindowsEndIsClosed() throws {
+        let head = (1...14).map { "w\($0)" }
+        XCTAssertEqual(try snippet([(head + ["long", "match", "w17"]).joined(separator: " ")], #""long match""#),
+                       "…" + head[10...].joined(separator: " ") + " \u{2}long match\u{3} w17")
+        XCTAssertEqual(try snippet([(["a"] + head + ["long", "match"]).joined(separator: " ")], #"a "long match""#),
+                       marked("a") + " " + head.joined(separator: " ") + " \u{2}long\u{3}…")
+    }
+
+    func testTheTextPartsAreOneText() throws {
+        XCTAssertEqual(try snippet(["alpha beta", "gamma delta"], "delta"), "alpha beta\ngamma \(marked("delta"))")
     }
 }
