@@ -50,7 +50,14 @@ public struct PsArchive: ParsableCommand {
             them in step as it writes. A plain sqlite3 can read and change the archive (though \
             not that table, message_grams, whose tokenizer only ps-archive has); after such a \
             change the next run of ps-archive makes the pairs again (about 20 seconds per \
-            million messages), and until then a search does without them.
+            million messages), and until then a search does without them. A message row such \
+            a client inserts is indexed by the next run of ps-archive.
+
+            A new archive file is readable by its owner only (0600, and so are its -wal and \
+            -shm files), and is marked as an archive (PRAGMA application_id 1347633490, \
+            user_version 1). A --db file that is not an archive (another program's SQLite \
+            database, an empty file, a file that is not SQLite) is exit 1, and left unchanged; \
+            an archive of an earlier version, unmarked, is known by its tables and marked.
 
             --db postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE (or postgres://; \
             ?host=/socket/folder for a unix socket, ?sslmode=require for TLS) keeps the same \
@@ -68,7 +75,9 @@ public struct PsArchive: ParsableCommand {
 
             A line that is not such a record is exit 3, naming its line; the lines before it are \
             kept. So is a line longer than --max-record-size (64 MiB by default), refused before \
-            more of it than that is held.
+            more of it than that is held, and a message nested deeper than 1000 levels of arrays \
+            and objects (the most SQLite's JSON functions read). A key written with escapes \
+            ("t\\u0065xt") is stored written plainly.
 
             --stats writes, per source, the number of messages and conversations and the oldest \
             and newest createdAt (a table on a terminal, else NDJSON \

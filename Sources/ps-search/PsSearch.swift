@@ -42,7 +42,10 @@ struct PsSearch: ParsableCommand {
             message record with "source", "conversation" (its record from ps-history --list \
             when archived, else {"id":…}), "rank" and "snippet" (matches in [brackets]; in a message record over 16 KB, the \
             words around the first match), so ps-render shows the hits. On a terminal, a list: conversation title, date and role, \
-            then the snippet with the matches in bold. A query that is not FTS5 syntax is exit 2.
+            then the snippet with the matches in bold. A query that is not FTS5 syntax is exit 2, \
+            and so is one that starts with * (FTS5 reads it as a special query, not a full-text \
+            one). A --db file that is not an archive is exit 1. Ctrl-C or SIGTERM stops a \
+            search: exit 130.
 
             --db postgresql://USER@HOST:PORT/DATABASE searches an archive ps-archive keeps in \
             PostgreSQL (the password in the URL or in PGPASSWORD): the same filters, records \

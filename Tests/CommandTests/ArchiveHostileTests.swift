@@ -219,3 +219,28 @@ import Glibc
         #expect(search.wait() == 130)
     }
 }
+
+/// The archive's fuzz corpus (fuzz/archive): every input that once broke ps-archive or a search
+/// of what it stored ends with a status each documents for it, and is searched with FTS5's
+/// syntax, its special queries among it.
+@Suite struct ArchiveFuzzCorpusTests {
+    static let queries = ["*id", "*id 1", "*reads", "*", "\"unclosed", "text: hello", "NEAR(hello world, 2)", "hel*",
+                          "hello", "zebra", "giraffe", "walrus", "after", "launch"]
+
+    @Test func archiveCorpusIsStoredAndSearched() throws {
+        let files = try FuzzCorpusReplayTests.corpus("archive")
+        #expect(files.count >= 5)
+        for (name, data) in files {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ps-archive-corpus-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let db = folder.appendingPathComponent("archive.sqlite").path
+            let stored = try Run.command("ps-archive", ["--db", db], stdin: data, timeout: 60)
+            #expect([0, 3].contains(stored.status), "\(name): ps-archive status \(stored.status) \(stored.stderrText.prefix(300))")
+            for query in Self.queries {
+                let found = try Run.command("ps-search", ["--db", db, query], timeout: 60)
+                #expect([0, 2].contains(found.status), "\(name) \(query): ps-search status \(found.status) \(found.stderrText.prefix(300))")
+            }
+        }
+    }
+}
