@@ -104,7 +104,7 @@ public final class SQLiteArchive: ArchiveStore {
     }
 
     /// The version of the archive's schema (PRAGMA user_version). 1: the view reads the text
-    /// after a NUL (SQLite's JSON functions end a string at \\u0000, which it reads as \\u0020).
+    /// after a NUL (SQLite's JSON functions end a string at \u0000, which it reads as \u0020).
     static let schemaVersion = 1
 
     /// The columns the full-text index holds, read out of each record.
