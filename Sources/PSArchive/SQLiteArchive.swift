@@ -504,11 +504,13 @@ public final class SQLiteArchive: ArchiveStore {
         // Rounding can leave the order in doubt without FTS5's count (RankCandidates): then again,
         // row by row, with it.
         let rows = try filters.isEmpty ? (fromPairs() ?? everyRow() ?? best()) : best()
-        // A long message's snippet is the window at its first match (WindowSnippet): snippet()'s
-        // time grows with the square of a row's matches.
+        // The snippet of a long message, or of one with many matches, is the window at its first
+        // match (WindowSnippet): snippet()'s time grows with the square of a row's matches.
         let hit = try database.prepare("""
             SELECT m.source, m.record, c.record,
-              CASE WHEN length(m.record) <= \(WindowSnippet.longRecord) THEN snippet(message_fts, -1, char(2), char(3), '…', 16) END
+              CASE WHEN length(m.record) <= \(WindowSnippet.longRecord)
+                    AND \(WindowSnippet.matchesName)(message_fts) <= \(WindowSnippet.snippetMatches)
+                THEN snippet(message_fts, -1, char(2), char(3), '…', 16) END
             FROM message_fts f JOIN messages m ON m.rowid = f.rowid
             LEFT JOIN conversations c ON c.source = m.source AND c.id = m.conversation
             WHERE message_fts MATCH ?1 AND f.rowid = ?2

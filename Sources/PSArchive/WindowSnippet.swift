@@ -1,14 +1,14 @@
 import CSQLite
 
-/// `ps_window(message_fts, text, reasoning, tool, tool_io)`: the snippet of a long message, the
-/// words around its first match, each match between ArchiveHit's markers, with "…" where the
-/// text goes on. The columns' texts are given (MessageText's, read from the record): FTS5's own
-/// (xColumnText) come from the view, whose JSON functions hold many copies of a long text. FTS5's `snippet()`
-/// scores a window at each match against every other match, and `highlight()` copies its whole
-/// result again for each match it adds: both take time in the square of a row's matches, and
-/// highlight() memory several times the text. This reads each phrase's first matches in the row
-/// (xPhraseFirst, xPhraseNext) and tokenizes the text only up to the window's end. Short messages keep
-/// `snippet()`'s choice of the best window.
+/// `ps_window(message_fts, text, reasoning, tool, tool_io)`: the snippet of a long message (or
+/// of one with many matches), the words around its first match, each match between ArchiveHit's
+/// markers, with "…" where the text goes on. FTS5's `snippet()` scores a window at each match
+/// against every other match, and `highlight()` copies its whole result again for each match it
+/// adds: both take time in the square of a row's matches, and highlight() memory several times
+/// the text. This reads each phrase's first matches in the row (xPhraseFirst, xPhraseNext) and
+/// tokenizes the text only up to the window's end. The columns' texts are given (MessageText's,
+/// read from the record): FTS5's own (xColumnText) come from the view, whose JSON functions hold
+/// many copies of a long text. Other messages keep `snippet()`'s choice of the best window.
 enum WindowSnippet {
     static let name = "ps_window"
     /// Messages whose record is longer than this many characters get a window snippet.
@@ -17,10 +17,23 @@ enum WindowSnippet {
     static let words: Int32 = 16
     static let wordsBefore: Int32 = 4
 
+    /// `ps_matches(message_fts)`: the number of matches in the row (xInstCount, which reads
+    /// each once). A row with more than `snippetMatches` gets a window snippet too.
+    static let matchesName = "ps_matches"
+    static let snippetMatches = 256
+
     static func register(on database: SQLiteDatabase) throws {
         guard let api = try database.fts5API(),
-              api.pointee.xCreateFunction!(api, name, nil, window, nil) == SQLITE_OK
-        else { throw database.failure("cannot add the full-text snippet function") }
+              api.pointee.xCreateFunction!(api, name, nil, window, nil) == SQLITE_OK,
+              api.pointee.xCreateFunction!(api, matchesName, nil, matches, nil) == SQLITE_OK
+        else { throw database.failure("cannot add the full-text snippet functions") }
+    }
+
+    private static let matches: fts5_extension_function = { api, context, result, _, _ in
+        guard let api = api?.pointee, let context else { return }
+        var count: Int32 = 0
+        let status = api.xInstCount!(context, &count)
+        if status == SQLITE_OK { sqlite3_result_int64(result, Int64(count)) } else { sqlite3_result_error_code(result, status) }
     }
 
     private static let window: fts5_extension_function = { api, context, result, count, values in

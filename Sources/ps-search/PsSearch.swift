@@ -40,8 +40,8 @@ struct PsSearch: ParsableCommand {
             --source, --conversation, --role, --since and --until (createdAt compared as text, \
             e.g. 2025-11 or 2025-11-01T09:00) narrow them. In a pipe, one record per hit: the \
             message record with "source", "conversation" (its record from ps-history --list \
-            when archived, else {"id":…}), "rank" and "snippet" (matches in [brackets]; in a message record over 16 KB, the \
-            words around the first match), so ps-render shows the hits. On a terminal, a list: conversation title, date and role, \
+            when archived, else {"id":…}), "rank" and "snippet" (matches in [brackets]; in a message record over 16 KB, or with \
+            over 256 matches, the words around the first match), so ps-render shows the hits. On a terminal, a list: conversation title, date and role, \
             then the snippet with the matches in bold. A query that is not FTS5 syntax is exit 2, \
             and so is one that starts with * (FTS5 reads it as a special query, not a full-text \
             one). A --db file that is not an archive is exit 1. Ctrl-C or SIGTERM stops a \

@@ -206,6 +206,23 @@ import Glibc
         #expect(record?["snippet"] as? String == "…ab ab ab ab [last]")
     }
 
+    /// Fifty messages just short of 16 KB, each of one word repeated: snippet() took the square
+    /// of each one's matches.
+    @Test func manyMessagesOfManyMatchesAreShownInProportionToThem() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ps-archive-many-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = folder.appendingPathComponent("archive.sqlite").path
+        let text = Array(repeating: "a", count: 8000).joined(separator: " ")
+        let records = (1...50).map { #"{"id":"m\#($0)","role":"user","parts":[{"type":"text","text":"\#(text)"}]}"# }
+        #expect(try Run.command("ps-archive", ["--db", db], stdin: Data((records.joined(separator: "\n") + "\n").utf8)).status == 0)
+        let started = Date()
+        let found = try Run.command("ps-search", ["--db", db, "--limit", "50", "a"], timeout: 60)
+        #expect(found.status == 0, "\(found.stderrText)")
+        #expect(found.stdoutLines.count == 50)
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
     @Test(arguments: [SIGINT, SIGTERM])
     func aSignalStopsASearch(_ signal: Int32) throws {
         let db = try Self.archive.get()
