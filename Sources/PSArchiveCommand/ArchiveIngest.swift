@@ -5,8 +5,10 @@ import PSCore
 /// more waiting (so nothing waits in an open transaction for more input: a live follower's
 /// records are committed as they come) or when it holds `transactionBytes` of input (a file or a
 /// busy pipe: FTS5 writes its pending terms as a new segment at each commit, and fewer, larger
-/// ones cost less to write and merge), and the lines before a malformed one (or one longer than
-/// InputLimits allows, refused before it is held) committed before it is reported. Messages go
+/// ones cost less to write and merge). A line that is not a record is reported (its number and
+/// why) and skipped, the others stored, and the ingest ends with exit 3 naming how many were
+/// refused: one hostile record costs no good one. A line longer than InputLimits allows is
+/// refused before it is held, and ends the ingest, the lines before it committed. Messages go
 /// to the store in batches (up to `batchCount` of them, or past `batchBytes` of records, so
 /// memory stays flat), each sent before a deletion that follows it, so the order of the input
 /// is kept.
@@ -23,6 +25,7 @@ struct ArchiveIngest {
         var batch: [ArchivedMessage] = []
         var batchBytes = 0
         var transactionBytes = 0
+        var refused = 0, firstRefused = 0
         func send() throws {
             if !batch.isEmpty { try store.store(batch) }
             batch.removeAll(keepingCapacity: true)
@@ -44,7 +47,10 @@ struct ArchiveIngest {
                 do {
                     record = try ArchiveRecord.read(line, source: source)
                 } catch let error as RecordError {
-                    throw ToolError(.malformedInput, "\(lines.name): line \(number): \(error.message)")
+                    Diagnostics.error("\(lines.name): line \(number): \(error.message); skipped")
+                    if refused == 0 { firstRefused = number }
+                    refused += 1
+                    return
                 }
                 if !open {
                     try store.begin()
@@ -65,6 +71,10 @@ struct ArchiveIngest {
             }, afterRead: afterRead)
             try commit()
             try store.finishIngest()
+            if refused > 0 {
+                let lines = refused == 1 ? "1 line was" : "\(refused) lines were"
+                throw ToolError(.malformedInput, "\(lines) not a record and skipped (the first: line \(firstRefused)); the others are stored")
+            }
         } catch let error as ToolError where error.status == .malformedInput {
             try commit()
             throw error

@@ -73,11 +73,12 @@ public struct PsArchive: ParsableCommand {
             becomes for such a run (the same arguments), so that an SQLite run never loads it; \
             without the helper, exit 1.
 
-            A line that is not such a record is exit 3, naming its line; the lines before it are \
-            kept. So is a line longer than --max-record-size (64 MiB by default), refused before \
-            more of it than that is held, and a message nested deeper than 1000 levels of arrays \
-            and objects (the most SQLite's JSON functions read). A key written with escapes \
-            ("t\\u0065xt") is stored written plainly.
+            A line that is not such a record, or a message nested deeper than 1000 levels of arrays \
+            and objects (the most SQLite's JSON functions read), is reported with its line number \
+            and skipped; the other lines are stored, and the run ends with exit 3. A line longer \
+            than --max-record-size (64 MiB by default) is refused before more of it than that is \
+            held, and ends the run with exit 3, the lines before it kept. A key written with \
+            escapes ("t\\u0065xt") is stored written plainly.
 
             --stats writes, per source, the number of messages and conversations and the oldest \
             and newest createdAt (a table on a terminal, else NDJSON \
