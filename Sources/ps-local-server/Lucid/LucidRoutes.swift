@@ -48,6 +48,12 @@ struct LucidRoutes {
             return Reply.json(LucidJSON.user(user))
         }
 
+        // src/routes/users.ts:157-187 → 204; the user's data goes with them.
+        router.delete("/v1/users/:externalId") { _, context in
+            guard store.deleteUser(externalID: context.parameters.get("externalId") ?? "") else { throw LucidError.notFound("User") }
+            return Response(status: .noContent)
+        }
+
         // src/routes/conversations.ts:57-74, createConversationSchema (conversation.validation.ts:10-35);
         // the user's timezone when none is given (conversation.service.ts:34-58).
         router.post("/v1/conversations") { request, _ in

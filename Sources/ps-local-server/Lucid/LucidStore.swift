@@ -96,6 +96,18 @@ final class LucidStore: Sendable {
 
     func user(_ id: String) -> User? { data.withLock { $0.users[id] } }
 
+    /// The user and all that is theirs (users.ts:148-153: "this cascades to conversations,
+    /// messages, facts"); false when there is none.
+    func deleteUser(externalID: String) -> Bool {
+        data.withLock { data in
+            guard let id = data.userByExternalID.removeValue(forKey: externalID) else { return false }
+            data.users[id] = nil
+            data.conversations = data.conversations.filter { $0.value.userID != id }
+            data.facts.removeAll { $0.userID == id }
+            return true
+        }
+    }
+
     func user(externalID: String) -> User? {
         data.withLock { data in data.userByExternalID[externalID].flatMap { data.users[$0] } }
     }
