@@ -206,6 +206,12 @@ struct PsLocalServer: ParsableCommand {
     @Option(name: .customLong("ping-timeout-ms"), help: "How long the realtime service waits for a pong before it closes a session.")
     var pingTimeoutMs = 20_000
 
+    @Option(name: .customLong("gemini-idle-ms"), help: "Milliseconds without a message after which the gemini dialect forgets a conversation (the real server's 30 minutes).")
+    var geminiIdleMs = 30 * 60 * 1000
+
+    @Flag(name: .customLong("gemini-runs-tools"), help: "The gemini dialect runs tool calls and sends their results (the real server fails every tool call).")
+    var geminiRunsTools = false
+
     @Flag(name: .customLong("print-gemini-token"), help: "Print the gemini dialect's demo Firebase ID token and exit.")
     var printGeminiToken = false
 
@@ -224,6 +230,7 @@ struct PsLocalServer: ParsableCommand {
         guard (10...3_600_000).contains(keepAliveMs) else {
             throw ValidationError("--keepalive-ms must be between 10 and 3600000")
         }
+        guard (1...86_400_000).contains(geminiIdleMs) else { throw ValidationError("--gemini-idle-ms must be between 1 and 86400000") }
         guard (1...1_000).contains(messagesPerTimestamp) else {
             throw ValidationError("--messages-per-timestamp must be between 1 and 1000")
         }
@@ -242,7 +249,8 @@ struct PsLocalServer: ParsableCommand {
         }
         let state = ServerState(dialect: dialect, paceMs: paceMs, quiet: quiet, historyMessages: historyMessages,
             messagesPerTimestamp: messagesPerTimestamp, keepAliveMs: keepAliveMs, localModels: localModels,
-            realtimeTiming: .init(pingInterval: .milliseconds(pingIntervalMs), pingTimeout: .milliseconds(pingTimeoutMs)))
+            realtimeTiming: .init(pingInterval: .milliseconds(pingIntervalMs), pingTimeout: .milliseconds(pingTimeoutMs)),
+            geminiIdleMs: geminiIdleMs, geminiRunsTools: geminiRunsTools)
         let server = LocalServer(state: state, host: host, port: port)
         if watchStdin { StdinWatch.start() }
         let outcome = BlockingResult()
