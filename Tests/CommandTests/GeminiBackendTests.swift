@@ -102,6 +102,23 @@ import TestSupport
         #expect(try Self.api(server, "GET", "/conversations/" + id).status == 404)
     }
 
+    /// Thinking models send a thought on most replies, its text gemini-cli's {subject,
+    /// description}: the reply is whole, the thought its reasoning.
+    @Test func aReplyWithAThoughtIsWhole() throws {
+        let server = try Self.start()
+        defer { server.stop() }
+        let sandbox = try Self.sandbox(server)
+        let raw = try sandbox.run("ps-send", ["think about Lisbon"])
+        #expect(raw.status == 0, "\(raw.stderrText)")
+        #expect(raw.stdoutText.contains(#"event: thought\#ndata: {"text":{"subject":"#))
+        let parts = try sandbox.shell("ps-send 'think about Lisbon' | ps-sse | ps-parts --final")
+        #expect(parts.status == 0, "\(parts.stderrText)")
+        let reply = try #require(try Records.parse(parts.stdoutText).last)
+        let kinds = (reply["parts"] as? [[String: Any]])?.map { $0["type"] as? String }
+        #expect(kinds == ["reasoning", "text"], "\(String(describing: kinds))")
+        #expect(((reply["parts"] as? [[String: Any]])?.first?["text"] as? String)?.hasPrefix("**The user asks") == true)
+    }
+
     /// The real server fails every tool call (its scheduler has no tool registry): the call,
     /// then `error {code:"STREAM_ERROR"}` and `done`, never a tool-result. Said so, exit 8.
     @Test func aToolCallFailsOnTheServerAndIsSaidSo() throws {
