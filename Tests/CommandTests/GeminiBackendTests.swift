@@ -38,7 +38,7 @@ import TestSupport
         let wrong = try sandbox.run("ps-auth", ["login", "--api", "gemini", "--server", url, "--with-token"],
                                     stdin: "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.c2ln\n")
         #expect(wrong.status == 4, "\(wrong.stderrText)")
-        #expect(wrong.stderrText.contains("Invalid token"))
+        #expect(wrong.stderrText.contains("Invalid or expired token"))
         #expect(!FileManager.default.fileExists(atPath: sandbox.credentialsPath))
 
         let login = try sandbox.run("ps-auth", ["login", "--api", "gemini", "--server", url, "--with-token"], stdin: Self.token + "\n")
@@ -58,7 +58,8 @@ import TestSupport
         #expect(try sandbox.run("ps-auth", ["status"]).status == 4)
         let noToken = try server.request("GET", "/api/v1/conversations")
         #expect(noToken.status == 401)
-        #expect(noToken.text == #"{"error":"No token provided"}"#)
+        #expect(noToken.text == #"{"error":"Missing or invalid Authorization header"}"#)
+        #expect(try server.request("GET", "/health").jsonObject()["status"] as? String == "healthy")
     }
 
     @Test func threeTurnsGoToTheLastConversationAndAreListedExportedAndRendered() throws {
@@ -328,7 +329,7 @@ import TestSupport
                                             headers: ["Authorization": "Bearer nope", "Content-Type": "application/json"],
                                             body: #"{"content":"hi"}"#)
         #expect(wrongToken.status == 401)
-        #expect(wrongToken.text == #"{"error":"Invalid token"}"#)
+        #expect(wrongToken.text == #"{"error":"Invalid or expired token"}"#)
         let wrongBase = try NetworkSandbox(extra: [
             "PAGESPACE_API_URL": server.baseURL, "PAGESPACE_API_KIND": "gemini", "PAGESPACE_TOKEN": Self.token,
         ])

@@ -56,6 +56,10 @@ import TestSupport
         #expect(login.status == 0, "\(login.stderrText)")
         let send = try world.sandbox.run("ps-send", ["--profile", "Ada's laptop.2", "hello"])
         #expect(send.status == 0, "\(send.stderrText)")
+        let sent = try world.server.requestLog().filter { $0["path"] as? String == "/v1/users" && $0["method"] as? String == "POST" }
+            .compactMap { ($0["body"] as? [String: Any])?["external_id"] as? String }
+        #expect(sent.count == 2 && sent.allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") } },
+                "\(sent)")
     }
 
     /// A user id Lucid does not know lists no conversations (200, empty), so status asks for the

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import PSCore
 
@@ -14,6 +15,11 @@ struct GeminiRoutes {
     func register(on router: Router<ServerContext>) {
         let store = state.gemini
         let state = self.state
+
+        // src/server.ts:59-65 (no token needed: auth.ts:36-40).
+        router.get("/health") { _, _ in
+            Reply.json(["status": "healthy", "version": "0.1.0", "uptime": .real(ProcessInfo.processInfo.systemUptime)])
+        }
 
         // src/routes/conversations.ts:26-42 → 201 and the metadata (sessionManager.ts:63-126);
         // title and model as given (not checked); a user with 10 already: 400.

@@ -3,7 +3,9 @@ import Foundation
 /// The lucid dialect's fact extraction, deterministic instead of a model's: sentences of the
 /// user's messages that say something about the user ("I am a nurse", "I work at …", "I live
 /// in …", "I like …", "I have …", "my dog is called …") become facts in the third person, with a
-/// category and a confidence. The same messages always give the same facts.
+/// category and a confidence. The same messages always give the same facts. Categories are
+/// lucid-agent's (src/validation/fact.validation.ts:6-17 at 8cdb90b: who the user is, their
+/// work and where they live are "personal").
 enum LucidFactExtractor {
     struct Extracted: Sendable, Equatable {
         let content: String

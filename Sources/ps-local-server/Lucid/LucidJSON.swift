@@ -39,7 +39,7 @@ enum LucidJSON {
         o["role"] = .string(message.role)
         o["content"] = .string(message.content)
         o["embedding"] = .null
-        o["tokens"] = .integer(Int64((message.content.utf16.count + 3) / 4))  // message.service.ts:76
+        o["tokens"] = .integer(Int64((message.content.utf16.count + 3) / 4))  // message.service.ts:79
         o["model"] = .null
         o["created_at"] = time(message.createdAt)
         return .object(o)

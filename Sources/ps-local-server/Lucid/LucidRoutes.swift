@@ -12,12 +12,12 @@ struct LucidRoutes {
     var store: LucidStore { state.lucid }
 
     func register(on router: Router<ServerContext>) {
-        // src/index.ts:68-75.
+        // src/index.ts:65-72.
         router.get("/") { _, _ in
             Reply.json(["status": "ok", "service": "lucid-agent", "version": "1.0.0",
                         "timestamp": .string(Timestamp.iso8601(Timestamp.now()))])
         }
-        // src/index.ts:77-82.
+        // src/index.ts:74-79.
         router.get("/health") { _, _ in Reply.json(["status": "ok", "timestamp": .string(Timestamp.iso8601(Timestamp.now()))]) }
 
         // src/routes/users.ts:52-60, createUserSchema (src/validation/user.validation.ts:29-68):
