@@ -66,7 +66,7 @@ struct Extract: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Have the server extract facts from a conversation; writes the facts it created.",
         usage: "ps-facts extract [--conversation <id>] [--limit <n>] [<options>]",
-        discussion: "A note on stderr says how many were found and how many were new (known ones are not made twice).")
+        discussion: "A note on stderr says how many were found and stored (Lucid stores every fact it extracts, also one it had already).")
 
     @OptionGroup var connection: ConnectionOptions
 
@@ -85,7 +85,7 @@ struct Extract: ParsableCommand {
         let facts = try PsFacts.facts(connection)
         let id = try CurrentConversation.resolve(conversation, adapter: facts)
         let extraction = try facts.extractFacts(conversationID: id, messageLimit: limit)
-        Diagnostics.writeLine("ps-facts: extracted \(extraction.extracted.count) facts, \(extraction.created.count) new")
+        Diagnostics.writeLine("ps-facts: extracted \(extraction.extracted.count) facts, stored \(extraction.created.count)")
         var output = FactOutput()
         for fact in extraction.created { try output.add(fact, similarity: nil) }
         try output.finish(empty: "No new facts.")

@@ -264,11 +264,9 @@ import TestSupport
         let created = try Records.parse(extract.stdoutText)
         #expect(Set(created.compactMap { $0["content"] as? String })
             == ["User works as a nurse", "User lives in Lyon", "User loves jazz", "User's cat is named Tom"])
-        #expect(extract.stderrText.contains("extracted 4 facts, 4 new"))
+        #expect(extract.stderrText.contains("extracted 4 facts, stored 4"))
         let nurse = try #require(created.first { $0["content"] as? String == "User works as a nurse" })
         #expect(nurse["category"] as? String == "personal")
-        let twice = try sandbox.run("ps-facts", ["extract"])
-        #expect(twice.stderrText.contains("extracted 4 facts, 0 new"))
         #expect(try Records.parse(try sandbox.run("ps-facts", []).stdoutText).count == 4)
 
         let nurseID = try #require(nurse["id"] as? String)
@@ -290,6 +288,10 @@ import TestSupport
         #expect(similarity >= 0.5 && similarity < 1)
         let strict = try sandbox.run("ps-facts", ["search", "What do I do for work?", "--min-similarity", "0.99"])
         #expect(try Records.parse(strict.stdoutText).isEmpty)
+        // Lucid stores every fact it extracts, also one it has (fact.service.ts:227).
+        let twice = try sandbox.run("ps-facts", ["extract"])
+        #expect(twice.stderrText.contains("extracted 4 facts, stored 4"), "\(twice.stderrText)")
+        #expect(try Records.parse(try sandbox.run("ps-facts", ["--all"]).stdoutText).count == 8)
         let unknown = try sandbox.run("ps-facts", ["off", "00000000-0000-4000-8000-000000000000"])
         #expect(unknown.status == 6)
         #expect(unknown.stderrText.contains("Fact not found"))
@@ -330,7 +332,7 @@ import TestSupport
         }
         #expect(try !send("I am a teacher.").stderrText.contains("extracted"))  // 2 messages
         let fourth = try send("I like chess.")  // 4 messages: extraction
-        #expect(fourth.stderrText.contains("4 messages: extracted 2 facts, 2 new"), "\(fourth.stderrText)")
+        #expect(fourth.stderrText.contains("4 messages: extracted 2 facts, stored 2"), "\(fourth.stderrText)")
         #expect(try !send("Nothing new here.").stderrText.contains("extracted"))  // 6
         try world.server.armFault(#"{"status":503,"path":"/v1/facts/extract"}"#)
         let failed = try send("I live in Oslo.")  // 8: extraction fails, the send does not

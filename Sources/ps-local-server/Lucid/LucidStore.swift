@@ -236,13 +236,13 @@ final class LucidStore: Sendable {
         data.withLock { $0.facts.filter { $0.userID == userID && $0.isActive } }
     }
 
-    /// Keeps the extracted facts the user does not have yet (compared without case); returns those created.
+    /// Stores every extracted fact, also one the user has already: lucid-agent's createFact
+    /// (fact.service.ts:226-260 at 8cdb90b) inserts without looking; returns those created.
     func addFacts(_ extracted: [LucidFactExtractor.Extracted], userID: String) -> [Fact] {
         data.withLock { data in
-            var known = Set(data.facts.filter { $0.userID == userID }.map { $0.content.lowercased() })
             var created: [Fact] = []
             let now = Timestamp.now()
-            for fact in extracted where known.insert(fact.content.lowercased()).inserted {
+            for fact in extracted {
                 created.append(Fact(
                     id: Self.newID(), userID: userID, content: fact.content, category: fact.category,
                     confidence: fact.confidence, isActive: true, createdAt: now, updatedAt: now))
