@@ -28,6 +28,10 @@ import TestSupport
         let badID = try server.request("POST", "/v1/users", body: #"{"external_id":"a b"}"#)
         #expect((try badID.jsonObject()["details"] as? [[String: Any]])?.first?["message"] as? String
             == "external_id can only contain alphanumeric characters, hyphens, and underscores")
+        let preferences = try server.request("POST", "/v1/users", body: #"{"external_id":"ios-1","preferences":"dark"}"#)
+        #expect((try preferences.jsonObject()["details"] as? [[String: Any]])?.first?["message"] as? String
+            == "Expected object, received string")
+        #expect(try server.request("GET", "/v1/users/" + String(repeating: "x", count: 256)).status == 400)
         let malformed = try server.request("POST", "/v1/users", body: "{oops")
         #expect(malformed.status == 500)
         #expect(try malformed.jsonObject()["error"] as? String == "Internal server error")

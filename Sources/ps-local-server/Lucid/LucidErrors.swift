@@ -131,6 +131,12 @@ struct LucidBody {
         return ok ? number : nil
     }
 
+    /// `z.record(z.any())`: a JSON object when present.
+    mutating func object(_ key: String) {
+        guard let value = present(key, required: false), value.objectValue == nil else { return }
+        details.append((key, "Expected object, received \(Self.typeName(value))"))
+    }
+
     mutating func bool(_ key: String) -> Bool? {
         guard let value = present(key, required: false) else { return nil }
         guard let flag = value.boolValue else {

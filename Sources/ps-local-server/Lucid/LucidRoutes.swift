@@ -36,21 +36,23 @@ struct LucidRoutes {
             let email = body.string("email", [({ Self.isEmail($0) }, "Invalid email address"),
                                               LucidBody.maxLength(255, "email must be less than 255 characters")])
             let timezone = body.string("timezone", [LucidBody.timezone])
+            body.object("preferences")
             try body.validate()
             let user = store.createOrUpdate(externalID: externalID!, name: name, email: email, timezone: timezone)
             return Reply.json(LucidJSON.user(user), status: .created)
         }
 
-        // src/routes/users.ts:70-96: by external id; 404 {"error":"User not found"}.
+        // src/routes/users.ts:70-96: by external id (at most 255 characters, userExternalIdSchema,
+        // user.validation.ts:109-114); 404 {"error":"User not found"}.
         router.get("/v1/users/:externalId") { _, context in
-            let externalID = context.parameters.get("externalId") ?? ""
+            let externalID = try Self.externalID(context)
             guard let user = store.user(externalID: externalID) else { throw LucidError.notFound("User") }
             return Reply.json(LucidJSON.user(user))
         }
 
         // src/routes/users.ts:157-187 → 204; the user's data goes with them.
         router.delete("/v1/users/:externalId") { _, context in
-            guard store.deleteUser(externalID: context.parameters.get("externalId") ?? "") else { throw LucidError.notFound("User") }
+            guard store.deleteUser(externalID: try Self.externalID(context)) else { throw LucidError.notFound("User") }
             return Response(status: .noContent)
         }
 
@@ -158,6 +160,14 @@ struct LucidRoutes {
 
     static let titleChecks = [LucidBody.minLength(1, "title cannot be empty"),
                               LucidBody.maxLength(255, "title must be less than 255 characters")]
+
+    static func externalID(_ context: ServerContext) throws -> String {
+        let id = context.parameters.get("externalId") ?? ""
+        guard id.utf16.count <= 255 else {
+            throw LucidError.validation([("external_id", "external_id must be less than 255 characters")])
+        }
+        return id
+    }
 
     /// conversationIdSchema (conversation.validation.ts:66-68).
     static func conversationID(_ context: ServerContext) throws -> String {
