@@ -138,6 +138,13 @@ import TestSupport
         let documented = try server.request("GET", "/v1/users/\(userID)/facts")
         #expect(documented.status == 404)
         #expect(try documented.jsonObject()["error"] as? String == "Not found")
+        #expect(try server.request("GET", "/v1/facts/users/\(userID)/facts?category=personal").jsonObject()["count"] as? Int == 1)
+        #expect(try server.request("GET", "/v1/facts/users/\(userID)/facts?category=job").status == 400)
+        #expect(try server.request("GET", "/v1/facts/users/\(userID)/facts?min_confidence=0.99").jsonObject()["count"] as? Int == 0)
+        let byMessage = try server.request(
+            "POST", "/v1/facts/extract", body: #"{"user_id":"\#(userID)","message_ids":["\#(Self.nobody)"]}"#)
+        #expect(try byMessage.jsonObject()["message"] as? String == "No messages found to process")
+        #expect(try server.request("POST", "/v1/facts/extract", body: #"{"user_id":"\#(userID)","message_ids":[]}"#).status == 400)
         let facts = try server.request("GET", "/v1/facts/users/\(userID)/facts").jsonObject()
         #expect((facts["facts"] as? [[String: Any]])?.first?["category"] as? String == "personal")
         let search = try server.request("POST", "/v1/facts/search", body: #"{"query":"x","user_id":"\#(userID)","limit":101}"#)

@@ -131,6 +131,26 @@ struct LucidBody {
         return ok ? number : nil
     }
 
+    /// `z.array(z.string().uuid()).min(…).max(…)`, when present.
+    mutating func uuidArray(_ key: String, min: (Int, String), max: (Int, String)) -> [String]? {
+        guard let value = present(key, required: false) else { return nil }
+        guard let items = value.arrayValue else {
+            details.append((key, "Expected array, received \(Self.typeName(value))"))
+            return nil
+        }
+        let before = details.count
+        for (index, item) in items.enumerated() {
+            guard let text = item.stringValue else {
+                details.append(("\(key).\(index)", "Expected string, received \(Self.typeName(item))"))
+                continue
+            }
+            if !LucidError.isUUID(text) { details.append(("\(key).\(index)", "Invalid uuid")) }
+        }
+        if items.count < min.0 { details.append((key, min.1)) }
+        if items.count > max.0 { details.append((key, max.1)) }
+        return details.count == before ? items.compactMap(\.stringValue) : nil
+    }
+
     /// `z.record(z.any())`: a JSON object when present.
     mutating func object(_ key: String) {
         guard let value = present(key, required: false), value.objectValue == nil else { return }
@@ -200,6 +220,8 @@ struct LucidQuery {
         }
         return number
     }
+
+    mutating func refuse(_ field: String, _ message: String) { details.append((field, message)) }
 
     mutating func offset() -> Int {
         guard let text = request.query("offset"), !text.isEmpty else { return 0 }

@@ -18,12 +18,19 @@ struct LucidMemoryRoutes {
             var body = try await LucidBody.read(&request)
             let userID = body.uuid("user_id", "user_id must be a valid UUID")
             let conversationID = body.uuid("conversation_id", required: false, "conversation_id must be a valid UUID")
+            let messageIDs = body.uuidArray("message_ids", min: (1, "At least one message ID is required"),
+                                            max: (50, "Maximum 50 messages can be processed at once"))
             let limit = body.number("limit", integer: true, min: 1, max: Double(LucidLimits.extractMessages))
             try body.validate()
-            guard let conversationID else {
+            let messages: [LucidStore.Message]
+            if let messageIDs, !messageIDs.isEmpty {
+                // facts.ts:105-112: each message of this user's.
+                messages = messageIDs.compactMap { store.message($0) }.filter { $0.userID == userID }.map(\.message)
+            } else if let conversationID {
+                messages = store.conversation(conversationID).map { Array($0.messages.suffix(Int(limit ?? 20))) } ?? []
+            } else {
                 throw LucidError.error(.badRequest, "Must provide either conversation_id or message_ids")
             }
-            let messages = store.conversation(conversationID).map { Array($0.messages.suffix(Int(limit ?? 20))) } ?? []
             guard !messages.isEmpty else {
                 return Reply.json(["extracted": [], "created": [], "count": 0, "message": "No messages found to process"])
             }
@@ -49,9 +56,20 @@ struct LucidMemoryRoutes {
             var query = LucidQuery(request)
             let limit = query.limit(default: 50, max: LucidLimits.listPage)
             let offset = query.offset()
+            let category = request.query("category")
+            if let category, !LucidMemoryRoutes.categories.contains(category) {
+                query.refuse("category", LucidMemoryRoutes.enumMessage(category))
+            }
+            // min_confidence: parseFloat, then 0-1 (NaN fails too).
+            let confidenceText = request.query("min_confidence").flatMap { $0.isEmpty ? nil : $0 }
+            let minConfidence = confidenceText.flatMap(Double.init)
+            if confidenceText != nil, !(0...1).contains(minConfidence ?? -1) {
+                query.refuse("min_confidence", "min_confidence must be between 0 and 1")
+            }
             try query.validate()
             let active = request.query("is_active").map { $0 == "true" }
-            let page = store.facts(ofUser: userID, active: active, limit: limit, offset: offset)
+            let page = store.facts(ofUser: userID, active: active, category: category, minConfidence: minConfidence,
+                                   limit: limit, offset: offset)
             return Reply.json([
                 "facts": .array(page.map(LucidJSON.fact)), "count": .integer(Int64(page.count)),
                 "limit": .integer(Int64(limit)), "offset": .integer(Int64(offset)),
@@ -143,6 +161,14 @@ struct LucidMemoryRoutes {
         router.get("/v1/summaries/conversations/:id") { request, context in
             try summaries(request, id: try LucidError.requireUUID(context.parameters.get("id") ?? "", field: "conversation_id", "Invalid uuid"))
         }
+    }
+
+    /// factCategories (fact.validation.ts:6-17).
+    static let categories = ["personal", "preference", "goal", "relationship", "skill", "habit", "belief", "experience",
+                             "health", "other"]
+
+    static func enumMessage(_ received: String) -> String {
+        "Invalid enum value. Expected " + categories.map { "'\($0)'" }.joined(separator: " | ") + ", received '\(received)'"
     }
 
     private func summaries(_ request: Request, id: String) throws -> Response {

@@ -208,6 +208,16 @@ final class LucidStore: Sendable {
         }
     }
 
+    /// A message by id, with its conversation's user (messages.user_id).
+    func message(_ messageID: String) -> (message: Message, userID: String)? {
+        data.withLock { data in
+            for conversation in data.conversations.values {
+                if let message = conversation.messages.first(where: { $0.id == messageID }) { return (message, conversation.userID) }
+            }
+            return nil
+        }
+    }
+
     func deleteMessage(_ messageID: String) -> Bool {
         data.withLock { data in
             for (id, var conversation) in data.conversations {
@@ -223,9 +233,13 @@ final class LucidStore: Sendable {
     // MARK: Facts
 
     /// fact.service.ts:320-345: `ORDER BY confidence DESC, last_mentioned_at DESC`.
-    func facts(ofUser userID: String, active: Bool?, limit: Int, offset: Int) -> [Fact] {
+    func facts(ofUser userID: String, active: Bool?, category: String? = nil, minConfidence: Double? = nil,
+               limit: Int, offset: Int) -> [Fact] {
         data.withLock { data in
-            let all = data.facts.enumerated().filter { $0.element.userID == userID && (active == nil || $0.element.isActive == active) }
+            let all = data.facts.enumerated().filter {
+                $0.element.userID == userID && (active == nil || $0.element.isActive == active)
+                    && (category == nil || $0.element.category == category) && $0.element.confidence >= (minConfidence ?? 0)
+            }
                 .sorted { ($0.element.confidence, $0.element.updatedAt, $0.offset) > ($1.element.confidence, $1.element.updatedAt, $1.offset) }
                 .map(\.element)
             return Self.slice(all, limit: limit, offset: offset)
