@@ -32,6 +32,9 @@ import TestSupport
         #expect((try preferences.jsonObject()["details"] as? [[String: Any]])?.first?["message"] as? String
             == "Expected object, received string")
         #expect(try server.request("GET", "/v1/users/" + String(repeating: "x", count: 256)).status == 400)
+        // Not sent as JSON: express.json leaves the body {}.
+        let plain = try server.request("POST", "/v1/users", headers: ["Content-Type": "text/plain"], body: #"{"external_id":"ios-9"}"#)
+        #expect(plain.status == 400)
         let malformed = try server.request("POST", "/v1/users", body: "{oops")
         #expect(malformed.status == 500)
         #expect(try malformed.jsonObject()["error"] as? String == "Internal server error")

@@ -56,11 +56,13 @@ struct LucidBody {
     let json: JSONObject
     private(set) var details: [(field: String, message: String)] = []
 
-    /// express.json (src/index.ts:44): no body is `{}`; a malformed one goes to the error
-    /// handler (500); a JSON array reaches zod, which expects an object.
+    /// express.json (src/index.ts:44): no body, or one not sent as JSON (Content-Type), is
+    /// `{}`; a malformed one goes to the error handler (500); a JSON array reaches zod, which
+    /// expects an object.
     static func read(_ request: inout Request) async throws -> LucidBody {
         let buffer = try await request.collectBody(upTo: 10 << 20)
-        guard buffer.readableBytes > 0 else { return LucidBody(json: JSONObject()) }
+        let isJSON = request.headers[.contentType].map { $0.lowercased().contains("json") } ?? false
+        guard buffer.readableBytes > 0, isJSON else { return LucidBody(json: JSONObject()) }
         guard let json = try? JSON.parse(bytes: Array(buffer.readableBytesView)),
               json.objectValue != nil || json.arrayValue != nil else {
             throw LucidError.error(.internalServerError, "Internal server error")
