@@ -163,9 +163,9 @@ _ps-local-server() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--print-gemini-token --quiet --watch-stdin --version -h --help)
+    local -a non_repeating_flags=(--gemini-runs-tools --print-gemini-token --quiet --watch-stdin --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--host --port --dialect --pace-ms --history-messages --messages-per-timestamp --keepalive-ms --ping-interval-ms --ping-timeout-ms --local-models)
+    local -a non_repeating_options=(--host --port --dialect --pace-ms --history-messages --messages-per-timestamp --keepalive-ms --ping-interval-ms --ping-timeout-ms --gemini-idle-ms --local-models)
     __ps-local-server_offer_flags_options 0
 
     # Offer option value completions
@@ -196,6 +196,9 @@ _ps-local-server() {
         return
         ;;
     '--ping-timeout-ms')
+        return
+        ;;
+    '--gemini-idle-ms')
         return
         ;;
     '--local-models')

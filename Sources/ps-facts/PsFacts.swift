@@ -66,26 +66,26 @@ struct Extract: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Have the server extract facts from a conversation; writes the facts it created.",
         usage: "ps-facts extract [--conversation <id>] [--limit <n>] [<options>]",
-        discussion: "A note on stderr says how many were found and how many were new (known ones are not made twice).")
+        discussion: "A note on stderr says how many were found and stored (Lucid stores every fact it extracts, also one it had already).")
 
     @OptionGroup var connection: ConnectionOptions
 
     @Option(name: .long, help: ArgumentHelp("The conversation (default: the current one).", valueName: "id"))
     var conversation: String?
 
-    @Option(name: .long, help: ArgumentHelp("How many of its latest messages the server reads (default: the server's, 20).",
+    @Option(name: .long, help: ArgumentHelp("How many of its latest messages the server reads, 1 to 100 (default: the server's, 20).",
                                             valueName: "n"))
     var limit: Int?
 
     func validate() throws {
-        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if let limit, !(1...100).contains(limit) { throw ValidationError("--limit must be between 1 and 100 (Lucid reads at most 100 messages)") }
     }
 
     func run() throws {
         let facts = try PsFacts.facts(connection)
         let id = try CurrentConversation.resolve(conversation, adapter: facts)
         let extraction = try facts.extractFacts(conversationID: id, messageLimit: limit)
-        Diagnostics.writeLine("ps-facts: extracted \(extraction.extracted.count) facts, \(extraction.created.count) new")
+        Diagnostics.writeLine("ps-facts: extracted \(extraction.extracted.count) facts, stored \(extraction.created.count)")
         var output = FactOutput()
         for fact in extraction.created { try output.add(fact, similarity: nil) }
         try output.finish(empty: "No new facts.")
@@ -127,11 +127,11 @@ struct Search: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Option(name: .long, help: ArgumentHelp("Leave out facts less similar than this (0 to 1; default: the server's, 0.7).",
+    @Option(name: .long, help: ArgumentHelp("Leave out facts less similar than this (0 to 1; default: the server's, 0.82).",
                                             valueName: "x"))
     var minSimilarity: Double?
 
-    @Option(name: .long, help: ArgumentHelp("At most this many results (default: the server's, 10).", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("At most this many results, 1 to 100 (default: the server's, 10).", valueName: "n"))
     var limit: Int?
 
     @Argument(help: ArgumentHelp("What to look for (the words are joined by spaces).", valueName: "query"))
@@ -140,7 +140,7 @@ struct Search: ParsableCommand {
     func validate() throws {
         if words.joined().allSatisfy(\.isWhitespace) { throw ValidationError("give the words to search for") }
         if let minSimilarity, !(0...1).contains(minSimilarity) { throw ValidationError("--min-similarity must be between 0 and 1") }
-        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if let limit, !(1...100).contains(limit) { throw ValidationError("--limit must be between 1 and 100 (Lucid gives at most 100 results)") }
     }
 
     func run() throws {

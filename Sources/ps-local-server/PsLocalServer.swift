@@ -50,40 +50,46 @@ struct PsLocalServer: ParsableCommand {
             call ends there (finish_reason tool_calls); after the client's \
             role "tool" message it goes on. Errors in OpenAI's shape.
 
-            LUCID DIALECT (--dialect lucid): Lucid's routes as its iOS guide \
-            gives them, no credential: GET /health; POST /v1/users \
-            (create or get by external_id: 201, or 200 for an existing one); \
-            POST /v1/conversations, GET /v1/conversations/user/USER_ID, GET, \
-            PATCH, DELETE /v1/conversations/ID; POST /v1/chat (answered whole: \
-            user_message, assistant_message, response, conversation_id; after \
-            --pace-ms and a slow fault's pauseMs; a drop fault closes it \
-            unanswered); GET /v1/conversations/ID/messages (and \
+            LUCID DIALECT (--dialect lucid): lucid-agent's routes as its source \
+            has them (commit 8cdb90b), no credential: GET /health; POST /v1/users \
+            (create, or overwrite name, email and timezone by external_id: 201), \
+            GET|DELETE /v1/users/EXTERNAL_ID; POST /v1/conversations, GET \
+            /v1/conversations/user/USER_ID (newest created first; an unknown \
+            user has none), GET, PATCH, DELETE /v1/conversations/ID (500 while \
+            it has messages); POST /v1/chat (answered whole: user_message, \
+            assistant_message, response, conversation_id; message at most 10000 \
+            characters; after --pace-ms and a slow fault's pauseMs; a drop fault \
+            closes it unanswered); GET /v1/conversations/ID/messages (and \
             /v1/messages/conversations/ID/messages), oldest first; POST \
             /v1/facts/extract (facts from the user's sentences: "I work as", "I \
-            am a", "I live in", "I like", "my X is"), GET /v1/users/ID/facts, \
-            PATCH /v1/facts/ID, POST /v1/facts/search (cosine of word counts, \
-            min_similarity); POST /v1/summaries/generate, GET \
-            /v1/conversations/ID/summaries (and /v1/summaries/conversations/ID). \
-            Lists take limit and offset. Errors as FastAPI gives them: \
-            {"detail":"Conversation not found"}, 422 {"detail":[{type, loc, msg, \
-            input}]}.
+            am a", "I live in", "I like", "my X is"), GET \
+            /v1/facts/users/ID/facts, PATCH /v1/facts/ID, POST /v1/facts/search \
+            (cosine of word counts, min_similarity 0.82 by default); POST \
+            /v1/summaries/generate, GET /v1/conversations/ID/summaries (and \
+            /v1/summaries/conversations/ID). Lists take limit (at most 500) and \
+            offset. Ids are UUIDs. Errors: {"error":"..."}; 400 \
+            {"error":"Validation failed","details":[{field,message}]}.
 
-            GEMINI DIALECT (--dialect gemini): the mobile API under /api/v1; \
-            every request needs Authorization: Bearer with the demo Firebase \
-            ID token (else 401 {"error":"No token provided"} or {"error":"Invalid token"}):
+            GEMINI DIALECT (--dialect gemini): packages/mobile-api (commit \
+            1fabb479) under /api/v1; every request needs Authorization: Bearer \
+            with the demo Firebase ID token (else 401):
               \(GeminiAuth.demoToken.prefix(36))…
               (ps-local-server --print-gemini-token prints it whole)
-              POST   /api/v1/conversations {title?,model?,workspacePath?}
+              POST   /api/v1/conversations {title?,model?} → 201 (at most 10)
               GET    /api/v1/conversations        GET|DELETE /api/v1/conversations/ID
               POST   /api/v1/conversations/ID/messages {content}: 200, then
-                  SSE events token, thought, tool-call, tool-result, done
-                  {fullResponse,usage} or error {code?,message}; ": keepalive"
-                  every --keepalive-ms
-              POST   /api/v1/conversations/ID/cancel → {cancelled:true}
-              GET|PUT /api/v1/settings {model,approvalMode: default, autoEdit
-                  (or auto_edit), yolo}
-            A status fault on a messages path arrives in the stream as an \
-            error event (429: RATE_LIMITED).
+                  SSE events token, thought {text:{subject,description}},
+                  tool-call, done {fullResponse,usage}, error {code,message};
+                  ": keepalive" every --keepalive-ms. A tool call ends in
+                  error STREAM_ERROR, then done (--gemini-runs-tools: a
+                  tool-result and the rest of the reply)
+              POST   /api/v1/conversations/ID/cancel → {cancelled:true}; the
+                  stream ends with done
+              GET|PUT /api/v1/settings (nothing checked; approvalMode
+                  auto_edit by default)
+            A conversation unused for --gemini-idle-ms is forgotten. A status \
+            fault on a messages path is the model's error in the stream: \
+            error MODEL_ERROR "[object Object]", then done.
 
             REALTIME (pagespace dialect): GET /api/auth/socket-token (session \
             only) gives a ps_sock_ token valid 5 minutes; Socket.IO (Engine.IO 4, \
@@ -206,6 +212,12 @@ struct PsLocalServer: ParsableCommand {
     @Option(name: .customLong("ping-timeout-ms"), help: "How long the realtime service waits for a pong before it closes a session.")
     var pingTimeoutMs = 20_000
 
+    @Option(name: .customLong("gemini-idle-ms"), help: "Milliseconds without a message after which the gemini dialect forgets a conversation (the real server's 30 minutes).")
+    var geminiIdleMs = 30 * 60 * 1000
+
+    @Flag(name: .customLong("gemini-runs-tools"), help: "The gemini dialect runs tool calls and sends their results (the real server fails every tool call).")
+    var geminiRunsTools = false
+
     @Flag(name: .customLong("print-gemini-token"), help: "Print the gemini dialect's demo Firebase ID token and exit.")
     var printGeminiToken = false
 
@@ -224,6 +236,7 @@ struct PsLocalServer: ParsableCommand {
         guard (10...3_600_000).contains(keepAliveMs) else {
             throw ValidationError("--keepalive-ms must be between 10 and 3600000")
         }
+        guard (1...86_400_000).contains(geminiIdleMs) else { throw ValidationError("--gemini-idle-ms must be between 1 and 86400000") }
         guard (1...1_000).contains(messagesPerTimestamp) else {
             throw ValidationError("--messages-per-timestamp must be between 1 and 1000")
         }
@@ -242,7 +255,8 @@ struct PsLocalServer: ParsableCommand {
         }
         let state = ServerState(dialect: dialect, paceMs: paceMs, quiet: quiet, historyMessages: historyMessages,
             messagesPerTimestamp: messagesPerTimestamp, keepAliveMs: keepAliveMs, localModels: localModels,
-            realtimeTiming: .init(pingInterval: .milliseconds(pingIntervalMs), pingTimeout: .milliseconds(pingTimeoutMs)))
+            realtimeTiming: .init(pingInterval: .milliseconds(pingIntervalMs), pingTimeout: .milliseconds(pingTimeoutMs)),
+            geminiIdleMs: geminiIdleMs, geminiRunsTools: geminiRunsTools)
         let server = LocalServer(state: state, host: host, port: port)
         if watchStdin { StdinWatch.start() }
         let outcome = BlockingResult()

@@ -19,7 +19,7 @@ struct FactCadence {
             guard count / every > before / every else { return }
             let extraction = try facts.extractFacts(conversationID: conversationID, messageLimit: nil)
             Diagnostics.writeLine(
-                "ps-send: \(count) messages: extracted \(extraction.extracted.count) facts, \(extraction.created.count) new "
+                "ps-send: \(count) messages: extracted \(extraction.extracted.count) facts, stored \(extraction.created.count) "
                     + "(ps-facts lists them)")
         } catch {
             Diagnostics.warning("the message was sent, but extracting facts failed: \((error as? ToolError)?.message ?? "\(error)")")

@@ -29,8 +29,9 @@ struct FinishChunkWatch {
     private(set) var sawDoneEvent = false
     /// Whether the stream names its events (`event:` lines other than `message`).
     private(set) var sawNamedEvent = false
-    /// The message of the last `event: error`, if one came.
+    /// The message and code of the last `event: error`, if one came.
     private(set) var errorEventMessage: String?
+    private(set) var errorEventCode: String?
     private var currentEvent: [UInt8] = []
     private var afterCR = false
     private var line: [UInt8] = []
@@ -87,7 +88,8 @@ struct FinishChunkWatch {
         if currentEvent == Array("error".utf8) {
             let error = whole ? try? JSON.parse(bytes: Array(data)) : nil
             let message = error?["message"]?.stringValue ?? error?["error"]?.stringValue ?? String(decoding: data, as: UTF8.self)
-            errorEventMessage = error?["code"]?.stringValue.map { "\(message) (\($0))" } ?? message
+            errorEventMessage = message
+            errorEventCode = error?["code"]?.stringValue
             return
         }
         guard data.first == UInt8(ascii: "{") else { return }

@@ -139,12 +139,16 @@ final class ResponseStream {
         }
         let isUIMessageStream = head.header("x-vercel-ai-ui-message-stream") != nil
             || head.header("Content-Type")?.hasPrefix("text/event-stream") == true
-        // A stream of named events ends with its `done` event; without one it is not whole.
+        // A stream of named events ends with its `done` event; without one it is not whole. An
+        // error event fails the reply even when a `done` follows it (the Gemini server sends one
+        // after every error of the turn).
+        if isUIMessageStream && finishes.sawNamedEvent, let message = finishes.errorEventMessage {
+            let error = GeminiStreamError.toolError(code: finishes.errorEventCode, message: message)
+            throw ToolError(error.status, TerminalSafeText.sanitize(error.message))
+        }
         if isUIMessageStream && finishes.sawDoneEvent { return }
         if isUIMessageStream && finishes.sawNamedEvent {
-            let why = finishes.errorEventMessage.map { "the server sent an error: \(TerminalSafeText.sanitize($0))" }
-                ?? "the stream ended without a done event after \(received) bytes"
-            throw ToolError(.incomplete, why + "; what arrived was written")
+            throw ToolError(.incomplete, "the stream ended without a done event after \(received) bytes; what arrived was written")
         }
         if isUIMessageStream && !containsDone(tail) {
             throw ToolError(.incomplete, "the stream ended without [DONE] after \(received) bytes")

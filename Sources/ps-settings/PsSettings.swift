@@ -18,7 +18,8 @@ struct PsSettings: ParsableCommand {
             else as a string. A value the server refuses is exit 2, in the server's words.
 
             Only APIs that keep settings have them; others exit 2. The Gemini mobile API: GET \
-            and PUT /settings; its approvalMode is default, autoEdit or yolo. The current \
+            and PUT /settings; it keeps any key and value unchecked (approvalMode auto_edit until \
+            changed), and its conversations do not read them. The current \
             PageSpace API: GET /api/ai/settings (currentProvider, currentModel, \
             userSubscriptionTier, providers and whether each isAvailable), with a browser \
             session token only (an MCP key is exit 4); --set provider=NAME --set model=ID \

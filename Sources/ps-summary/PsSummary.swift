@@ -62,12 +62,14 @@ struct Generate: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The conversation (default: the current one).", valueName: "id"), completion: LocalCompletions.conversations)
     var conversation: String?
 
-    @Option(name: .long, help: ArgumentHelp("How many of its latest messages to summarise (default: the server's, 20).",
+    @Option(name: .long, help: ArgumentHelp("How many of its latest messages to summarise, 1 to 100 (default: the server's, 20).",
                                             valueName: "n"))
     var messageCount: Int?
 
     func validate() throws {
-        if let messageCount, messageCount < 1 { throw ValidationError("--message-count must be at least 1") }
+        if let messageCount, !(1...100).contains(messageCount) {
+            throw ValidationError("--message-count must be between 1 and 100 (Lucid summarises at most 100 messages)")
+        }
     }
 
     func run() throws {

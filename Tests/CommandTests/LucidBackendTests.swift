@@ -23,9 +23,14 @@ import TestSupport
             #expect(!externalID.contains(machine.trimmingCharacters(in: .whitespacesAndNewlines)))
         }
         #expect((logins.first?["body"] as? [String: Any])?["timezone"] as? String == "Europe/Paris")
-        // The server: 201 the first time, 200 for the same external id.
-        let repeatLogin = try world.server.request("POST", "/v1/users", body: #"{"external_id":"\#(externalID)"}"#)
-        #expect(repeatLogin.status == 200)
+        // Lucid overwrites name, email and timezone at every login: the second login (no
+        // --user-name) sent the ones the profile had, so nothing was lost.
+        let kept = try world.get("/v1/users/\(externalID)")
+        #expect(kept["name"] as? String == "Ada", "\(kept)")
+        #expect((logins.last?["body"] as? [String: Any])?["name"] as? String == "Ada")
+        // The server: 201 every time, the same user for the same external id.
+        let repeatLogin = try world.server.request("POST", "/v1/users", body: #"{"external_id":"\#(externalID)","name":"Ada","timezone":"Europe/Paris"}"#)
+        #expect(repeatLogin.status == 201)
         #expect(try repeatLogin.jsonObject()["id"] as? String == first)
         let status = try world.sandbox.run("ps-auth", ["status"])
         #expect(status.status == 0, "\(status.stderrText)")
@@ -40,6 +45,65 @@ import TestSupport
         #expect(other.status == 0)
         #expect(try world.server.requestLog().filter { $0["path"] as? String == "/v1/users" }
             .compactMap { ($0["body"] as? [String: Any])?["external_id"] as? String }.contains { $0.hasSuffix("-work") })
+    }
+
+    /// Lucid takes external ids of letters, digits, `_` and `-` only: a profile named otherwise
+    /// still logs in, and sends.
+    @Test func aProfileNameWithOtherCharactersLogsIn() throws {
+        let world = try LucidWorld.start()
+        defer { world.server.stop() }
+        let login = try world.sandbox.run("ps-auth", ["login", "--profile", "Ada's laptop.2"])
+        #expect(login.status == 0, "\(login.stderrText)")
+        let send = try world.sandbox.run("ps-send", ["--profile", "Ada's laptop.2", "hello"])
+        #expect(send.status == 0, "\(send.stderrText)")
+        let sent = try world.server.requestLog().filter { $0["path"] as? String == "/v1/users" && $0["method"] as? String == "POST" }
+            .compactMap { ($0["body"] as? [String: Any])?["external_id"] as? String }
+        #expect(sent.count == 2 && sent.allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") } },
+                "\(sent)")
+    }
+
+    /// A user id Lucid does not know lists no conversations (200, empty), so status asks for the
+    /// user itself: a user that is gone is not reported as working.
+    @Test func statusSaysWhenTheUserIsGone() throws {
+        let world = try LucidWorld.start()
+        defer { world.server.stop() }
+        let externalID = try #require(try world.server.requestLog().first { $0["path"] as? String == "/v1/users" }
+            .flatMap { ($0["body"] as? [String: Any])?["external_id"] as? String })
+        #expect(try world.sandbox.run("ps-auth", ["status"]).stdoutText.contains("works: yes"))
+        #expect(try world.server.request("DELETE", "/v1/users/\(externalID)").status == 204)
+        let status = try world.sandbox.run("ps-auth", ["status"])
+        #expect(!status.stdoutText.contains("works: yes"), "\(status.stdoutText)")
+        #expect(status.stdoutText.contains("does not exist") || status.stderrText.contains("does not exist"),
+                "\(status.stdoutText)\(status.stderrText)")
+    }
+
+    /// Lucid refuses a message over 10,000 characters (400): said before anything is sent.
+    @Test func aMessageOverTenThousandCharactersIsRefusedBeforeSending() throws {
+        let world = try LucidWorld.start()
+        defer { world.server.stop() }
+        try world.server.clearRequestLog()
+        let long = try world.sandbox.run("ps-send", [String(repeating: "é", count: 10_001)])
+        #expect(long.status == 2, "\(long.stderrText)")
+        #expect(long.stderrText.contains("Lucid refuses messages over 10000 characters"), "\(long.stderrText)")
+        #expect(try world.server.requestLog().filter { $0["path"] as? String == "/v1/chat" }.isEmpty)
+        #expect(try world.sandbox.run("ps-send", [String(repeating: "é", count: 10_000)]).status == 0)
+    }
+
+    /// Ids are UUIDs: a malformed one is a conversation that is not there (exit 6), not the
+    /// server's 400; the server's own field messages are shown.
+    @Test func malformedIdsAreNotFoundAndFieldMessagesAreShown() throws {
+        let world = try LucidWorld.start()
+        defer { world.server.stop() }
+        let history = try world.sandbox.run("ps-history", ["--conversation", "not-a-uuid"])
+        #expect(history.status == 6, "\(history.stderrText)")
+        #expect(history.stderrText.contains("there is no conversation not-a-uuid"))
+        let send = try world.sandbox.run("ps-send", ["--conversation", "not-a-uuid", "hello"])
+        #expect(send.status == 6, "\(send.stderrText)")
+        let fact = try world.sandbox.run("ps-facts", ["off", "not-a-uuid"])
+        #expect(fact.status == 6, "\(fact.stderrText)")
+        let badTimezone = try world.sandbox.run("ps-auth", ["login", "--timezone", "Mars/Olympus"])
+        #expect(badTimezone.status != 0)
+        #expect(badTimezone.stderrText.contains("timezone: Invalid timezone"), "\(badTimezone.stderrText)")
     }
 
     @Test func threeTurnsStayInOneConversationAcrossRuns() throws {
@@ -169,6 +233,13 @@ import TestSupport
         #expect(renamed.status == 0, "\(renamed.stderrText)")
         #expect(try Records.parse(renamed.stdoutText).first?["title"] as? String == "Greetings")
         #expect(try world.get("/v1/conversations/\(id)")["title"] as? String == "Greetings")
+        // Lucid does not delete a conversation's messages with it: refused (500), and said why.
+        let refused = try world.sandbox.run("ps-history", ["--delete", id])
+        #expect(refused.status == 8, "\(refused.stderrText)")
+        #expect(refused.stderrText.contains("cannot delete a conversation that has messages"), "\(refused.stderrText)")
+        for message in try Records.parse(try world.sandbox.run("ps-history", ["--conversation", id]).stdoutText) {
+            try world.deleteMessage(try #require(message["id"] as? String))
+        }
         let deleted = try world.sandbox.run("ps-history", ["--delete", id])
         #expect(deleted.status == 0, "\(deleted.stderrText)")
         #expect(try Records.parse(deleted.stdoutText).first?["deleted"] as? Bool == true)
@@ -193,11 +264,9 @@ import TestSupport
         let created = try Records.parse(extract.stdoutText)
         #expect(Set(created.compactMap { $0["content"] as? String })
             == ["User works as a nurse", "User lives in Lyon", "User loves jazz", "User's cat is named Tom"])
-        #expect(extract.stderrText.contains("extracted 4 facts, 4 new"))
+        #expect(extract.stderrText.contains("extracted 4 facts, stored 4"))
         let nurse = try #require(created.first { $0["content"] as? String == "User works as a nurse" })
-        #expect(nurse["category"] as? String == "profession")
-        let twice = try sandbox.run("ps-facts", ["extract"])
-        #expect(twice.stderrText.contains("extracted 4 facts, 0 new"))
+        #expect(nurse["category"] as? String == "personal")
         #expect(try Records.parse(try sandbox.run("ps-facts", []).stdoutText).count == 4)
 
         let nurseID = try #require(nurse["id"] as? String)
@@ -219,7 +288,11 @@ import TestSupport
         #expect(similarity >= 0.5 && similarity < 1)
         let strict = try sandbox.run("ps-facts", ["search", "What do I do for work?", "--min-similarity", "0.99"])
         #expect(try Records.parse(strict.stdoutText).isEmpty)
-        let unknown = try sandbox.run("ps-facts", ["off", "no-such-fact"])
+        // Lucid stores every fact it extracts, also one it has (fact.service.ts:227).
+        let twice = try sandbox.run("ps-facts", ["extract"])
+        #expect(twice.stderrText.contains("extracted 4 facts, stored 4"), "\(twice.stderrText)")
+        #expect(try Records.parse(try sandbox.run("ps-facts", ["--all"]).stdoutText).count == 8)
+        let unknown = try sandbox.run("ps-facts", ["off", "00000000-0000-4000-8000-000000000000"])
         #expect(unknown.status == 6)
         #expect(unknown.stderrText.contains("Fact not found"))
         let bad = try sandbox.run("ps-facts", ["search", "x", "--min-similarity", "2"])
@@ -259,7 +332,7 @@ import TestSupport
         }
         #expect(try !send("I am a teacher.").stderrText.contains("extracted"))  // 2 messages
         let fourth = try send("I like chess.")  // 4 messages: extraction
-        #expect(fourth.stderrText.contains("4 messages: extracted 2 facts, 2 new"), "\(fourth.stderrText)")
+        #expect(fourth.stderrText.contains("4 messages: extracted 2 facts, stored 2"), "\(fourth.stderrText)")
         #expect(try !send("Nothing new here.").stderrText.contains("extracted"))  // 6
         try world.server.armFault(#"{"status":503,"path":"/v1/facts/extract"}"#)
         let failed = try send("I live in Oslo.")  // 8: extraction fails, the send does not

@@ -2,40 +2,62 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The lucid dialect's routes as a client sees them: the guide's answers, FastAPI's errors.
+/// The lucid dialect's routes as a client sees them: lucid-agent's answers (8cdb90b), its
+/// `{"error"}` errors and zod's 400s.
 @Suite struct LucidServerTests {
+    static let nobody = "00000000-0000-4000-8000-000000000000"
+
     @Test func usersConversationsAndErrorsHaveLucidsShapes() throws {
         let server = try LocalServer.start(dialect: "lucid", extraArguments: ["--quiet"])
         defer { server.stop() }
-        #expect(try server.request("GET", "/health").jsonObject()["status"] as? String == "healthy")
+        #expect(try server.request("GET", "/health").jsonObject()["status"] as? String == "ok")
         let created = try server.request("POST", "/v1/users", body: #"{"external_id":"ios-1","name":"Ada"}"#)
         #expect(created.status == 201)
         let user = try created.jsonObject()
         let userID = try #require(user["id"] as? String)
         #expect(user["external_id"] as? String == "ios-1")
-        #expect(user["created_at"] != nil && user["updated_at"] != nil)
+        #expect(user["timezone"] as? String == "UTC")
+        #expect(user["created_at"] != nil && user["last_active_at"] != nil)
 
         let missing = try server.request("POST", "/v1/users", body: #"{"name":"Ada"}"#)
-        #expect(missing.status == 422)
-        let detail = try #require(try missing.jsonObject()["detail"] as? [[String: Any]])
-        #expect(detail.first?["loc"] as? [String] == ["body", "external_id"])
-        #expect(detail.first?["msg"] as? String == "Field required")
-        #expect(detail.first?["type"] as? String == "missing")
-        #expect(try server.request("POST", "/v1/users", body: "{oops").status == 422)
+        #expect(missing.status == 400)
+        #expect(try missing.jsonObject()["error"] as? String == "Validation failed")
+        let details = try #require(try missing.jsonObject()["details"] as? [[String: Any]])
+        #expect(details.first?["field"] as? String == "external_id")
+        #expect(details.first?["message"] as? String == "Required")
+        let badID = try server.request("POST", "/v1/users", body: #"{"external_id":"a b"}"#)
+        #expect((try badID.jsonObject()["details"] as? [[String: Any]])?.first?["message"] as? String
+            == "external_id can only contain alphanumeric characters, hyphens, and underscores")
+        let preferences = try server.request("POST", "/v1/users", body: #"{"external_id":"ios-1","preferences":"dark"}"#)
+        #expect((try preferences.jsonObject()["details"] as? [[String: Any]])?.first?["message"] as? String
+            == "Expected object, received string")
+        #expect(try server.request("GET", "/v1/users/" + String(repeating: "x", count: 256)).status == 400)
+        // Not sent as JSON: express.json leaves the body {}.
+        let plain = try server.request("POST", "/v1/users", headers: ["Content-Type": "text/plain"], body: #"{"external_id":"ios-9"}"#)
+        #expect(plain.status == 400)
+        let malformed = try server.request("POST", "/v1/users", body: "{oops")
+        #expect(malformed.status == 500)
+        #expect(try malformed.jsonObject()["error"] as? String == "Internal server error")
 
         let conversation = try server.request(
             "POST", "/v1/conversations", body: #"{"user_id":"\#(userID)","title":"Chat about AI","user_timezone":"UTC"}"#)
         #expect(conversation.status == 201)
         let conversationID = try #require(try conversation.jsonObject()["id"] as? String)
-        let noUser = try server.request("POST", "/v1/conversations", body: #"{"user_id":"nobody"}"#)
+        let noUser = try server.request("POST", "/v1/conversations", body: #"{"user_id":"\#(Self.nobody)"}"#)
         #expect(noUser.status == 404)
-        #expect(try noUser.jsonObject()["detail"] as? String == "User not found")
+        #expect(try noUser.jsonObject()["error"] as? String == "User not found")
+        let notUUID = try server.request("POST", "/v1/conversations", body: #"{"user_id":"nobody"}"#)
+        #expect(notUUID.status == 400)
+        #expect((try notUUID.jsonObject()["details"] as? [[String: Any]])?.first?["message"] as? String
+            == "user_id must be a valid UUID")
 
         let list = try server.request("GET", "/v1/conversations/user/\(userID)?limit=50&offset=0").jsonObject()
         #expect(list["count"] as? Int == 1 && list["limit"] as? Int == 50 && list["offset"] as? Int == 0)
-        let badLimit = try server.request("GET", "/v1/conversations/user/\(userID)?limit=abc")
-        #expect(badLimit.status == 422)
-        #expect((try badLimit.jsonObject()["detail"] as? [[String: Any]])?.first?["loc"] as? [String] == ["query", "limit"])
+        // An unknown user is a user without conversations.
+        let unknown = try server.request("GET", "/v1/conversations/user/\(Self.nobody)")
+        #expect(unknown.status == 200)
+        #expect(try unknown.jsonObject()["count"] as? Int == 0)
+        #expect(try server.request("GET", "/v1/conversations/user/nobody").status == 400)
 
         let chat = try server.request(
             "POST", "/v1/chat", body: #"{"conversation_id":"\#(conversationID)","user_id":"\#(userID)","message":"Hello Lucid!"}"#)
@@ -45,22 +67,105 @@ import TestSupport
         #expect((answer["assistant_message"] as? [String: Any])?["role"] as? String == "assistant")
         #expect(answer["response"] as? String == (answer["assistant_message"] as? [String: Any])?["content"] as? String)
         #expect(answer["conversation_id"] as? String == conversationID)
-        let empty = try server.request(
-            "POST", "/v1/chat", body: #"{"conversation_id":"\#(conversationID)","user_id":"\#(userID)","message":""}"#)
-        #expect(empty.status == 422)
+        let long = String(repeating: "a", count: 10_001)
+        let tooLong = try server.request(
+            "POST", "/v1/chat", body: #"{"conversation_id":"\#(conversationID)","user_id":"\#(userID)","message":"\#(long)"}"#)
+        #expect(tooLong.status == 400)
+        #expect((try tooLong.jsonObject()["details"] as? [[String: Any]])?.first?["message"] as? String
+            == "message must be less than 10000 characters")
+        let noConversation = try server.request(
+            "POST", "/v1/chat", body: #"{"conversation_id":"\#(Self.nobody)","user_id":"\#(userID)","message":"hi"}"#)
+        #expect(noConversation.status == 404)
 
         let patched = try server.request("PATCH", "/v1/conversations/\(conversationID)", body: #"{"title":"New Title"}"#)
         #expect(try patched.jsonObject()["title"] as? String == "New Title")
-        #expect(try server.request("DELETE", "/v1/conversations/\(conversationID)").status == 204)
-        let gone = try server.request("GET", "/v1/conversations/\(conversationID)")
+        // Messages keep their conversation: no cascade, the route's 500.
+        let refused = try server.request("DELETE", "/v1/conversations/\(conversationID)")
+        #expect(refused.status == 500)
+        #expect(try refused.jsonObject()["error"] as? String == "Failed to delete conversation")
+        let empty = try server.request("POST", "/v1/conversations", body: #"{"user_id":"\#(userID)"}"#).jsonObject()
+        let emptyID = try #require(empty["id"] as? String)
+        #expect(try server.request("DELETE", "/v1/conversations/\(emptyID)").status == 204)
+        let gone = try server.request("GET", "/v1/conversations/\(emptyID)")
         #expect(gone.status == 404)
-        #expect(try gone.jsonObject()["detail"] as? String == "Conversation not found")
-        let unknown = try server.request("GET", "/v1/nothing-here")
-        #expect(unknown.status == 404)
-        #expect(try unknown.jsonObject()["detail"] as? String == "Not Found")
+        #expect(try gone.jsonObject()["error"] as? String == "Conversation not found")
+        #expect(try server.request("GET", "/v1/conversations/not-a-uuid").status == 400)
+        let nowhere = try server.request("GET", "/v1/nothing-here")
+        #expect(nowhere.status == 404)
+        #expect(try nowhere.jsonObject()["error"] as? String == "Not found")
         try server.armFault(#"{"status":503}"#)
         let unavailable = try server.request("GET", "/health")
         #expect(unavailable.status == 503)
-        #expect(try unavailable.jsonObject()["detail"] != nil)
+        #expect(try unavailable.jsonObject()["error"] != nil)
+    }
+
+    @Test func listsLimitsAndTheFactRoutesAreLucids() throws {
+        let server = try LocalServer.start(dialect: "lucid", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let user = try server.request("POST", "/v1/users", body: #"{"external_id":"ios-2","name":"Ada","email":"ada@example.com"}"#)
+        let userID = try #require(try user.jsonObject()["id"] as? String)
+        // A second login overwrites name, email and timezone; still 201.
+        let again = try server.request("POST", "/v1/users", body: #"{"external_id":"ios-2","timezone":"Europe/Paris"}"#)
+        #expect(again.status == 201)
+        let overwritten = try again.jsonObject()
+        #expect(overwritten["id"] as? String == userID)
+        #expect(overwritten["name"] is NSNull && overwritten["email"] is NSNull)
+        #expect(overwritten["timezone"] as? String == "Europe/Paris")
+        #expect(try server.request("GET", "/v1/users/ios-2").jsonObject()["id"] as? String == userID)
+        #expect(try server.request("GET", "/v1/users/ios-3").status == 404)
+
+        // Newest created first, even when an older one was written to since.
+        let first = try server.request("POST", "/v1/conversations", body: #"{"user_id":"\#(userID)","title":"first"}"#).jsonObject()
+        let firstID = try #require(first["id"] as? String)
+        Thread.sleep(forTimeInterval: 0.01)
+        let second = try server.request("POST", "/v1/conversations", body: #"{"user_id":"\#(userID)","title":"second"}"#).jsonObject()
+        _ = try server.request("POST", "/v1/chat", body: #"{"conversation_id":"\#(firstID)","user_id":"\#(userID)","message":"I live in Oslo."}"#)
+        let list = try server.request("GET", "/v1/conversations/user/\(userID)").jsonObject()
+        #expect((list["conversations"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["second", "first"])
+        #expect(second["user_timezone"] as? String == "Europe/Paris")  // the user's
+
+        let page = try server.request("GET", "/v1/conversations/\(firstID)/messages?limit=501")
+        #expect(page.status == 400)
+        #expect((try page.jsonObject()["details"] as? [[String: Any]])?.first?["message"] as? String == "limit must be between 1 and 500")
+        #expect(try server.request("GET", "/v1/conversations/\(firstID)/messages?limit=500").status == 200)
+        #expect(try server.request("GET", "/v1/conversations/\(Self.nobody)/messages").jsonObject()["count"] as? Int == 0)
+
+        let extract = try server.request(
+            "POST", "/v1/facts/extract", body: #"{"user_id":"\#(userID)","conversation_id":"\#(firstID)","limit":101}"#)
+        #expect(extract.status == 400)
+        let extracted = try server.request(
+            "POST", "/v1/facts/extract", body: #"{"user_id":"\#(userID)","conversation_id":"\#(firstID)"}"#)
+        #expect(extracted.status == 201)
+        #expect(try extracted.jsonObject()["count"] as? Int == 1)
+        // The guide's route is not there; the one that works is under /v1/facts.
+        let documented = try server.request("GET", "/v1/users/\(userID)/facts")
+        #expect(documented.status == 404)
+        #expect(try documented.jsonObject()["error"] as? String == "Not found")
+        #expect(try server.request("GET", "/v1/facts/users/\(userID)/facts?category=personal").jsonObject()["count"] as? Int == 1)
+        #expect(try server.request("GET", "/v1/facts/users/\(userID)/facts?category=job").status == 400)
+        #expect(try server.request("GET", "/v1/facts/users/\(userID)/facts?min_confidence=0.99").jsonObject()["count"] as? Int == 0)
+        let byMessage = try server.request(
+            "POST", "/v1/facts/extract", body: #"{"user_id":"\#(userID)","message_ids":["\#(Self.nobody)"]}"#)
+        #expect(try byMessage.jsonObject()["message"] as? String == "No messages found to process")
+        #expect(try server.request("POST", "/v1/facts/extract", body: #"{"user_id":"\#(userID)","message_ids":[]}"#).status == 400)
+        let facts = try server.request("GET", "/v1/facts/users/\(userID)/facts").jsonObject()
+        #expect((facts["facts"] as? [[String: Any]])?.first?["category"] as? String == "personal")
+        let search = try server.request("POST", "/v1/facts/search", body: #"{"query":"x","user_id":"\#(userID)","limit":101}"#)
+        #expect(search.status == 400)
+        // min_similarity defaults to 0.82: a fact 0.71 alike is left out unless asked for.
+        let strict = try server.request("POST", "/v1/facts/search", body: #"{"query":"where do I live","user_id":"\#(userID)"}"#)
+        #expect(try strict.jsonObject()["count"] as? Int == 0)
+        let loose = try server.request(
+            "POST", "/v1/facts/search", body: #"{"query":"where do I live","user_id":"\#(userID)","min_similarity":0.7}"#)
+        #expect(try loose.jsonObject()["count"] as? Int == 1)
+        let summary = try server.request(
+            "POST", "/v1/summaries/generate",
+            body: #"{"conversation_id":"\#(firstID)","user_id":"\#(userID)","message_count":101}"#)
+        #expect((try summary.jsonObject()["details"] as? [[String: Any]])?.first?["message"] as? String
+            == "message_count must be at most 100")
+        let none = try server.request(
+            "POST", "/v1/summaries/generate", body: #"{"conversation_id":"\#(Self.nobody)","user_id":"\#(userID)"}"#)
+        #expect(none.status == 404)
+        #expect(try none.jsonObject()["error"] as? String == "No messages found in conversation")
     }
 }

@@ -104,4 +104,56 @@ import Testing
         #expect(parts[1]["input"]?["path"] == "b")
         #expect(parts[2]["text"] == "All of it at once.")
     }
+
+    /// The real server's thought: gemini-cli's ThoughtSummary under `text` (sessionManager.ts:262-267);
+    /// thinking models send one on most replies. Shown as reasoning: the subject, then the description.
+    @Test func aThoughtWhoseTextIsASubjectAndDescription() throws {
+        let (reply, status) = try Self.reply([
+            ("thought", #"{"text":{"subject":"Planning the trip","description":"Lisbon in two days."}}"#),
+            ("thought", #"{"text":{"subject":"","description":"Only a description."}}"#),
+            ("token", #"{"text":"Go."}"#),
+            ("done", #"{"fullResponse":"Go.","usage":{"inputTokens":3,"outputTokens":1}}"#),
+        ])
+        #expect(status == .complete)
+        let parts = try #require(reply?["parts"]?.arrayValue)
+        #expect(parts.map { $0["type"]?.stringValue } == ["reasoning", "text"])
+        #expect(parts[0]["text"] == "**Planning the trip** Lisbon in two days.\n\nOnly a description.")
+        #expect(parts[1]["text"] == "Go.")
+    }
+
+    /// Every error ends the turn with `done` after it on the real server; the error still ends
+    /// the reply, in words that say what it means.
+    @Test func errorsFollowedByDoneAreNamed() throws {
+        let (_, modelStatus) = try Self.reply([
+            ("error", #"{"code":"MODEL_ERROR","message":"[object Object]"}"#),
+            ("done", #"{"fullResponse":"","usage":{"inputTokens":0,"outputTokens":0}}"#),
+        ])
+        guard case .incomplete(.error, let detail, _)? = modelStatus else {
+            Issue.record("expected an error, got \(String(describing: modelStatus))")
+            return
+        }
+        #expect(detail == "the server gave no reason (MODEL_ERROR)")
+        let (reply, toolStatus) = try Self.reply([
+            ("tool-call", #"{"toolName":"read_file","args":{"path":"a"},"status":"running"}"#),
+            ("error", #"{"code":"STREAM_ERROR","message":"Cannot read properties of undefined (reading 'getTool')"}"#),
+            ("done", #"{"fullResponse":"","usage":{"inputTokens":9,"outputTokens":4}}"#),
+        ])
+        guard case .incomplete(.error, let toolDetail, _)? = toolStatus else {
+            Issue.record("expected an error, got \(String(describing: toolStatus))")
+            return
+        }
+        #expect(toolDetail.hasPrefix("the Gemini server cannot run tools"), "\(toolDetail)")
+        #expect(reply?["parts"]?.arrayValue?.first?["type"] == "tool-read_file")
+    }
+
+    @Test func errorEventsBecomeExitStatuses() {
+        let tool = GeminiStreamError.toolError(code: "STREAM_ERROR", message: "Cannot read properties of undefined (reading 'getTool')")
+        #expect(tool.status == .serverError && tool.message.contains("cannot run tools"))
+        let model = GeminiStreamError.toolError(code: "MODEL_ERROR", message: "[object Object]")
+        #expect(model.status == .serverError && model.message.contains("the server gave no reason") && !model.message.contains("[object"))
+        let forgotten = GeminiStreamError.toolError(code: "INTERNAL_ERROR", message: "Conversation 1b2c not found")
+        #expect(forgotten.status == .notFound && forgotten.message.contains("30 minutes") && forgotten.message.contains("--new-conversation"))
+        #expect(GeminiStreamError.toolError(code: "INTERNAL_ERROR", message: "Access denied").status == .forbidden)
+        #expect(GeminiStreamError.toolError(code: nil, message: "odd").status == .incomplete)
+    }
 }

@@ -19,6 +19,32 @@ import Testing
         #expect(id.count == "ps-tools-".count + 16 + "-work".count)
     }
 
+    /// Lucid takes external ids of letters, digits, `_` and `-` only (user.validation.ts:30-34).
+    @Test func aProfileNameWithOtherCharactersStillMakesAValidExternalID() {
+        for profile in ["my work", "é", "a.b", "a/b", String(repeating: "x", count: 300)] {
+            let id = LucidIdentity.externalID(profile: profile)
+            #expect(id.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 95 || $0 == 45 },
+                    "\(id)")
+            #expect(id.count < 255 && id == LucidIdentity.externalID(profile: profile))
+        }
+        #expect(LucidIdentity.externalID(profile: "a.b") != LucidIdentity.externalID(profile: "a_b"))
+        #expect(LucidIdentity.isUUID("0f8e2a9c-1b2d-4e3f-8a9b-0c1d2e3f4a5b"))
+        #expect(!LucidIdentity.isUUID("nope") && !LucidIdentity.isUUID("0f8e2a9c-1b2d-4e3f-8a9b-0c1d2e3f4a5"))
+    }
+
+    /// lucid-agent's zod refusals: 400 {"error":"Validation failed","details":[{field,message}]}.
+    @Test func theServersFieldMessagesReachTheMessage() {
+        let request = HTTPRequest(method: "POST", url: "http://127.0.0.1:9/v1/chat", headers: [])
+        let body = #"{"error":"Validation failed","details":[{"field":"message","message":"message must be less than 10000 characters"}]}"#
+        let error = APIErrors.toolError(HTTPResponse(head: HTTPResponseHead(status: 400, headers: []), body: Array(body.utf8)),
+                                        request: request, wording: LucidErrorWording())
+        #expect(error.message.contains("Validation failed: message: message must be less than 10000 characters"), "\(error.message)")
+        let failed = #"{"error":"Chat completion failed","details":"Chat completion failed: boom"}"#
+        let server = APIErrors.toolError(HTTPResponse(head: HTTPResponseHead(status: 500, headers: []), body: Array(failed.utf8)),
+                                         request: request, wording: LucidErrorWording())
+        #expect(server.status == .serverError && server.message.contains("Chat completion failed: boom"), "\(server.message)")
+    }
+
     @Test func aChatAnswerBecomesTheStreamRecords() throws {
         let answer = try JSON.parse(bytes: Array("""
             {"user_message":{"id":"u1","role":"user","content":"Hi","created_at":"2024-01-15T10:30:00Z"},

@@ -112,7 +112,7 @@ struct ErrorBody {
             return
         }
         error = json["error"]?.stringValue ?? json["error"]?["message"]?.stringValue
-        message = json["message"]?.stringValue ?? Self.describe(detail: json["detail"])
+        message = json["message"]?.stringValue ?? Self.describe(detail: json["detail"]) ?? Self.describe(details: json["details"])
         code = json["code"]?.stringValue
         if let info = json["rateLimitInfo"], info.objectValue != nil { rateLimit = Self.describe(rateLimitInfo: info) }
     }
@@ -136,6 +136,18 @@ struct ErrorBody {
             let location = (error["loc"]?.arrayValue ?? []).map { $0.stringValue ?? $0.intValue.map(String.init) ?? "?" }
             let message = error["msg"]?.stringValue ?? "invalid"
             return location.isEmpty ? message : location.joined(separator: ".") + ": " + message
+        }.joined(separator: "; ")
+    }
+
+    /// Lucid's `details`: zod's refusals `[{field, message}]` as "message: message must be less
+    /// than 10000 characters", or a string.
+    static func describe(details: JSON?) -> String? {
+        if let text = details?.stringValue { return text.isEmpty ? nil : text }
+        guard let errors = details?.arrayValue, !errors.isEmpty else { return nil }
+        return errors.prefix(3).map { error -> String in
+            let message = error["message"]?.stringValue ?? "invalid"
+            guard let field = error["field"]?.stringValue, !field.isEmpty else { return message }
+            return field + ": " + message
         }.joined(separator: "; ")
     }
 

@@ -1,10 +1,10 @@
 import Hummingbird
 import PSCore
 
-/// The gemini dialect's auth middleware (packages/mobile-api/src/middleware/auth.ts in the
-/// design): the token is the Authorization header without its "Bearer " prefix; none is a 401
-/// `{"error":"No token provided"}`, one Firebase does not verify a 401 `{"error":"Invalid
-/// token"}`. Here only the demo ID token verifies.
+/// The gemini dialect's auth middleware (packages/mobile-api src/middleware/auth.ts:31-61 at
+/// 1fabb479): an Authorization header not starting "Bearer " is a 401 `{"error":"Missing or
+/// invalid Authorization header"}`, a token Firebase does not verify a 401 `{"error":"Invalid
+/// or expired token"}`; `/health` needs none. Here only the demo ID token verifies.
 enum GeminiAuth {
     /// A Firebase ID token's shape (a JWT whose claims name the demo user), never expiring.
     static let demoToken =
@@ -14,18 +14,18 @@ enum GeminiAuth {
         + "eGFtcGxlLmNvbSIsImlhdCI6MTc2MTk4NzYwMCwiZXhwIjo0MTAyNDQ0ODAwfQ"
         + ".cHMtbG9jYWwtc2VydmVyLWRlbW8tc2lnbmF0dXJl"
 
-    /// `req.headers.authorization?.replace('Bearer ', '')`: the first "Bearer " goes, wherever it is.
+    static let missingHeader = "Missing or invalid Authorization header"
+    static let invalidToken = "Invalid or expired token"
+
+    /// `authHeader.slice(7)` of a header starting "Bearer " (auth.ts:42-48).
     static func token(_ request: Request) -> String? {
-        guard let header = request.headers[.authorization] else { return nil }
-        guard let range = header.range(of: "Bearer ") else { return header }
-        return header.replacingCharacters(in: range, with: "")
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { return nil }
+        return String(header.dropFirst(7))
     }
 
     static func require(_ request: Request) throws {
-        guard let token = token(request), !token.isEmpty else {
-            throw Refusal(status: .unauthorized, error: "No token provided")
-        }
-        guard token == demoToken else { throw Refusal(status: .unauthorized, error: "Invalid token") }
+        guard let token = token(request) else { throw Refusal(status: .unauthorized, error: missingHeader) }
+        guard token == demoToken else { throw Refusal(status: .unauthorized, error: invalidToken) }
     }
 }
 

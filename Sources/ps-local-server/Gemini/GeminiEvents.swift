@@ -1,31 +1,70 @@
+import Foundation
 import PSCore
 
-/// A reply as the Gemini mobile API streams it (the session manager's events): `token {text}`,
-/// `thought {text}`, `tool-call {toolName, args, status:"running"}`, `tool-result {toolName,
-/// result, status:"completed"}` (the tool's output as text, as gemini-cli's tools return it),
-/// then `done {fullResponse, usage:{inputTokens, outputTokens}}`. Each event is kept as
-/// `{"event": name, "data": {...}}` until it is written.
+/// A reply as the Gemini mobile API streams it (packages/mobile-api
+/// src/sessions/sessionManager.ts:139-314 at 1fabb479): `token {text}`, `thought {text:
+/// {subject, description}}` (gemini-cli's ThoughtSummary, sessionManager.ts:262-267),
+/// `tool-call {toolName, args, status:"running"}` (269-290), then `done {fullResponse,
+/// usage:{inputTokens, outputTokens}}` (223-230). Each event is kept as `{"event": name,
+/// "data": {...}}` until it is written.
+///
+/// Tool calls: the real session manager calls `scheduleAgentTools` without the tool registry it
+/// needs (sessionManager.ts:200-207, packages/core/src/agents/agent-scheduler.ts:56-57 and
+/// src/scheduler/scheduler.ts:272-279), so the first tool call of a reply throws: an `error
+/// {code:"STREAM_ERROR"}` event, then `done` with the text so far; no `tool-result` is ever
+/// sent. `runsTools` (ps-local-server --gemini-runs-tools) gives the flow a server with its
+/// registry would have: `tool-result {toolName, result, status:"completed"}` (292-301) and the
+/// rest of the reply.
 struct GeminiEvents {
     /// Tokens of everything the model is sent (the whole conversation, the new message last).
     let inputTokens: Int
+    var runsTools = false
+
+    /// What `String(undefined.getTool)` throws in the scheduler.
+    static let schedulerFailure = "Cannot read properties of undefined (reading 'getTool')"
 
     func events(for segments: [ReplySegment]) -> [JSON] {
         var out: [JSON] = []
-        for segment in segments {
+        var sent: [ReplySegment] = []
+        var index = 0
+        while index < segments.count {
+            let segment = segments[index]
+            sent.append(segment)
             switch segment {
             case .reasoning(let text):
-                out += ChunkScript.textPieces(text).map { Self.event("thought", ["text": .string($0)]) }
+                out.append(Self.event("thought", ["text": Self.thoughtSummary(text)]))
             case .text(let text):
                 out += ChunkScript.textPieces(text).map { Self.event("token", ["text": .string($0)]) }
             case .tool(let call):
                 out.append(Self.event("tool-call", ["toolName": .string(call.name), "args": call.input, "status": "running"]))
-                out.append(Self.event("tool-result", [
-                    "toolName": .string(call.name), "result": .string(call.output.serialized()), "status": "completed",
-                ]))
+                if runsTools {
+                    out.append(Self.event("tool-result", [
+                        "toolName": .string(call.name), "result": .string(call.output.serialized()), "status": "completed",
+                    ]))
+                } else if index + 1 >= segments.count || !Self.isTool(segments[index + 1]) {
+                    // The model's turn ended with its calls: the scheduler throws.
+                    out.append(Self.event("error", ["code": "STREAM_ERROR", "message": .string(Self.schedulerFailure)]))
+                    index = segments.count
+                    continue
+                }
             }
+            index += 1
         }
-        out.append(Self.event("done", ["fullResponse": .string(Self.fullResponse(segments)), "usage": usage(segments)]))
+        out.append(Self.event("done", ["fullResponse": .string(Self.fullResponse(sent)), "usage": usage(sent)]))
         return out
+    }
+
+    private static func isTool(_ segment: ReplySegment) -> Bool {
+        if case .tool = segment { return true }
+        return false
+    }
+
+    /// gemini-cli's parseThought makes `{subject, description}` of a thought; here the first
+    /// sentence is the subject and the rest the description.
+    static func thoughtSummary(_ text: String) -> JSON {
+        guard let end = text.range(of: ". ") else { return ["subject": .string(text), "description": ""] }
+        return ["subject": .string(String(text[..<end.lowerBound])),
+                "description": .string(String(text[end.upperBound...]))]
     }
 
     func usage(_ segments: [ReplySegment]) -> JSON {
@@ -44,7 +83,7 @@ struct GeminiEvents {
 
     static func event(_ name: String, _ data: JSON) -> JSON { ["event": .string(name), "data": data] }
 
-    /// `event: NAME\ndata: JSON\n\n`, as the route writes each event.
+    /// `event: NAME\ndata: JSON\n\n`, as the route writes each event (conversations.ts:136).
     static func wireBytes(_ name: String, _ data: JSON) -> [UInt8] {
         var bytes = Array("event: \(name)\ndata: ".utf8)
         data.write(to: &bytes)
@@ -53,54 +92,32 @@ struct GeminiEvents {
     }
 }
 
-/// Follows the events of one turn as they are sent, and makes the messages the conversation
-/// keeps of it: the thoughts (role thought, as the app keeps them), then the assistant's
-/// message with its tool calls and, once `done` came, its token usage. What an aborted turn
-/// sent is kept as well.
+/// Follows the events of one turn as they are sent, and makes the assistant's message the
+/// conversation keeps of it (sessionManager.ts:232-240): `{id, role:"assistant", content:
+/// the text, createdAt, tokenUsage}`, also when the turn failed or was cancelled (usage 0 then:
+/// the model's Finished event never came). Thoughts and tool calls are not kept.
 struct GeminiTurnRecorder {
-    private var thoughts = ""
-    private var content = ""
-    private var toolCalls: [JSONObject] = []
+    private(set) var content = ""
     private var usage: JSON?
 
     mutating func apply(_ event: JSON) {
         let data = event["data"] ?? .null
         switch event["event"]?.stringValue {
-        case "thought": thoughts += data["text"]?.stringValue ?? ""
         case "token": content += data["text"]?.stringValue ?? ""
-        case "tool-call":
-            toolCalls.append(JSONObject([
-                ("name", data["toolName"] ?? ""), ("arguments", data["args"] ?? .object(JSONObject())),
-                ("status", "running"), ("result", .null),
-            ]))
-        case "tool-result":
-            let name = data["toolName"]
-            if let index = toolCalls.firstIndex(where: { $0["name"] == name && $0["status"] == "running" }) {
-                toolCalls[index]["status"] = data["status"] ?? "completed"
-                toolCalls[index]["result"] = data["result"] ?? .null
-            }
         case "done": usage = data["usage"]
         default: break
         }
     }
 
-    var isEmpty: Bool { thoughts.isEmpty && content.isEmpty && toolCalls.isEmpty }
-
-    /// The messages to store, created at `createdAt` (milliseconds).
-    func messages(createdAt: Int64) -> [JSON] {
-        var out: [JSON] = []
-        if !thoughts.isEmpty { out.append(Self.message(role: "thought", content: thoughts, createdAt: createdAt)) }
-        guard !content.isEmpty || !toolCalls.isEmpty else { return out }
+    func message(createdAt: Int64) -> JSON {
         var reply = Self.message(role: "assistant", content: content, createdAt: createdAt).objectValue!
-        if !toolCalls.isEmpty { reply["toolCalls"] = .array(toolCalls.map(JSON.object)) }
-        if let usage { reply["tokenUsage"] = usage }
-        out.append(.object(reply))
-        return out
+        reply["tokenUsage"] = usage ?? ["inputTokens": 0, "outputTokens": 0]
+        return .object(reply)
     }
 
     static func message(role: String, content: String, createdAt: Int64) -> JSON {
         [
-            "id": .string(Identifiers.random(prefix: "msg_", bytes: 10)), "role": .string(role),
+            "id": .string(UUID().uuidString.lowercased()), "role": .string(role),
             "content": .string(content), "createdAt": .string(Timestamp.iso8601(createdAt)),
         ]
     }

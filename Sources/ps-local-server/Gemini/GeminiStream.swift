@@ -2,11 +2,12 @@ import HTTPTypes
 import Hummingbird
 import PSCore
 
-/// The body of `POST /conversations/:id/messages` (packages/mobile-api/src/routes/conversations.ts
-/// in the design): status 200 and the SSE headers first, then `event: NAME\ndata: JSON` events,
-/// a `: keepalive` comment every `keepAliveMs` (15 s on the real server), and the end of the
-/// response. A failure once the headers are out (an unknown conversation, a cancel, the model's
-/// error) can only be an `event: error`, after which the stream ends: there is no `[DONE]`.
+/// The body of `POST /conversations/:id/messages` (packages/mobile-api
+/// src/routes/conversations.ts:109-154 at 1fabb479): status 200 and the SSE headers first, then
+/// `event: NAME\ndata: JSON` events, a `: keepalive` comment every `keepAliveMs` (15 s on the
+/// real server, 117-120), and the end of the response; there is no `[DONE]`. A cancel ends the
+/// turn with `done` and the text so far (sessionManager.ts:171-230: the aborted loop breaks,
+/// then `done` is sent; the model's usage never came, so it is 0).
 enum GeminiStream {
     enum Item: Sendable {
         case event(name: String, data: JSON)
@@ -35,12 +36,18 @@ enum GeminiStream {
         }
         Task {
             var recorder = GeminiTurnRecorder()
+            var cancelled = false
             for await event in generation.events {
                 switch event {
                 case .chunk(let chunk):
+                    guard !cancelled else { continue }
                     if chunk["type"]?.stringValue == "abort" {
-                        // What an AbortController's abort makes the stream throw.
-                        output.yield(.event(name: "error", data: ["message": "This operation was aborted"]))
+                        cancelled = true
+                        let done = GeminiEvents.event("done", [
+                            "fullResponse": .string(recorder.content), "usage": ["inputTokens": 0, "outputTokens": 0],
+                        ])
+                        recorder.apply(done)
+                        output.yield(.event(name: "done", data: done["data"]!))
                         continue
                     }
                     guard let name = chunk["event"]?.stringValue, let data = chunk["data"] else { continue }

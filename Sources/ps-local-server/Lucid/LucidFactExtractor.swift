@@ -3,7 +3,9 @@ import Foundation
 /// The lucid dialect's fact extraction, deterministic instead of a model's: sentences of the
 /// user's messages that say something about the user ("I am a nurse", "I work at …", "I live
 /// in …", "I like …", "I have …", "my dog is called …") become facts in the third person, with a
-/// category and a confidence. The same messages always give the same facts.
+/// category and a confidence. The same messages always give the same facts. Categories are
+/// lucid-agent's (src/validation/fact.validation.ts:6-17 at 8cdb90b: who the user is, their
+/// work and where they live are "personal").
 enum LucidFactExtractor {
     struct Extracted: Sendable, Equatable {
         let content: String
@@ -21,12 +23,12 @@ enum LucidFactExtractor {
     }
 
     private static let patterns: [Pattern] = [
-        Pattern(phrases: ["i work as "], verb: "works as", category: "profession", confidence: 0.95),
-        Pattern(phrases: ["i work at ", "i work for "], verb: "works at", category: "profession", confidence: 0.9),
-        Pattern(phrases: ["i am a ", "i'm a ", "i am an ", "i'm an "], verb: "is", category: "identity", confidence: 0.9,
+        Pattern(phrases: ["i work as "], verb: "works as", category: "personal", confidence: 0.95),
+        Pattern(phrases: ["i work at ", "i work for "], verb: "works at", category: "personal", confidence: 0.9),
+        Pattern(phrases: ["i am a ", "i'm a ", "i am an ", "i'm an "], verb: "is", category: "personal", confidence: 0.9,
                 keepsArticle: true),
-        Pattern(phrases: ["i live in "], verb: "lives in", category: "location", confidence: 0.9),
-        Pattern(phrases: ["i am from ", "i'm from ", "i come from "], verb: "is from", category: "location", confidence: 0.85),
+        Pattern(phrases: ["i live in "], verb: "lives in", category: "personal", confidence: 0.9),
+        Pattern(phrases: ["i am from ", "i'm from ", "i come from "], verb: "is from", category: "personal", confidence: 0.85),
         Pattern(phrases: ["i like ", "i love ", "i enjoy ", "i prefer "], verb: "likes", category: "preference", confidence: 0.85),
         Pattern(phrases: ["i have "], verb: "has", category: "personal", confidence: 0.75),
     ]
@@ -73,7 +75,7 @@ enum LucidFactExtractor {
                 var category = pattern.category
                 if pattern.keepsArticle, let last = rest.split(separator: " ").last?.lowercased(),
                    professionEndings.contains(where: { last.hasSuffix($0) }) {
-                    category = "profession"
+                    category = "personal"
                 }
                 var verb = pattern.verb
                 if pattern.verb == "likes" { verb = String(phrase.split(separator: " ")[1]) + "s" }  // loves, enjoys, prefers

@@ -1,6 +1,8 @@
 import PSCore
 
-/// The lucid dialect's records as its API writes them: snake_case, ISO 8601 times.
+/// The lucid dialect's records as Lucid writes them: its database rows (`RETURNING *`, the
+/// interfaces of lucid-agent src/services/*.service.ts at 8cdb90b), snake_case, ISO 8601
+/// times; embeddings are null here.
 enum LucidJSON {
     static func time(_ milliseconds: Int64) -> JSON { .string(Timestamp.iso8601(milliseconds)) }
 
@@ -10,9 +12,10 @@ enum LucidJSON {
         o["external_id"] = .string(user.externalID)
         o["name"] = user.name.map(JSON.string) ?? .null
         o["email"] = user.email.map(JSON.string) ?? .null
-        o["timezone"] = user.timezone.map(JSON.string) ?? .null
+        o["timezone"] = .string(user.timezone)
+        o["preferences"] = .object(JSONObject())
         o["created_at"] = time(user.createdAt)
-        o["updated_at"] = time(user.updatedAt)
+        o["last_active_at"] = time(user.lastActiveAt)
         return .object(o)
     }
 
@@ -22,18 +25,22 @@ enum LucidJSON {
         o["user_id"] = .string(conversation.userID)
         o["title"] = conversation.title.map(JSON.string) ?? .null
         o["user_timezone"] = conversation.userTimezone.map(JSON.string) ?? .null
+        o["message_count"] = .integer(Int64(conversation.messages.count))
         o["created_at"] = time(conversation.createdAt)
         o["updated_at"] = time(conversation.updatedAt)
         return .object(o)
     }
 
-    static func message(_ message: LucidStore.Message, in conversation: LucidStore.Conversation) -> JSON {
+    static func message(_ message: LucidStore.Message, conversationID: String, userID: String) -> JSON {
         var o = JSONObject()
         o["id"] = .string(message.id)
-        o["conversation_id"] = .string(conversation.id)
-        o["user_id"] = .string(conversation.userID)
+        o["conversation_id"] = .string(conversationID)
+        o["user_id"] = .string(userID)
         o["role"] = .string(message.role)
         o["content"] = .string(message.content)
+        o["embedding"] = .null
+        o["tokens"] = .integer(Int64((message.content.utf16.count + 3) / 4))  // message.service.ts:79
+        o["model"] = .null
         o["created_at"] = time(message.createdAt)
         return .object(o)
     }
@@ -49,7 +56,11 @@ enum LucidJSON {
         o["content"] = .string(fact.content)
         o["category"] = .string(fact.category)
         o["confidence"] = .real(fact.confidence)
+        o["evidence_count"] = .integer(0)
+        o["embedding"] = .null
         o["is_active"] = .bool(fact.isActive)
+        o["first_mentioned_at"] = time(fact.createdAt)
+        o["last_mentioned_at"] = time(fact.updatedAt)
         o["created_at"] = time(fact.createdAt)
         o["updated_at"] = time(fact.updatedAt)
         return .object(o)
@@ -63,6 +74,9 @@ enum LucidJSON {
         o["user_perspective"] = .string(summary.userPerspective)
         o["model_perspective"] = .string(summary.modelPerspective)
         o["conversation_overview"] = .string(summary.overview)
+        o["user_embedding"] = .null
+        o["model_embedding"] = .null
+        o["overview_embedding"] = .null
         o["message_count"] = .integer(Int64(summary.messageCount))
         o["created_at"] = time(summary.createdAt)
         return .object(o)

@@ -11,9 +11,9 @@ final class LucidStore: Sendable {
         let externalID: String
         var name: String?
         var email: String?
-        var timezone: String?
+        var timezone: String
         let createdAt: Int64
-        var updatedAt: Int64
+        var lastActiveAt: Int64
     }
 
     struct Message: Sendable {
@@ -72,20 +72,45 @@ final class LucidStore: Sendable {
 
     // MARK: Users
 
-    /// The user with this external id, created when there is none; `created` says which.
-    func createOrGet(externalID: String, name: String?, email: String?, timezone: String?) -> (user: User, created: Bool) {
+    /// lucid-agent src/services/user.service.ts:37-67 (8cdb90b): `INSERT … ON CONFLICT (external_id)
+    /// DO UPDATE SET name, email, timezone, last_active_at`: a user found again gets the new
+    /// name, email and timezone, absent ones null (timezone UTC).
+    func createOrUpdate(externalID: String, name: String?, email: String?, timezone: String?) -> User {
         data.withLock { data in
-            if let id = data.userByExternalID[externalID], let user = data.users[id] { return (user, false) }
             let now = Timestamp.now()
-            let user = User(id: Self.newID(), externalID: externalID, name: name, email: email, timezone: timezone,
-                            createdAt: now, updatedAt: now)
+            if let id = data.userByExternalID[externalID], var user = data.users[id] {
+                user.name = name
+                user.email = email
+                user.timezone = timezone ?? "UTC"
+                user.lastActiveAt = now
+                data.users[id] = user
+                return user
+            }
+            let user = User(id: Self.newID(), externalID: externalID, name: name, email: email, timezone: timezone ?? "UTC",
+                            createdAt: now, lastActiveAt: now)
             data.users[user.id] = user
             data.userByExternalID[externalID] = user.id
-            return (user, true)
+            return user
         }
     }
 
     func user(_ id: String) -> User? { data.withLock { $0.users[id] } }
+
+    /// The user and all that is theirs (users.ts:148-153: "this cascades to conversations,
+    /// messages, facts"); false when there is none.
+    func deleteUser(externalID: String) -> Bool {
+        data.withLock { data in
+            guard let id = data.userByExternalID.removeValue(forKey: externalID) else { return false }
+            data.users[id] = nil
+            data.conversations = data.conversations.filter { $0.value.userID != id }
+            data.facts.removeAll { $0.userID == id }
+            return true
+        }
+    }
+
+    func user(externalID: String) -> User? {
+        data.withLock { data in data.userByExternalID[externalID].flatMap { data.users[$0] } }
+    }
 
     // MARK: Conversations
 
@@ -104,11 +129,12 @@ final class LucidStore: Sendable {
 
     func conversation(_ id: String) -> Conversation? { data.withLock { $0.conversations[id] } }
 
-    /// The user's conversations, most recently updated first.
+    /// The user's conversations, newest created first (conversation.service.ts:103-113,
+    /// `ORDER BY created_at DESC`); none for a user there is not.
     func conversations(ofUser userID: String, limit: Int, offset: Int) -> [Conversation] {
         data.withLock { data in
             let all = data.conversations.values.filter { $0.userID == userID }
-                .sorted { ($0.updatedAt, $0.sequence) > ($1.updatedAt, $1.sequence) }
+                .sorted { ($0.createdAt, $0.sequence) > ($1.createdAt, $1.sequence) }
             return Self.slice(all, limit: limit, offset: offset).map { conversation in
                 var light = conversation
                 light.messages = []
@@ -128,12 +154,26 @@ final class LucidStore: Sendable {
         }
     }
 
-    func deleteConversation(_ id: String) -> Bool {
-        data.withLock { $0.conversations.removeValue(forKey: id) != nil }
+    enum Deletion { case deleted, notFound, referenced }
+
+    /// `DELETE FROM conversations WHERE id = $1` (conversation.service.ts:221-240): messages and
+    /// summaries reference their conversation with no ON DELETE CASCADE (schema.sql:115,254), so
+    /// a conversation that has any cannot be deleted.
+    func deleteConversation(_ id: String) -> Deletion {
+        data.withLock { data in
+            guard let conversation = data.conversations[id] else { return .notFound }
+            guard conversation.messages.isEmpty && conversation.summaries.isEmpty else { return .referenced }
+            data.conversations[id] = nil
+            return .deleted
+        }
     }
 
-    func messages(of id: String, limit: Int, offset: Int) -> [Message]? {
-        data.withLock { data in data.conversations[id].map { Self.slice($0.messages, limit: limit, offset: offset) } }
+    /// Oldest first (message.service.ts:214-233); none for a conversation there is not.
+    func messages(of id: String, role: String?, limit: Int, offset: Int) -> [Message] {
+        data.withLock { data in
+            let all = (data.conversations[id]?.messages ?? []).filter { role == nil || $0.role == role }
+            return Self.slice(all, limit: limit, offset: offset)
+        }
     }
 
     /// Appends messages, created after the conversation's newest one (never before it).
@@ -168,6 +208,16 @@ final class LucidStore: Sendable {
         }
     }
 
+    /// A message by id, with its conversation's user (messages.user_id).
+    func message(_ messageID: String) -> (message: Message, userID: String)? {
+        data.withLock { data in
+            for conversation in data.conversations.values {
+                if let message = conversation.messages.first(where: { $0.id == messageID }) { return (message, conversation.userID) }
+            }
+            return nil
+        }
+    }
+
     func deleteMessage(_ messageID: String) -> Bool {
         data.withLock { data in
             for (id, var conversation) in data.conversations {
@@ -182,9 +232,16 @@ final class LucidStore: Sendable {
 
     // MARK: Facts
 
-    func facts(ofUser userID: String, active: Bool?, limit: Int, offset: Int) -> [Fact] {
+    /// fact.service.ts:320-345: `ORDER BY confidence DESC, last_mentioned_at DESC`.
+    func facts(ofUser userID: String, active: Bool?, category: String? = nil, minConfidence: Double? = nil,
+               limit: Int, offset: Int) -> [Fact] {
         data.withLock { data in
-            let all = data.facts.filter { $0.userID == userID && (active == nil || $0.isActive == active) }
+            let all = data.facts.enumerated().filter {
+                $0.element.userID == userID && (active == nil || $0.element.isActive == active)
+                    && (category == nil || $0.element.category == category) && $0.element.confidence >= (minConfidence ?? 0)
+            }
+                .sorted { ($0.element.confidence, $0.element.updatedAt, $0.offset) > ($1.element.confidence, $1.element.updatedAt, $1.offset) }
+                .map(\.element)
             return Self.slice(all, limit: limit, offset: offset)
         }
     }
@@ -193,13 +250,13 @@ final class LucidStore: Sendable {
         data.withLock { $0.facts.filter { $0.userID == userID && $0.isActive } }
     }
 
-    /// Keeps the extracted facts the user does not have yet (compared without case); returns those created.
+    /// Stores every extracted fact, also one the user has already: lucid-agent's createFact
+    /// (fact.service.ts:226-260 at 8cdb90b) inserts without looking; returns those created.
     func addFacts(_ extracted: [LucidFactExtractor.Extracted], userID: String) -> [Fact] {
         data.withLock { data in
-            var known = Set(data.facts.filter { $0.userID == userID }.map { $0.content.lowercased() })
             var created: [Fact] = []
             let now = Timestamp.now()
-            for fact in extracted where known.insert(fact.content.lowercased()).inserted {
+            for fact in extracted {
                 created.append(Fact(
                     id: Self.newID(), userID: userID, content: fact.content, category: fact.category,
                     confidence: fact.confidence, isActive: true, createdAt: now, updatedAt: now))
@@ -209,10 +266,10 @@ final class LucidStore: Sendable {
         }
     }
 
-    func setFact(_ id: String, active: Bool) -> Fact? {
+    func setFact(_ id: String, active: Bool?) -> Fact? {
         data.withLock { data in
             guard let index = data.facts.firstIndex(where: { $0.id == id }) else { return nil }
-            data.facts[index].isActive = active
+            if let active { data.facts[index].isActive = active }
             data.facts[index].updatedAt = Timestamp.now()
             return data.facts[index]
         }

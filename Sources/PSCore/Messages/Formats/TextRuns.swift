@@ -6,6 +6,8 @@ struct TextRuns: Sendable {
     private var count = 0
 
     var isOpen: Bool { open != nil }
+    /// "text" or "reasoning" while a run is open.
+    var openKind: String? { open?.kind }
 
     /// The chunks for one piece of text (`kind` is "text" or "reasoning").
     mutating func piece(_ kind: String, _ text: String) -> [JSONObject] {

@@ -1,11 +1,13 @@
 import PSCore
 
-/// The Gemini CLI's mobile API (an Express server wrapping gemini-cli-core): the profile's
-/// server is its base URL, ending in `/api/v1`; every request carries a Firebase ID token as
-/// `Authorization: Bearer`. The server keeps the conversations (`/conversations`, each
-/// `GET /conversations/:id` whole), streams a reply as named SSE events (token, thought,
-/// tool-call, tool-result, done, error) and stops one on `POST /conversations/:id/cancel`.
-/// Like the app, the client remembers the conversation last used (`CurrentConversation`).
+/// The Gemini CLI's mobile API (packages/mobile-api, an Express server wrapping
+/// gemini-cli-core): the profile's server is its base URL, ending in `/api/v1`; every request
+/// carries a Firebase ID token as `Authorization: Bearer`. The server keeps the conversations
+/// in memory (`/conversations`, each `GET /conversations/:id` whole), at most 10 per user,
+/// and forgets one after 30 minutes without use; it streams a reply as named SSE events
+/// (token, thought, tool-call, tool-result, done, error; GeminiStreamError says what its
+/// errors mean) and stops one on `POST /conversations/:id/cancel`. Like the app, the client
+/// remembers the conversation last used (`CurrentConversation`).
 public final class GeminiAdapter: APIAdapter, ConversationDeleting, SettingsAPI {
     public let kind = APIKind.gemini
     public let client: APIClient
@@ -56,12 +58,21 @@ public final class GeminiAdapter: APIAdapter, ConversationDeleting, SettingsAPI 
         _ = try conversation(id)
     }
 
-    /// `POST /conversations {title?, model?}` → `{id, title, createdAt, model}`.
+    /// `POST /conversations {title?, model?}` → 201 and the conversation's metadata
+    /// (src/routes/conversations.ts:26-42); a user who has 10 already is refused 400
+    /// (src/sessions/sessionManager.ts:67-75).
     public func createConversation(_ new: NewConversation) throws -> String? {
         var body = JSONObject()
         body["title"] = new.title.flatMap { $0.isEmpty ? nil : JSON.string($0) }
         body["model"] = new.model.map(JSON.string)
-        let created = try client.post("/conversations", body: .object(body))
+        let request = client.request("POST", "/conversations", body: .object(body))
+        let response = try client.response(request)
+        if response.status == 400, let error = ErrorBody(response.body).error, error.hasPrefix("Maximum sessions") {
+            throw ToolError(.failure, "the Gemini server keeps at most 10 conversations per user, and this user has them "
+                + "(\(TerminalSafeText.sanitize(error))): delete one with ps-history --delete ID, or send to one with "
+                + "--conversation ID")
+        }
+        let created = try client.json(request, response: response)
         guard let id = created["id"]?.stringValue, !id.isEmpty else {
             throw ToolError(.serverError, "POST /conversations: the server's answer has no conversation id")
         }
@@ -119,7 +130,7 @@ public final class GeminiAdapter: APIAdapter, ConversationDeleting, SettingsAPI 
     }
 
     /// `POST /conversations/:id/cancel` → `{cancelled: true}`: the server aborts the turn, and
-    /// its stream ends with an error event.
+    /// its stream ends with `done`, the text so far as `fullResponse` (sessionManager.ts:171-230).
     public func abort(streamID: String?, conversationID: String?) throws -> AbortOutcome {
         guard let id = conversationID else { return .notStopped(code: nil, reason: "nothing names the conversation yet") }
         let answer = try client.post("/conversations/\(URLText.encodeComponent(id))/cancel")
@@ -162,7 +173,7 @@ public final class GeminiAdapter: APIAdapter, ConversationDeleting, SettingsAPI 
     }
 
     private func notFound(_ id: String) -> ToolError {
-        ToolError(.notFound, "there is no conversation \(TerminalSafeText.sanitize(id)) for this user "
-            + CommandHints.unknownConversation)
+        ToolError(.notFound, "there is no conversation \(TerminalSafeText.sanitize(id)) for this user; the Gemini server "
+            + "forgets a conversation after 30 minutes without use " + CommandHints.unknownConversation)
     }
 }

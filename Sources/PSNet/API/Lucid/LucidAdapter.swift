@@ -1,23 +1,28 @@
 import PSCore
 
-/// Lucid: a stateful backend that keeps users, conversations, messages, facts it learns about
-/// its user and summaries of conversations. JSON over `/v1/...` routes (snake_case fields, the
-/// errors of a FastAPI app: `{"detail":…}`), no credential: the user is created (or found
-/// again) from an external id at login, kept in the profile, and named by `user_id` in every
+/// Lucid (lucid-agent, an Express app): a stateful backend that keeps users, conversations,
+/// messages, facts it learns about its user and summaries of conversations. JSON over `/v1/...`
+/// routes (snake_case fields; errors `{"error"}`, a refused field 400 `{"error":"Validation
+/// failed","details":[{field,message}]}`), no credential: the user is created (or found again)
+/// from an external id at login, kept in the profile, and named by `user_id` (a UUID) in every
 /// request. `POST /v1/chat` answers whole (one JSON document, no stream): ps-send writes it as
 /// the stream a streaming server would have sent (`streamRecords(fromAnswer:)`).
 ///
 /// The conversation a message goes to when none is named is kept on the client, as the iOS
 /// app keeps its current conversation (`CurrentConversation`); when none is kept (or it
-/// was deleted), the user's most recently updated conversation on the server; else a new one.
+/// was deleted), the user's newest conversation on the server (Lucid lists the newest created
+/// first); else a new one.
 public final class LucidAdapter: APIAdapter, ConversationRenaming, ConversationDeleting {
     public let kind = APIKind.lucid
     public let client: APIClient
     let current: CurrentConversation
     let environment: [String: String]
 
-    /// The largest page asked for (Lucid's own app asks for 50 and 100).
+    /// The largest page asked for (Lucid's own app asks for 50 and 100; the server gives up to 500).
     static let pageSize = 100
+
+    /// The longest message Lucid takes (src/validation/chat.validation.ts:15-18).
+    static let longestMessage = 10_000
 
     public init(client: APIClient, environment: [String: String] = Environment.current) {
         self.client = client
@@ -34,13 +39,25 @@ public final class LucidAdapter: APIAdapter, ConversationRenaming, ConversationD
     }
 
     /// `POST /v1/users {external_id, name?, email?, timezone?}`: creates the user, or finds the
-    /// one this machine and profile made before (same external id).
+    /// one this machine and profile made before (same external id). Lucid overwrites the name,
+    /// email and timezone of a user it finds again (absent ones with null and UTC), so what this
+    /// login does not give is sent as the server has it (`GET /v1/users/{external_id}`).
     public func openLogin(_ account: AccountDetails) throws -> LoginResult {
+        let externalID = LucidIdentity.externalID(profile: client.session.profileName)
+        var known: JSON?
+        if account.name == nil || account.email == nil || account.timezone == nil {
+            do {
+                known = try client.get("/v1/users/\(URLText.encodeComponent(externalID))")
+            } catch let error as ToolError where error.status == .notFound {
+                known = nil
+            }
+        }
+        let kept = { (key: String) in known?[key].flatMap { $0.isNull ? nil : $0.stringValue.map(JSON.string) } }
         var body = JSONObject()
-        body["external_id"] = .string(LucidIdentity.externalID(profile: client.session.profileName))
-        body["name"] = account.name.map(JSON.string)
-        body["email"] = account.email.map(JSON.string)
-        body["timezone"] = account.timezone.map(JSON.string)
+        body["external_id"] = .string(externalID)
+        body["name"] = account.name.map(JSON.string) ?? kept("name")
+        body["email"] = account.email.map(JSON.string) ?? kept("email")
+        body["timezone"] = account.timezone.map(JSON.string) ?? kept("timezone")
         let user = try client.post("/v1/users", body: .object(body))
         guard user["id"]?.stringValue?.isEmpty == false else {
             throw ToolError(.serverError, "POST /v1/users: the server's answer names no user id")
@@ -57,11 +74,20 @@ public final class LucidAdapter: APIAdapter, ConversationRenaming, ConversationD
         return id
     }
 
-    /// Proves the user exists: Lucid has no "who am I" route, so the user's conversation list
-    /// is asked for (404 for an unknown user).
+    /// Proves the user exists: `GET /v1/users/{external_id}` (404 when there is none; a list of
+    /// an unknown user's conversations would be an empty one, not an error).
     public func reach() throws -> CredentialReach {
         let id = try userID()
-        _ = try client.get("/v1/conversations/user/\(URLText.encodeComponent(id))", query: [("limit", "1"), ("offset", "0")])
+        let externalID = client.session.profile?.user?["external_id"]?.stringValue
+            ?? LucidIdentity.externalID(profile: client.session.profileName)
+        let gone = ToolError(.authenticationNeeded, "the Lucid user \(TerminalSafeText.sanitize(id)) does not exist on "
+            + "\(TerminalSafeText.sanitize(client.session.server)) (any more): run ps-auth login --api lucid")
+        do {
+            let found = try client.get("/v1/users/\(URLText.encodeComponent(externalID))")
+            guard found["id"]?.stringValue == id else { throw gone }
+        } catch let error as ToolError where error.status == .notFound {
+            throw gone
+        }
         var reach = CredentialReach(user: client.session.profile?.user, globalAssistant: true, pageAI: false, drives: nil)
         reach.described = "conversations, facts and summaries of user \(id)"
         return reach
@@ -96,8 +122,10 @@ public final class LucidAdapter: APIAdapter, ConversationRenaming, ConversationD
         }
     }
 
-    /// `GET /v1/conversations/{id}`, nil when there is none for this user.
+    /// `GET /v1/conversations/{id}`, nil when there is none for this user. Lucid's ids are
+    /// UUIDs: another id is none (the server would refuse it 400).
     private func conversation(_ id: String, of user: String) throws -> JSON? {
+        guard LucidIdentity.isUUID(id) else { return nil }
         do {
             let record = try client.get("/v1/conversations/\(URLText.encodeComponent(id))")
             if let owner = record["user_id"]?.stringValue, owner != user { return nil }
@@ -136,11 +164,17 @@ public final class LucidAdapter: APIAdapter, ConversationRenaming, ConversationD
         return LucidRecords.conversation(updated)
     }
 
-    /// `DELETE /v1/conversations/{id}` (204); no longer the current one.
+    /// `DELETE /v1/conversations/{id}` (204); no longer the current one. Lucid's messages and
+    /// summaries keep their conversation (no cascade): one that has any is refused with a 500.
     public func deleteConversation(_ id: String) throws {
         let user = try userID()
         try requireConversation(id)
-        _ = try client.json(client.request("DELETE", "/v1/conversations/\(URLText.encodeComponent(id))"))
+        do {
+            _ = try client.json(client.request("DELETE", "/v1/conversations/\(URLText.encodeComponent(id))"))
+        } catch let error as ToolError where error.status == .serverError {
+            throw ToolError(.serverError, "Lucid did not delete conversation \(TerminalSafeText.sanitize(id)): it cannot "
+                + "delete a conversation that has messages or summaries (they are not deleted with it); \(error.message)")
+        }
         if current.read(owner: user) == id { current.clear() }
     }
 
@@ -182,6 +216,11 @@ public final class LucidAdapter: APIAdapter, ConversationRenaming, ConversationD
         guard options.provider == nil else { throw ToolError(.usage, "Lucid picks its own provider (drop --provider; --model names a model)") }
         let user = try userID()
         let text = (message["parts"]?.arrayValue ?? []).compactMap { $0["text"]?.stringValue }.joined()
+        // chat.validation.ts:15-18 counts UTF-16 units, as JavaScript does.
+        guard text.utf16.count <= Self.longestMessage else {
+            throw ToolError(.usage, "the message is \(text.utf16.count) characters long; Lucid refuses messages over "
+                + "\(Self.longestMessage) characters: shorten it or send it in parts")
+        }
         var body = JSONObject()
         body["conversation_id"] = .string(id)
         body["user_id"] = .string(user)

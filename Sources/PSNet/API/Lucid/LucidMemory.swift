@@ -2,11 +2,18 @@ import PSCore
 
 /// What Lucid learns about its user (facts) and what it writes of a conversation (summaries).
 extension LucidAdapter: FactsAPI, SummariesAPI {
-    /// `GET /v1/users/{user_id}/facts?limit&offset[&is_active=true]`.
+    /// `GET /v1/facts/users/{user_id}/facts?limit&offset[&is_active=true]`: the route that
+    /// works (src/routes/facts.ts:246 at 8cdb90b). The guide's `/v1/users/{user_id}/facts` is
+    /// 404 there, and 400 at HEAD (718cfb9), where no route lists facts: said so.
     public func listFacts(includeInactive: Bool, _ body: (JSON) throws -> Void) throws {
-        let path = "/v1/users/\(URLText.encodeComponent(try userID()))/facts"
-        try LucidPages.walk(client, path, key: "facts", pageSize: Self.pageSize,
-                            query: [("is_active", includeInactive ? nil : "true")], body)
+        let path = "/v1/facts/users/\(URLText.encodeComponent(try userID()))/facts"
+        do {
+            try LucidPages.walk(client, path, key: "facts", pageSize: Self.pageSize,
+                                query: [("is_active", includeInactive ? nil : "true")], body)
+        } catch let error as ToolError where error.status == .notFound {
+            throw ToolError(.notFound, "this Lucid server has no working route that lists facts (\(error.message)); "
+                + "ps-facts search still finds them")
+        }
     }
 
     /// `POST /v1/facts/extract {user_id, conversation_id, limit?}` (201).
@@ -23,7 +30,10 @@ extension LucidAdapter: FactsAPI, SummariesAPI {
 
     /// `PATCH /v1/facts/{id} {is_active}`.
     public func setFact(_ id: String, active: Bool) throws -> JSON {
-        try client.json(client.request("PATCH", "/v1/facts/\(URLText.encodeComponent(id))", body: ["is_active": .bool(active)]))
+        guard LucidIdentity.isUUID(id) else {
+            throw ToolError(.notFound, "there is no fact \(TerminalSafeText.sanitize(id)): Lucid's fact ids are UUIDs")
+        }
+        return try client.json(client.request("PATCH", "/v1/facts/\(URLText.encodeComponent(id))", body: ["is_active": .bool(active)]))
     }
 
     /// `POST /v1/facts/search {query, user_id, limit?, min_similarity?}` → `{results:[{fact, similarity}]}`.

@@ -12,8 +12,8 @@ enum Dialect: String, ExpressibleByArgument, CaseIterable, Sendable {
     /// A plain OpenAI-compatible server (as Ollama or llama.cpp serve): `/v1/chat/completions`
     /// and `/v1/models`, no credential, no stored conversations.
     case openai
-    /// Lucid, a stateful backend (users, conversations, facts, summaries): `/v1/...` JSON routes
-    /// answered whole, FastAPI's error shapes, no credential.
+    /// Lucid (lucid-agent, an Express app), a stateful backend (users, conversations, facts,
+    /// summaries): `/v1/...` JSON routes answered whole, `{"error"}` errors, no credential.
     case lucid
     /// The Gemini CLI's mobile API (an Express app): Firebase ID tokens, `/api/v1/conversations`,
     /// named SSE events (token, thought, tool-call, tool-result, done, error), `/api/v1/settings`.
@@ -35,7 +35,7 @@ enum Dialect: String, ExpressibleByArgument, CaseIterable, Sendable {
         switch (status, self) {
         case (401, .pagespace): return ["error": "Authentication required"]
         case (401, .legacy): return ["error": "Unauthorized"]
-        case (401, .gemini): return ["error": "Invalid token"]
+        case (401, .gemini): return ["error": .string(GeminiAuth.invalidToken)]
         case (429, .gemini): return ["error": "Too many requests, please try again later."]
         case (402, _): return ["error": "out_of_credits", "message": "You have used all of your AI credits for this period."]
         case (403, .pagespace): return ["error": "You do not have permission to access this resource"]

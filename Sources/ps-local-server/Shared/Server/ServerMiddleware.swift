@@ -55,9 +55,9 @@ struct ServerMiddleware: RouterMiddleware {
                 return ExpressPages.notFound(request)  // no route has this path
             }
             let message = error.body ?? (error.status == .notFound ? "Not found" : error.status.reasonPhrase)
-            if state.dialect == .lucid {  // FastAPI's {"detail":"Not Found"} / "Method Not Allowed"
-                return Reply.json(["detail": .string(error.status == .notFound ? "Not Found" : error.status.reasonPhrase)],
-                                  status: error.status)
+            if state.dialect == .lucid && (error.status == .notFound || error.status == .methodNotAllowed) {
+                // lucid-agent src/index.ts:125-127: Express's last handler, for any path or method no route has.
+                return Reply.json(["error": "Not found"], status: .notFound)
             }
             if state.dialect == .openai {
                 return Reply.json(OpenAIError.body(message: message, type: "invalid_request_error"), status: error.status)

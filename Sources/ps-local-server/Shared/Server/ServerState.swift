@@ -24,15 +24,19 @@ final class ServerState: Sendable {
     let grants = OAuthGrants()
     let refreshTokens = OAuthRefreshTokens()
     let ids: Identifiers
-    let gemini = GeminiConversations()
+    let gemini: GeminiConversations
+    /// The gemini dialect runs tool calls (the real server fails every one; GeminiEvents).
+    let geminiRunsTools: Bool
     let aiSettings: AISettingsStore
     /// How the deployment's Ollama and LM Studio answer.
     let localModels: LocalModelServers
 
     init(dialect: Dialect, paceMs: Int, quiet: Bool, historyMessages: Int, messagesPerTimestamp: Int = 1,
          keepAliveMs: Int = 15_000, localModels: LocalModelServers = .reachable,
-         realtimeTiming: RealtimeHub.Timing = .init()) {
+         realtimeTiming: RealtimeHub.Timing = .init(), geminiIdleMs: Int = 30 * 60 * 1000, geminiRunsTools: Bool = false) {
         self.dialect = dialect
+        gemini = GeminiConversations(idleMs: Int64(geminiIdleMs))
+        self.geminiRunsTools = geminiRunsTools
         aiSettings = AISettingsStore(catalog: dialect == .legacy ? .legacy : .current)
         agents = AgentDirectory(catalog: aiSettings.catalog)
         self.localModels = localModels
