@@ -149,7 +149,8 @@ struct HeldStringElider {
                 continue
             }
             // A run of plain bytes, up to a quote, a backslash or a control byte.
-            let end = JSONStringRun.end(bytes.baseAddress!, from: index, count: bytes.count)
+            var end = index
+            while end < bytes.count && bytes[end] != 0x22 && bytes[end] != 0x5C && bytes[end] >= 0x20 { end += 1 }
             if end > index {
                 if !narrow(UnsafeRawBufferPointer(rebasing: bytes[index..<end])) { return giveUp(line, at: index) }
                 index = end

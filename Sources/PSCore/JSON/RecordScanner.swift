@@ -76,7 +76,9 @@ struct RecordScanner {
         var index = position + 1
         var escaped = false
         while true {
-            index = JSONStringRun.end(base, from: index, count: count)
+            while index < count && self[index] != UInt8(ascii: "\"") && self[index] != UInt8(ascii: "\\") && self[index] >= 0x20 {
+                index += 1
+            }
             guard index < count else { return nil }
             switch self[index] {
             case UInt8(ascii: "\""): return (index, escaped)
