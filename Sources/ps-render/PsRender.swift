@@ -147,7 +147,7 @@ struct PsRender: ParsableCommand {
         /// The first bad line: rendering stops there (the wrong input would give an error per line).
         struct BadLine: Error { let message: String }
 
-        func handle(_ line: UnsafeRawBufferPointer, _ number: Int, _ elided: [ElidedString]) throws {
+        func handle(_ line: UnsafeRawBufferPointer, _ number: Int) throws {
             var trimmed = line
             while let last = trimmed.last, last == 0x0D || last == 0x20 || last == 0x09 {
                 trimmed = UnsafeRawBufferPointer(rebasing: trimmed.dropLast())
@@ -155,15 +155,11 @@ struct PsRender: ParsableCommand {
             if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
             do {
                 // Most lines of a streamed message: read without a JSON tree.
-                let handled = try elided.isEmpty
-                    && PartDeltaRecord.match(trimmed) { index, delta in try renderer.handlePartDelta(index: index, utf8: delta) }
+                let handled = try PartDeltaRecord.match(trimmed) { index, delta in try renderer.handlePartDelta(index: index, utf8: delta) }
                 if !handled {
                     // Other records straight from the bytes too (a whole message is one string
                     // of its text, not a jansson tree and a String besides); jansson for the rest.
-                    // A text that streamed and is repeated whole at the stream's end is the one
-                    // held already: left out of its line as the line was read (`eliding`), or,
-                    // in a line too short for that, found equal by the reader (`reusing`).
-                    try renderer.handle(try JSON.read(trimmed, reusing: renderer.heldTexts, elided: elided))
+                    try renderer.handle(try JSON.read(trimmed))
                 }
             } catch let error as JSONParseError {
                 throw BadLine(message: "\(reader.name): line \(number): not JSON: \(error.message)\(Self.hint(trimmed))")
@@ -176,10 +172,10 @@ struct PsRender: ParsableCommand {
         do {
             if let liveTerminal {
                 // Drawn at most ~30 times a second: records that arrive in between are drawn together.
-                try liveTerminal.run { chunk in try splitter.feed(chunk, eliding: { renderer.heldTexts }, handle) }
+                try liveTerminal.run { chunk in try splitter.feed(chunk, handle) }
             } else {
                 try reader.forEachChunk { chunk in
-                    try splitter.feed(chunk, eliding: { renderer.heldTexts }, handle)
+                    try splitter.feed(chunk, handle)
                     try renderer.flush()
                 }
             }
@@ -269,8 +265,6 @@ protocol RecordSink {
     func flush() throws
     func finish() throws
     var sawIncomplete: Bool { get }
-    /// Long texts held, which a record repeating them may share (RecordRenderer.heldTexts).
-    var heldTexts: [String] { get }
 }
 
 extension RecordRenderer: RecordSink {}

@@ -67,22 +67,13 @@ public enum TerminalSafeText {
 
 extension JSON {
     /// This value with every string in it, keys included, passed through `TerminalSafeText`.
-    public var terminalSafe: JSON { terminalSafe(sparing: []) }
-
-    /// The same, where a long string with the bytes of one of `safe` (texts made safe already: the
-    /// text of a message that streamed, repeated whole at its end) is compared with it at
-    /// once, not checked again.
-    public func terminalSafe(sparing safe: [String]) -> JSON {
+    public var terminalSafe: JSON {
         switch self {
-        case .string(let text):
-            if !safe.isEmpty && text.utf8.count >= JSON.reusableLength && safe.contains(where: text.hasSameBytes) {
-                return self
-            }
-            return .string(TerminalSafeText.sanitize(text))
-        case .array(let items): return .array(items.map { $0.terminalSafe(sparing: safe) })
+        case .string(let text): return .string(TerminalSafeText.sanitize(text))
+        case .array(let items): return .array(items.map(\.terminalSafe))
         case .object(let object):
             var result = JSONObject()
-            for (key, value) in object { result[TerminalSafeText.sanitize(key)] = value.terminalSafe(sparing: safe) }
+            for (key, value) in object { result[TerminalSafeText.sanitize(key)] = value.terminalSafe }
             return .object(result)
         default: return self
         }

@@ -42,22 +42,6 @@ public final class RecordRenderer {
     /// Lines the last flush rendered (to test that the work per delta stays bounded).
     private(set) var lastRenderedLines = 0
 
-    /// Rendered lines kept between flushes (to test that memory follows the open block).
-    var heldLines: Int { renderer.heldLines + liveLines.count }
-
-    /// The long texts of the message being followed, for the record reader to reuse: the part
-    /// records at a stream's end (part-update, message-end) repeat them whole, and are then read
-    /// as these same Strings, not second copies (JSON.scan's `reusing`).
-    public var heldTexts: [String] {
-        foldGrowingTail()
-        var texts: [String] = []
-        if let growing = growingText { texts.append(growing.text) }
-        for part in message?.parts ?? [] {
-            if let text = part["text"]?.stringValue, text.utf8.count >= JSON.reusableLength { texts.append(text) }
-        }
-        return texts
-    }
-
     /// Some message was incomplete (exit status 10).
     public private(set) var sawIncomplete = false
 
@@ -82,7 +66,7 @@ public final class RecordRenderer {
         try showWaitingMessage()
         settleGrowingText()
         // Every string of a record is made terminal-safe once, here, before any format sees it.
-        guard let object = record.terminalSafe(sparing: heldTexts).objectValue else { throw RecordError(message: "not a JSON object") }
+        guard let object = record.terminalSafe.objectValue else { throw RecordError(message: "not a JSON object") }
         if object["role"] != nil, let parts = object["parts"] {
             guard parts.arrayValue != nil else { throw RecordError(message: "message record whose parts is not an array") }
             try endMessage(reason: "no-finish", detail: "a new message began before message-end")
