@@ -3,7 +3,6 @@
 // expressions applied line by line; its formatters are called with each element it recognised,
 // and ours record them as spans instead of writing any output.
 #include "CSourceHighlight.h"
-#include "RememberingRule.h"
 
 #include <srchilite/formatter.h>
 #include <srchilite/formattermanager.h>
@@ -120,9 +119,7 @@ std::mutex libraryLock;
 
 struct Library {
     std::string dataDir;
-    // Rules that remember their last search of a line (RememberingRule.h): the code of a long
-    // answer took 150M instructions to highlight, 269M with the library's own rules.
-    pstools::RememberingRuleFactory ruleFactory;
+    srchilite::RegexRuleFactory ruleFactory;
     srchilite::LangDefManager definitions{&ruleFactory};
     std::unique_ptr<srchilite::LangMap> languages;
     // The definition files named so far (a few dozen at most): every string returned lives on.
@@ -265,8 +262,6 @@ struct ps_code_highlighter {
     };
     std::unordered_map<std::string, SeenLine> seenLines;
     size_t seenBytes = 0;
-    // The rules' way of searching this highlighter's lines were read with (ps_code_set_rule_memory).
-    uint64_t switchCount = pstools::switchCount();
     static constexpr size_t seenCapacity = 256u << 10;
 
     explicit ps_code_highlighter(srchilite::HighlightStatePtr state) : mainState(state) {
@@ -289,13 +284,6 @@ struct ps_code_highlighter {
     void startAfresh() { restore(mainState, {}); }
 
     size_t run(const char *text, size_t length) {
-        if (switchCount != pstools::switchCount()) {
-            switchCount = pstools::switchCount();
-            previousText.clear();
-            lineEnds.clear();
-            seenLines.clear();
-            seenBytes = 0;
-        }
         // Lines kept: their bytes and their newline are the same as in the previous text.
         size_t common = 0;
         size_t limit = std::min(length, previousText.size());
@@ -361,7 +349,6 @@ struct ps_code_highlighter {
             }
         }
         try {
-            pstools::startLine();
             highlighter->highlightParagraph(std::string(text + start, lineLength));
             if (!key.empty() && highlighter->getStateStack()->empty()) {
                 size_t size = key.size() + (sink.spans.size() - spansBefore) * sizeof(ps_code_span) + 64;
@@ -443,11 +430,6 @@ size_t ps_code_highlighter_run(ps_code_highlighter *highlighter, const char *tex
     size_t count = highlighter->run(text, length);
     *spans = highlighter->sink.spans.data();
     return count;
-}
-
-void ps_code_set_rule_memory(int on) {
-    std::lock_guard<std::mutex> lock(libraryLock);
-    pstools::setRemembering(on != 0);
 }
 
 }  // extern "C"

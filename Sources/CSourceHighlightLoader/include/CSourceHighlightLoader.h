@@ -22,7 +22,6 @@ const char *ps_highlight_language_file(const char *name);
 ps_code_highlighter *ps_highlight_create(const char *language_file);
 void ps_highlight_destroy(ps_code_highlighter *highlighter);
 size_t ps_highlight_run(ps_code_highlighter *highlighter, const char *text, size_t length, const ps_code_span **spans);
-void ps_highlight_set_rule_memory(int on);
 
 #ifdef __cplusplus
 }

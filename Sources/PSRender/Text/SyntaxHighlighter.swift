@@ -63,13 +63,6 @@ enum SyntaxHighlighter {
         }
     }
 
-    /// Whether source-highlight's rules remember their last search of a line (the default) or
-    /// search as the library's own do: to test that the spans are the same (ps_code_set_rule_memory).
-    static func setRuleMemory(_ on: Bool) {
-        guard ps_highlight_load() != 0 else { return }
-        ps_highlight_set_rule_memory(on ? 1 : 0)
-    }
-
     /// The lines of a code block coloured for `language`, from `base`: `literal` is the block's
     /// text as cmark gives it, `lines` the byte ranges of its lines (LiteralLines). Nil when the
     /// language is not known.
