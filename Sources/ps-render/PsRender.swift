@@ -124,11 +124,6 @@ struct PsRender: ParsableCommand {
     }
 
     func run() throws {
-        // Buffers of 1 MiB and more (a long record's line, its text) are mapped on their own and
-        // given back when freed, instead of leaving holes in the heap that stay resident: glibc
-        // would raise this threshold to each large size freed (max RSS 53.5 -> 47.0 MB for a 10 MB
-        // message, no slower).
-        Self.setMallocMapThreshold(1 << 20)
         recordSize.apply()
         if file == nil || file == "-" {
             try Terminal.refuseInteractiveStdin(usage: "Usage: ps-parts < records.ndjson | ps-render, or ps-render FILE (see ps-render --help).")
@@ -193,18 +188,6 @@ struct PsRender: ParsableCommand {
         try renderer.flush()
         try renderer.finish()
         if renderer.sawIncomplete { throw ExitRequest(.incomplete) }
-    }
-
-    /// glibc's `mallopt(M_MMAP_THRESHOLD, bytes)`, looked up at run time: malloc.h is not part of
-    /// the Glibc module.
-    private static func setMallocMapThreshold(_ bytes: Int32) {
-        #if canImport(Glibc)
-        // RTLD_DEFAULT (a null handle): the symbol as the process resolves it.
-        guard let symbol = dlsym(nil, "mallopt") else { return }
-        let mallopt = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
-        let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
-        _ = mallopt(mmapThreshold, bytes)
-        #endif
     }
 
     /// What to do when a line is not JSON at all: raw event streams need ps-sse and ps-parts, and
