@@ -31,20 +31,20 @@
 namespace {
 
 // Longer lines are left plain: the cost of a line grows with its length squared in some
-// definitions (a 1 KB line of minified JSON takes milliseconds, 40 KB most of a second).
+// definitions (a long line of minified JSON).
 constexpr size_t maxLineLength = 512;
 // The sum of the lines' lengths squared (a line counts as 32 bytes at least), past which the rest
-// of a text is plain: about 1,250 lines of 80 columns, 8,192 short ones; at worst (lines of 512
-// bytes of hostile JSON) some 0.1 s. It bounds the memory kept per line as well.
+// of a text is plain: about 1,250 lines of 80 columns, 8,192 short ones. It bounds the time spent
+// on hostile code (lines of 512 bytes of JSON) and the memory kept per line as well.
 constexpr uint64_t workBudget = 8u << 20;
 constexpr uint64_t shortestLine = 32;
 
 // A keyword rule as one pattern of `words` (separated by spaces), grouped by first letter:
 // \<(?:a(?:ctor|ny|s)|b(?:reak)|...)\>. Given as a list ("actor|any|..."), the words are
 // tried one after another at each place a search passes, all of them; grouped, a search tries
-// at most the first letters and the few words after the one that is there (a long answer's
-// Swift code: 2% of a whole render's instructions less). The same words match: each is a whole
-// word between \< and \>, so at most one of them can match at a place, in either order.
+// at most the first letters and the few words after the one that is there. The same words
+// match: each is a whole word between \< and \>, so at most one of them can match at a place,
+// in either order.
 std::string keywordPattern(const std::string &words) {
     std::map<char, std::set<std::string>> byFirstLetter;
     size_t start = 0;
@@ -81,7 +81,7 @@ std::string keywordPattern(const std::string &words) {
 // /* */ comments; "strings" and """multi-line strings""" with \ escapes; numbers with _ and
 // 0x/0b/0o; a name before "(" is a function. There is no rule for operators and brackets, which
 // are not coloured: in source-highlight each rule is searched for again after every match, so a
-// rule that matches every bracket costs a third of the time, for nothing shown.
+// rule that matches every bracket costs much of the time, for nothing shown.
 const char *const swiftKeywords =
     "associatedtype class deinit enum extension fileprivate func import init inout internal "
     "let open operator private protocol public rethrows static struct subscript typealias var "
@@ -254,7 +254,7 @@ struct ps_code_highlighter {
 
     // Lines read before, outside any nested environment before and after them: a line's spans
     // and the state after it depend only on the state before it and its bytes (code repeats
-    // its lines: a fifth of a long answer's render went to lines read before). Keyed by the
+    // its lines). Keyed by the
     // state's address and the line; emptied when it holds 256 KB of lines and spans.
     struct SeenLine {
         std::vector<ps_code_span> spans;  // offsets from the line's start

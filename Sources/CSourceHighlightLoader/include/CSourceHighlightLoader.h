@@ -1,8 +1,8 @@
 #ifndef PS_CSOURCEHIGHLIGHTLOADER_H
 #define PS_CSOURCEHIGHLIGHTLOADER_H
 // The highlighter of CSourceHighlight.h, opened on first use. No target links it: it, GNU
-// source-highlight, libboost_regex and ICU (some 1,800 symbol bindings and 3.6 MB of memory at
-// every start) are loaded only when a code block is first coloured, never in a pipe. The library is
+// source-highlight, libboost_regex and ICU (their symbol bindings and memory at every start)
+// are loaded only when a code block is first coloured, never in a pipe. The library is
 // libCSourceHighlight.so beside the running executable (the build folder), else in
 // ../lib/ps-tools/ relative to it (make install). Without it, nothing is coloured.
 // The types (ps_code_span, ps_code_highlighter) are CSourceHighlight.h's.

@@ -63,7 +63,7 @@ public struct LineSplitter {
 
 /// The start of a line read so far, grown with realloc: the buffer of a long line is moved
 /// (glibc remaps a large block) instead of copied into a new one while the old one is still
-/// held, as an Array's growth does (the old and new buffers together took 1.8 times the line).
+/// held, as an Array's growth does (the old and new buffers together take nearly twice the line).
 final class PendingBytes {
     private var base: UnsafeMutableRawPointer?
     private(set) var count = 0

@@ -142,9 +142,9 @@ struct RecordScanner {
 
     /// The string body `raw` decoded at once, into a buffer of its own, and made a String: one
     /// String made, where one was made for each piece and appended. A short one stays a small
-    /// String (made with String(unsafeUninitializedCapacity:), each delta of a 5 MB answer was an
-    /// allocation of its own, and the render's peak memory 3.5 MB higher). Nil on a bad escape or
-    /// a lone surrogate.
+    /// String (made with String(unsafeUninitializedCapacity:), each delta of a long answer was an
+    /// allocation of its own, and the render's peak memory higher). Nil on a bad escape or a lone
+    /// surrogate.
     private static func decoded(_ raw: UnsafeRawBufferPointer) -> String? {
         var text: String?
         _ = withDecoded(raw, escaped: true) { text = String(decoding: $0, as: UTF8.self) }

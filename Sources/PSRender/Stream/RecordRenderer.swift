@@ -28,8 +28,8 @@ public final class RecordRenderer {
     /// Delta bytes (valid UTF-8, not yet made terminal-safe) waiting to join `growingText`: a
     /// String is made and checked for a few KB of deltas, not for each (foldGrowingTail).
     private var growingTail: [UInt8] = []
-    /// A tail this long joins the text at once. Not more: with 64 KB (a whole read's deltas), a
-    /// 4 MB streamed message's peak RSS was 19.8 MB, against 17.9 MB before the tail and with 4 KB.
+    /// A tail this long joins the text at once. Not more: a tail as long as a whole read's deltas
+    /// raised a long streamed message's peak memory.
     private static let growingTailLimit = 4 << 10
     /// A record other than a delta came: the lines written may no longer be those rendered. A
     /// delta only appends, and the lines written are the stable ones, which appending keeps.

@@ -115,8 +115,8 @@ public enum LineEncoder {
 
     /// Appends the line's bytes and a newline to `out`; with `fingerprint`, returns a hash of those
     /// bytes (to tell later whether a line rendered again is the one written, without keeping it).
-    /// 32 bits of it: a long message keeps one per line (4 bytes, not 8, for each of its 100,000
-    /// lines at 5 MB), and a changed line passes for the one written once in four billion.
+    /// 32 bits of it: a long message keeps one per line (4 bytes, not 8, for each of its lines),
+    /// and a changed line passes for the one written once in four billion.
     @discardableResult
     static func append(_ line: StyledLine, ansi: Bool, to out: inout [UInt8], fingerprint: Bool = false) -> UInt32 {
         let start = out.count
@@ -126,8 +126,8 @@ public enum LineEncoder {
         return UInt32(truncatingIfNeeded: out.withUnsafeBytes { ByteHash.of(UnsafeRawBufferPointer(rebasing: $0[start...])) })
     }
 
-    /// Appends the line's bytes to `out`: bytes, not String appends (a few hundred instructions
-    /// each), and each style's SGR sequence made once.
+    /// Appends the line's bytes to `out`: bytes, not String appends, and each style's SGR
+    /// sequence made once.
     static func encode(_ line: StyledLine, ansi: Bool, into out: inout [UInt8]) {
         // By index: the spans are read where they are, not copied out (a retain and a release
         // of the text and of the link for each).
