@@ -3,12 +3,6 @@ import Glibc
 #endif
 
 extension String {
-    /// Whether the two strings are the same UTF-8 bytes, compared at once with memcmp. Not `==`,
-    /// which is canonical equivalence: for a long text that is not all ASCII it normalises both.
-    public func hasSameBytes(as other: String) -> Bool {
-        utf8.count == other.utf8.count && startsWithBytes(of: other)
-    }
-
     /// Whether this string's UTF-8 bytes begin with those of `prefix`, compared at once (not
     /// through the UTF8View byte by byte, which is slow on a long text).
     public func startsWithBytes(of prefix: String) -> Bool {

@@ -123,7 +123,9 @@ public enum LineEncoder {
         encode(line, ansi: ansi, into: &out)
         out.append(0x0A)
         guard fingerprint else { return 0 }
-        return UInt32(truncatingIfNeeded: out.withUnsafeBytes { ByteHash.of(UnsafeRawBufferPointer(rebasing: $0[start...])) })
+        var hasher = Hasher()
+        out.withUnsafeBytes { hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        return UInt32(truncatingIfNeeded: hasher.finalize())
     }
 
     /// Appends the line's bytes to `out`: bytes, not String appends, and each style's SGR

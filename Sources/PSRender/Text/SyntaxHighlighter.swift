@@ -127,25 +127,19 @@ enum SyntaxHighlighter {
         private var highlighters: [(file: String, highlighter: OpaquePointer)] = []
         private let capacity = 4
 
-        /// Hashed from its bytes once, compared byte for byte (a String key is normalised again
-        /// at each lookup, and at each resize of the table).
+        /// Code compared byte for byte, not as Strings (canonical equivalence): the spans are
+        /// byte offsets.
         private struct Block: Hashable {
             let file: String
             let code: String
-            let codeHash: UInt64
-
-            init(file: String, code: String) {
-                self.file = file
-                self.code = code
-                codeHash = ByteHash.of(code)
-            }
 
             func hash(into hasher: inout Hasher) {
-                hasher.combine(codeHash)
+                hasher.combine(file)
+                for byte in code.utf8 { hasher.combine(byte) }
             }
 
             static func == (a: Block, b: Block) -> Bool {
-                a.codeHash == b.codeHash && a.file == b.file && a.code.hasSameBytes(as: b.code)
+                a.file == b.file && a.code.utf8.elementsEqual(b.code.utf8)
             }
         }
         private var finished: [Block: [CodeSpan]] = [:]
