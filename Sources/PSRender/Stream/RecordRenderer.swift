@@ -326,7 +326,7 @@ public final class RecordRenderer {
         guard old["type"] == new["type"], let before = old["text"]?.stringValue, let after = new["text"]?.stringValue else {
             return false
         }
-        return after.startsWithBytes(of: before)
+        return after.utf8.starts(with: before.utf8)
     }
 
     /// End of input: a message still open was cut off.
