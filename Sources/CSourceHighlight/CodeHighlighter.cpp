@@ -25,7 +25,6 @@
 #include <mutex>
 #include <set>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace {
@@ -39,37 +38,10 @@ constexpr size_t maxLineLength = 512;
 constexpr uint64_t workBudget = 8u << 20;
 constexpr uint64_t shortestLine = 32;
 
-// A keyword rule as one pattern of `words` (separated by spaces), grouped by first letter:
-// \<(?:a(?:ctor|ny|s)|b(?:reak)|...)\>. Given as a list ("actor|any|..."), the words are
-// tried one after another at each place a search passes, all of them; grouped, a search tries
-// at most the first letters and the few words after the one that is there. The same words
-// match: each is a whole word between \< and \>, so at most one of them can match at a place,
-// in either order.
-std::string keywordPattern(const std::string &words) {
-    std::map<char, std::set<std::string>> byFirstLetter;
-    size_t start = 0;
-    while (start < words.size()) {
-        size_t end = words.find(' ', start);
-        if (end == std::string::npos) end = words.size();
-        if (end > start) byFirstLetter[words[start]].insert(words.substr(start + 1, end - start - 1));
-        start = end + 1;
-    }
-    std::string pattern = "\\<(?:";
-    const char *letterSeparator = "";
-    for (const auto &[letter, rests] : byFirstLetter) {
-        pattern += letterSeparator;
-        letterSeparator = "|";
-        pattern += letter;
-        pattern += "(?:";
-        const char *restSeparator = "";
-        for (const auto &rest : rests) {
-            pattern += restSeparator;
-            restSeparator = "|";
-            pattern += rest;
-        }
-        pattern += ')';
-    }
-    return pattern + ")\\>";
+// A keyword rule as one pattern of `words` (separated by spaces): \<(?:actor|any|...)\>.
+std::string keywordPattern(std::string words) {
+    std::replace(words.begin(), words.end(), ' ', '|');
+    return "\\<(?:" + words + ")\\>";
 }
 
 // Languages source-highlight has no definition for, defined here in its own language-definition
@@ -252,18 +224,6 @@ struct ps_code_highlighter {
     std::string previousText;
     std::vector<LineEnd> lineEnds;
 
-    // Lines read before, outside any nested environment before and after them: a line's spans
-    // and the state after it depend only on the state before it and its bytes (code repeats
-    // its lines). Keyed by the
-    // state's address and the line; emptied when it holds 256 KB of lines and spans.
-    struct SeenLine {
-        std::vector<ps_code_span> spans;  // offsets from the line's start
-        srchilite::HighlightStatePtr state;
-    };
-    std::unordered_map<std::string, SeenLine> seenLines;
-    size_t seenBytes = 0;
-    static constexpr size_t seenCapacity = 256u << 10;
-
     explicit ps_code_highlighter(srchilite::HighlightStatePtr state) : mainState(state) {
         for (const auto &element : elementKinds) {
             formatters.addFormatter(element.first, srchilite::FormatterPtr(new SpanFormatter(sink, element.second)));
@@ -333,35 +293,8 @@ struct ps_code_highlighter {
         sink.lineStart = start;
         sink.lineLength = lineLength;
         params.start = 0;
-        std::string key;
-        if (highlighter->getStateStack()->empty()) {
-            srchilite::HighlightState *state = highlighter->getCurrentState().get();
-            key.assign(reinterpret_cast<const char *>(&state), sizeof state);
-            key.append(text + start, lineLength);
-            auto seen = seenLines.find(key);
-            if (seen != seenLines.end()) {
-                for (ps_code_span span : seen->second.spans) {
-                    span.offset += static_cast<uint32_t>(start);
-                    sink.spans.push_back(span);
-                }
-                highlighter->setCurrentState(seen->second.state);
-                return;
-            }
-        }
         try {
             highlighter->highlightParagraph(std::string(text + start, lineLength));
-            if (!key.empty() && highlighter->getStateStack()->empty()) {
-                size_t size = key.size() + (sink.spans.size() - spansBefore) * sizeof(ps_code_span) + 64;
-                if (seenBytes + size > seenCapacity) {
-                    seenLines.clear();
-                    seenBytes = 0;
-                }
-                seenBytes += size;
-                SeenLine &seen = seenLines[key];
-                seen.spans.assign(sink.spans.begin() + spansBefore, sink.spans.end());
-                for (ps_code_span &span : seen.spans) span.offset -= static_cast<uint32_t>(start);
-                seen.state = highlighter->getCurrentState();
-            }
         } catch (...) {
             // A regular expression that gave up (boost's complexity limit): the rest is plain.
             sink.spans.resize(spansBefore);
