@@ -80,11 +80,7 @@ let package = Package(
         // none never loads it and its thirty libraries. Its header is libcurl4-openssl-dev's.
         .target(name: "CCurl"),
         .target(name: "CSourceHighlightLoader"),
-        // The renderer's release build leaves out the run-time checks of exclusive access (2% of
-        // a long render's instructions, most of them in the closure that takes each line); the
-        // debug build, which the tests run, keeps them, so a violation still traps there.
-        .target(name: "PSRender", dependencies: ["PSCore", "CCmarkGFM", "CSourceHighlightLoader"],
-                swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
+        .target(name: "PSRender", dependencies: ["PSCore", "CCmarkGFM", "CSourceHighlightLoader"]),
         // The message archive (SQLite with FTS5): no network code.
         .target(name: "PSArchive", dependencies: ["PSCore", "CSQLite"]),
         // The same archive in PostgreSQL (--db postgresql://…); only the helper ps-archive-postgres

@@ -3,7 +3,6 @@
 // expressions applied line by line; its formatters are called with each element it recognised,
 // and ours record them as spans instead of writing any output.
 #include "CSourceHighlight.h"
-#include "RememberingRule.h"
 
 #include <srchilite/formatter.h>
 #include <srchilite/formattermanager.h>
@@ -26,51 +25,23 @@
 #include <mutex>
 #include <set>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace {
 
 // Longer lines are left plain: the cost of a line grows with its length squared in some
-// definitions (a 1 KB line of minified JSON takes milliseconds, 40 KB most of a second).
+// definitions (a long line of minified JSON).
 constexpr size_t maxLineLength = 512;
 // The sum of the lines' lengths squared (a line counts as 32 bytes at least), past which the rest
-// of a text is plain: about 1,250 lines of 80 columns, 8,192 short ones; at worst (lines of 512
-// bytes of hostile JSON) some 0.1 s. It bounds the memory kept per line as well.
+// of a text is plain: about 1,250 lines of 80 columns, 8,192 short ones. It bounds the time spent
+// on hostile code (lines of 512 bytes of JSON) and the memory kept per line as well.
 constexpr uint64_t workBudget = 8u << 20;
 constexpr uint64_t shortestLine = 32;
 
-// A keyword rule as one pattern of `words` (separated by spaces), grouped by first letter:
-// \<(?:a(?:ctor|ny|s)|b(?:reak)|...)\>. Given as a list ("actor|any|..."), the words are
-// tried one after another at each place a search passes, all of them; grouped, a search tries
-// at most the first letters and the few words after the one that is there (a long answer's
-// Swift code: 2% of a whole render's instructions less). The same words match: each is a whole
-// word between \< and \>, so at most one of them can match at a place, in either order.
-std::string keywordPattern(const std::string &words) {
-    std::map<char, std::set<std::string>> byFirstLetter;
-    size_t start = 0;
-    while (start < words.size()) {
-        size_t end = words.find(' ', start);
-        if (end == std::string::npos) end = words.size();
-        if (end > start) byFirstLetter[words[start]].insert(words.substr(start + 1, end - start - 1));
-        start = end + 1;
-    }
-    std::string pattern = "\\<(?:";
-    const char *letterSeparator = "";
-    for (const auto &[letter, rests] : byFirstLetter) {
-        pattern += letterSeparator;
-        letterSeparator = "|";
-        pattern += letter;
-        pattern += "(?:";
-        const char *restSeparator = "";
-        for (const auto &rest : rests) {
-            pattern += restSeparator;
-            restSeparator = "|";
-            pattern += rest;
-        }
-        pattern += ')';
-    }
-    return pattern + ")\\>";
+// A keyword rule as one pattern of `words` (separated by spaces): \<(?:actor|any|...)\>.
+std::string keywordPattern(std::string words) {
+    std::replace(words.begin(), words.end(), ' ', '|');
+    return "\\<(?:" + words + ")\\>";
 }
 
 // Languages source-highlight has no definition for, defined here in its own language-definition
@@ -82,7 +53,7 @@ std::string keywordPattern(const std::string &words) {
 // /* */ comments; "strings" and """multi-line strings""" with \ escapes; numbers with _ and
 // 0x/0b/0o; a name before "(" is a function. There is no rule for operators and brackets, which
 // are not coloured: in source-highlight each rule is searched for again after every match, so a
-// rule that matches every bracket costs a third of the time, for nothing shown.
+// rule that matches every bracket costs much of the time, for nothing shown.
 const char *const swiftKeywords =
     "associatedtype class deinit enum extension fileprivate func import init inout internal "
     "let open operator private protocol public rethrows static struct subscript typealias var "
@@ -120,9 +91,7 @@ std::mutex libraryLock;
 
 struct Library {
     std::string dataDir;
-    // Rules that remember their last search of a line (RememberingRule.h): the code of a long
-    // answer took 150M instructions to highlight, 269M with the library's own rules.
-    pstools::RememberingRuleFactory ruleFactory;
+    srchilite::RegexRuleFactory ruleFactory;
     srchilite::LangDefManager definitions{&ruleFactory};
     std::unique_ptr<srchilite::LangMap> languages;
     // The definition files named so far (a few dozen at most): every string returned lives on.
@@ -255,20 +224,6 @@ struct ps_code_highlighter {
     std::string previousText;
     std::vector<LineEnd> lineEnds;
 
-    // Lines read before, outside any nested environment before and after them: a line's spans
-    // and the state after it depend only on the state before it and its bytes (code repeats
-    // its lines: a fifth of a long answer's render went to lines read before). Keyed by the
-    // state's address and the line; emptied when it holds 256 KB of lines and spans.
-    struct SeenLine {
-        std::vector<ps_code_span> spans;  // offsets from the line's start
-        srchilite::HighlightStatePtr state;
-    };
-    std::unordered_map<std::string, SeenLine> seenLines;
-    size_t seenBytes = 0;
-    // The rules' way of searching this highlighter's lines were read with (ps_code_set_rule_memory).
-    uint64_t switchCount = pstools::switchCount();
-    static constexpr size_t seenCapacity = 256u << 10;
-
     explicit ps_code_highlighter(srchilite::HighlightStatePtr state) : mainState(state) {
         for (const auto &element : elementKinds) {
             formatters.addFormatter(element.first, srchilite::FormatterPtr(new SpanFormatter(sink, element.second)));
@@ -289,13 +244,6 @@ struct ps_code_highlighter {
     void startAfresh() { restore(mainState, {}); }
 
     size_t run(const char *text, size_t length) {
-        if (switchCount != pstools::switchCount()) {
-            switchCount = pstools::switchCount();
-            previousText.clear();
-            lineEnds.clear();
-            seenLines.clear();
-            seenBytes = 0;
-        }
         // Lines kept: their bytes and their newline are the same as in the previous text.
         size_t common = 0;
         size_t limit = std::min(length, previousText.size());
@@ -345,36 +293,8 @@ struct ps_code_highlighter {
         sink.lineStart = start;
         sink.lineLength = lineLength;
         params.start = 0;
-        std::string key;
-        if (highlighter->getStateStack()->empty()) {
-            srchilite::HighlightState *state = highlighter->getCurrentState().get();
-            key.assign(reinterpret_cast<const char *>(&state), sizeof state);
-            key.append(text + start, lineLength);
-            auto seen = seenLines.find(key);
-            if (seen != seenLines.end()) {
-                for (ps_code_span span : seen->second.spans) {
-                    span.offset += static_cast<uint32_t>(start);
-                    sink.spans.push_back(span);
-                }
-                highlighter->setCurrentState(seen->second.state);
-                return;
-            }
-        }
         try {
-            pstools::startLine();
             highlighter->highlightParagraph(std::string(text + start, lineLength));
-            if (!key.empty() && highlighter->getStateStack()->empty()) {
-                size_t size = key.size() + (sink.spans.size() - spansBefore) * sizeof(ps_code_span) + 64;
-                if (seenBytes + size > seenCapacity) {
-                    seenLines.clear();
-                    seenBytes = 0;
-                }
-                seenBytes += size;
-                SeenLine &seen = seenLines[key];
-                seen.spans.assign(sink.spans.begin() + spansBefore, sink.spans.end());
-                for (ps_code_span &span : seen.spans) span.offset -= static_cast<uint32_t>(start);
-                seen.state = highlighter->getCurrentState();
-            }
         } catch (...) {
             // A regular expression that gave up (boost's complexity limit): the rest is plain.
             sink.spans.resize(spansBefore);
@@ -443,11 +363,6 @@ size_t ps_code_highlighter_run(ps_code_highlighter *highlighter, const char *tex
     size_t count = highlighter->run(text, length);
     *spans = highlighter->sink.spans.data();
     return count;
-}
-
-void ps_code_set_rule_memory(int on) {
-    std::lock_guard<std::mutex> lock(libraryLock);
-    pstools::setRemembering(on != 0);
 }
 
 }  // extern "C"

@@ -17,7 +17,6 @@ static struct {
     ps_code_highlighter *(*create)(const char *);
     void (*destroy)(ps_code_highlighter *);
     size_t (*run)(ps_code_highlighter *, const char *, size_t, const ps_code_span **);
-    void (*set_rule_memory)(int);
 } api;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -33,8 +32,7 @@ static int open_library(const char *path) {
     void *create = dlsym(handle, "ps_code_highlighter_create");
     void *destroy = dlsym(handle, "ps_code_highlighter_destroy");
     void *run = dlsym(handle, "ps_code_highlighter_run");
-    void *set_rule_memory = dlsym(handle, "ps_code_set_rule_memory");
-    if (!language_file || !create || !destroy || !run || !set_rule_memory) {
+    if (!language_file || !create || !destroy || !run) {
         dlclose(handle);
         return 0;
     }
@@ -42,7 +40,6 @@ static int open_library(const char *path) {
     api.create = (ps_code_highlighter * (*)(const char *)) create;
     api.destroy = (void (*)(ps_code_highlighter *))destroy;
     api.run = (size_t(*)(ps_code_highlighter *, const char *, size_t, const ps_code_span **))run;
-    api.set_rule_memory = (void (*)(int))set_rule_memory;
     return 1;
 }
 
@@ -76,4 +73,3 @@ void ps_highlight_destroy(ps_code_highlighter *highlighter) { api.destroy(highli
 size_t ps_highlight_run(ps_code_highlighter *highlighter, const char *text, size_t length, const ps_code_span **spans) {
     return api.run(highlighter, text, length, spans);
 }
-void ps_highlight_set_rule_memory(int on) { api.set_rule_memory(on); }

@@ -124,11 +124,6 @@ struct PsRender: ParsableCommand {
     }
 
     func run() throws {
-        // Buffers of 1 MiB and more (a long record's line, its text) are mapped on their own and
-        // given back when freed, instead of leaving holes in the heap that stay resident: glibc
-        // would raise this threshold to each large size freed (max RSS 53.5 -> 47.0 MB for a 10 MB
-        // message, no slower).
-        Self.setMallocMapThreshold(1 << 20)
         recordSize.apply()
         if file == nil || file == "-" {
             try Terminal.refuseInteractiveStdin(usage: "Usage: ps-parts < records.ndjson | ps-render, or ps-render FILE (see ps-render --help).")
@@ -147,7 +142,7 @@ struct PsRender: ParsableCommand {
         /// The first bad line: rendering stops there (the wrong input would give an error per line).
         struct BadLine: Error { let message: String }
 
-        func handle(_ line: UnsafeRawBufferPointer, _ number: Int, _ elided: [ElidedString]) throws {
+        func handle(_ line: UnsafeRawBufferPointer, _ number: Int) throws {
             var trimmed = line
             while let last = trimmed.last, last == 0x0D || last == 0x20 || last == 0x09 {
                 trimmed = UnsafeRawBufferPointer(rebasing: trimmed.dropLast())
@@ -155,15 +150,11 @@ struct PsRender: ParsableCommand {
             if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
             do {
                 // Most lines of a streamed message: read without a JSON tree.
-                let handled = try elided.isEmpty
-                    && PartDeltaRecord.match(trimmed) { index, delta in try renderer.handlePartDelta(index: index, utf8: delta) }
+                let handled = try PartDeltaRecord.match(trimmed) { index, delta in try renderer.handlePartDelta(index: index, utf8: delta) }
                 if !handled {
                     // Other records straight from the bytes too (a whole message is one string
                     // of its text, not a jansson tree and a String besides); jansson for the rest.
-                    // A text that streamed and is repeated whole at the stream's end is the one
-                    // held already: left out of its line as the line was read (`eliding`), or,
-                    // in a line too short for that, found equal by the reader (`reusing`).
-                    try renderer.handle(try JSON.read(trimmed, reusing: renderer.heldTexts, elided: elided))
+                    try renderer.handle(try JSON.read(trimmed))
                 }
             } catch let error as JSONParseError {
                 throw BadLine(message: "\(reader.name): line \(number): not JSON: \(error.message)\(Self.hint(trimmed))")
@@ -176,10 +167,10 @@ struct PsRender: ParsableCommand {
         do {
             if let liveTerminal {
                 // Drawn at most ~30 times a second: records that arrive in between are drawn together.
-                try liveTerminal.run { chunk in try splitter.feed(chunk, eliding: { renderer.heldTexts }, handle) }
+                try liveTerminal.run { chunk in try splitter.feed(chunk, handle) }
             } else {
                 try reader.forEachChunk { chunk in
-                    try splitter.feed(chunk, eliding: { renderer.heldTexts }, handle)
+                    try splitter.feed(chunk, handle)
                     try renderer.flush()
                 }
             }
@@ -197,18 +188,6 @@ struct PsRender: ParsableCommand {
         try renderer.flush()
         try renderer.finish()
         if renderer.sawIncomplete { throw ExitRequest(.incomplete) }
-    }
-
-    /// glibc's `mallopt(M_MMAP_THRESHOLD, bytes)`, looked up at run time: malloc.h is not part of
-    /// the Glibc module.
-    private static func setMallocMapThreshold(_ bytes: Int32) {
-        #if canImport(Glibc)
-        // RTLD_DEFAULT (a null handle): the symbol as the process resolves it.
-        guard let symbol = dlsym(nil, "mallopt") else { return }
-        let mallopt = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
-        let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
-        _ = mallopt(mmapThreshold, bytes)
-        #endif
     }
 
     /// What to do when a line is not JSON at all: raw event streams need ps-sse and ps-parts, and
@@ -269,8 +248,6 @@ protocol RecordSink {
     func flush() throws
     func finish() throws
     var sawIncomplete: Bool { get }
-    /// Long texts held, which a record repeating them may share (RecordRenderer.heldTexts).
-    var heldTexts: [String] { get }
 }
 
 extension RecordRenderer: RecordSink {}

@@ -109,23 +109,6 @@ import TestSupport
     }
 
     /// A long text is read whole, escapes and all, as one string.
-    /// The 8-byte scan for a string's plain run stops where a byte-by-byte scan does: at the first
-    /// quote, backslash or control byte, wherever it falls in a word, among other characters' bytes.
-    @Test func plainRunsEndWhereAByteScanEnds() {
-        var random = SplitMix(seed: 2611)
-        let stops: [UInt8] = [0x22, 0x5C, 0x00, 0x0A, 0x1F]
-        let others: [UInt8] = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7F, 0x80, 0xA2, 0xC3, 0xDC, 0xE2, 0xFF, 0x61]
-        for _ in 0..<3000 {
-            let length = Int(random.next() % 40)
-            var bytes = (0..<length).map { _ in others[Int(random.next() % UInt64(others.count))] }
-            if length > 0 && random.next() % 4 != 0 { bytes[Int(random.next() % UInt64(length))] = stops[Int(random.next() % 5)] }
-            let start = length == 0 ? 0 : Int(random.next() % UInt64(length))
-            let expected = bytes[start...].firstIndex { stops.contains($0) || $0 < 0x20 } ?? length
-            let found = bytes.withUnsafeBytes { JSONStringRun.end($0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, from: start, count: length) }
-            #expect(found == expected, "\(bytes) from \(start)")
-        }
-    }
-
     @Test func readsALongMessageText() throws {
         var body = ""
         for index in 0..<40_000 { body += "Line \(index) \\\"quoted\\\" caf\\u00e9 😀\\n" }
@@ -146,27 +129,6 @@ import TestSupport
                 let body = String(repeating: "a", count: shift) + String(repeating: filler + "x", count: 40_000)
                 try expectSame(#"{"text":""# + body + #""}"#)
             }
-        }
-    }
-
-    /// A long string equal to one the caller holds is that String (its storage), escaped or not;
-    /// one that differs, even in its last byte, is read on its own.
-    @Test func reusesAHeldText() throws {
-        func storage(_ text: String) -> UnsafePointer<UInt8>? {
-            var text = text
-            return text.withUTF8 { $0.baseAddress }
-        }
-        // Escaped in the record, and not.
-        for held in [String(repeating: "Line \"one\" café 😀\n", count: 2000), String(repeating: "Line one café 😀 ", count: 2000)] {
-            var encoded: [UInt8] = []
-            JSON.writeString(held, to: &encoded)
-            let record = #"{"type":"part-update","index":1,"part":{"type":"text","text":"# + String(decoding: encoded, as: UTF8.self) + "}}"
-            let candidate = held + ""  // the same bytes, another String
-            let text = try #require(Array(record.utf8).withUnsafeBytes { JSON.scan($0, reusing: ["other", candidate]) }?["part"]?["text"]?.stringValue)
-            #expect(text == held && storage(text) == storage(candidate))
-            let changed = String(held.dropLast()) + "!"
-            let fresh = try #require(Array(record.utf8).withUnsafeBytes { JSON.scan($0, reusing: [changed]) }?["part"]?["text"]?.stringValue)
-            #expect(fresh == held && storage(fresh) != storage(changed))
         }
     }
 

@@ -43,7 +43,6 @@ import Testing
         #expect(parsedAtFirst <= text.utf8.count / 4, "the first write came after \(parsedAtFirst) of \(text.utf8.count) bytes were parsed")
         #expect(writes.largest <= 80 * 1024, "one write of \(writes.largest) bytes")
         #expect(writes.count >= 10)
-        #expect(renderer.heldLines == 0)
     }
 
     /// A whole message record is rendered at the next flush (or record), not while its record is
@@ -61,29 +60,5 @@ import Testing
         #expect(output == (try RenderHarness.render(
             [PartRecords.message([PartRecords.text("First message.")]), PartRecords.message([PartRecords.text("Second message.")])],
             RenderOptions(format: .plain, width: 60))))
-    }
-
-    /// Streamed delta by delta, the lines kept between deltas stay those of the block being
-    /// written (committed blocks the message has frozen are let go), and the output is the
-    /// whole render's.
-    @Test(arguments: [RenderFormat.ansi, .plain], [false, true])
-    func streamedMessageKeepsOnlyItsOpenBlock(_ format: RenderFormat, _ live: Bool) throws {
-        let text = Self.longText(bytes: 60_000)
-        let options = RenderOptions(format: format, width: 60)
-        let message = PartRecords.message([PartRecords.text("Thinking first.", type: "reasoning"), PartRecords.text(text)])
-        let records = PartRecords.streamed(message) { PartRecords.split($0, at: Array(stride(from: 23, to: $0.unicodeScalars.count, by: 23))) }
-        let harness = RenderHarness(options)
-        var output = ""
-        if live {
-            harness.renderer.live = LiveRegion(size: LiveRegion.Size(columns: 60, rows: 20), ansi: false) { output += $0 }
-        }
-        var most = 0
-        for record in records {
-            try harness.feed([record])
-            most = max(most, harness.renderer.heldLines)
-        }
-        #expect(most <= 12, "\(most) lines kept at once for a \(text.utf8.count)-byte text")
-        let whole = try RenderHarness.render([message], options)
-        if !live { #expect(try harness.finish() == whole) }
     }
 }

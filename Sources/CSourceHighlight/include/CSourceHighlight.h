@@ -59,10 +59,6 @@ void ps_code_highlighter_destroy(ps_code_highlighter *highlighter);
 size_t ps_code_highlighter_run(ps_code_highlighter *highlighter, const char *text, size_t length,
                                const ps_code_span **spans);
 
-/// Whether source-highlight's rules remember their last search of a line (on, the default) or
-/// search as the library's own rules do: the spans are the same either way (a test compares them).
-void ps_code_set_rule_memory(int on);
-
 #ifdef __cplusplus
 }
 #endif

@@ -7,91 +7,40 @@ import Glibc
 /// throws RecordTooLong as soon as that is known: no more than the cap is ever held.
 public struct LineSplitter {
     private var pending = PendingBytes()
-    /// The bytes of the line being read, those left out of `pending` included.
-    private var lineLength = 0
-    /// Set when the line being read is long and texts were given to leave out of it (`feed(_:eliding:_:)`).
-    private var elider: HeldStringElider?
-    private var askedHeld = false
     public private(set) var lineNumber = 0
     public let limits: InputLimits
 
     public init(limits: InputLimits = .current) { self.limits = limits }
 
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, Int) throws -> Void) throws {
-        try feed(chunk, held: { [] }) { line, number, _ in try body(line, number) }
-    }
-
-    /// As `feed`, but a line that grows past `elisionStart` bytes leaves out each JSON string that
-    /// repeats one of the texts `held` gives (asked then, once for that line): `body` gets the
-    /// line with `""` in their place and the strings left out (HeldStringElider). A reader that
-    /// holds a long text then never holds a second copy of it in a line that repeats it.
-    public mutating func feed(
-        _ chunk: UnsafeRawBufferPointer, eliding held: () -> [String],
-        _ body: (UnsafeRawBufferPointer, Int, [ElidedString]) throws -> Void
-    ) throws {
-        try feed(chunk, held: held, body)
-    }
-
-    /// Lines shorter than this are read whole (the texts held are compared by the record reader).
-    public static let elisionStart = 64 << 10
-
-    private mutating func feed(
-        _ chunk: UnsafeRawBufferPointer, held: () -> [String],
-        _ body: (UnsafeRawBufferPointer, Int, [ElidedString]) throws -> Void
-    ) throws {
         guard let base = chunk.baseAddress else { return }
         // A splitter is a value: a copy made of it keeps its own start of a line.
         if !isKnownUniquelyReferenced(&pending) { pending = pending.copy() }
         var start = 0
         while let newline = ByteSearch.first(0x0A, in: chunk, from: start) {
-            try checkLength(lineLength + newline - start)
+            try checkLength(pending.count + newline - start)
             lineNumber += 1
-            if lineLength == 0 {
-                try body(UnsafeRawBufferPointer(start: base + start, count: newline - start), lineNumber, [])
+            if pending.count == 0 {
+                try body(UnsafeRawBufferPointer(start: base + start, count: newline - start), lineNumber)
             } else {
-                addToLine(UnsafeRawBufferPointer(start: base + start, count: newline - start), held: held)
+                pending.append(UnsafeRawBufferPointer(start: base + start, count: newline - start))
                 try deliverLine(body)
             }
             start = newline + 1
         }
         if start < chunk.count {
-            try checkLength(lineLength + chunk.count - start)
-            addToLine(UnsafeRawBufferPointer(start: base + start, count: chunk.count - start), held: held)
+            try checkLength(pending.count + chunk.count - start)
+            pending.append(UnsafeRawBufferPointer(start: base + start, count: chunk.count - start))
         }
     }
 
-    /// Adds bytes to the line being read: through the elider once the line is long.
-    private mutating func addToLine(_ bytes: UnsafeRawBufferPointer, held: () -> [String]) {
-        lineLength += bytes.count
-        if !askedHeld && lineLength > Self.elisionStart {
-            askedHeld = true
-            if var engaged = HeldStringElider(texts: held()) {
-                engaged.engage(pending)
-                elider = engaged
-            }
-        }
-        if elider != nil {
-            elider!.append(bytes, to: pending)
-        } else {
-            pending.append(bytes)
-        }
-    }
-
-    private mutating func deliverLine(_ body: (UnsafeRawBufferPointer, Int, [ElidedString]) throws -> Void) throws {
-        elider?.finishLine(pending)
-        let elided = elider?.elided ?? []
-        elider = nil
-        askedHeld = false
-        lineLength = 0
+    private mutating func deliverLine(_ body: (UnsafeRawBufferPointer, Int) throws -> Void) throws {
         defer {
             // A long line's buffer is let go rather than kept for the (mostly short) lines after it.
             pending.removeAll(keepingCapacity: pending.capacity <= Self.keptCapacity)
         }
-        try body(pending.bytes, lineNumber, elided)
+        try body(pending.bytes, lineNumber)
     }
-
-    /// The bytes of the line being read that are held (to test that a left-out string is not).
-    var bufferedBytes: Int { pending.count }
 
     /// The most a buffer kept between lines holds.
     static let keptCapacity = 1 << 20
@@ -103,29 +52,18 @@ public struct LineSplitter {
     /// Delivers an unterminated last line, if any. Returns whether there was one.
     @discardableResult
     public mutating func finish(_ body: (UnsafeRawBufferPointer, Int) throws -> Void) rethrows -> Bool {
-        try finish { line, number, _ in try body(line, number) }
-    }
-
-    /// `finish` for `feed(_:eliding:_:)`.
-    @discardableResult
-    public mutating func finish(_ body: (UnsafeRawBufferPointer, Int, [ElidedString]) throws -> Void) rethrows -> Bool {
-        guard lineLength > 0 else { return false }
+        guard pending.count > 0 else { return false }
         if !isKnownUniquelyReferenced(&pending) { pending = pending.copy() }
         lineNumber += 1
-        elider?.finishLine(pending)
-        let elided = elider?.elided ?? []
-        elider = nil
-        askedHeld = false
-        lineLength = 0
         defer { pending.removeAll(keepingCapacity: false) }
-        try body(pending.bytes, lineNumber, elided)
+        try body(pending.bytes, lineNumber)
         return true
     }
 }
 
 /// The start of a line read so far, grown with realloc: the buffer of a long line is moved
 /// (glibc remaps a large block) instead of copied into a new one while the old one is still
-/// held, as an Array's growth does (the old and new buffers together took 1.8 times the line).
+/// held, as an Array's growth does (the old and new buffers together take nearly twice the line).
 final class PendingBytes {
     private var base: UnsafeMutableRawPointer?
     private(set) var count = 0
@@ -152,15 +90,6 @@ final class PendingBytes {
         }
         memcpy(base! + count, source, more.count)
         count += more.count
-    }
-
-    func append(_ byte: UInt8) {
-        withUnsafeBytes(of: byte) { append($0) }
-    }
-
-    /// Keeps the first `length` bytes.
-    func truncate(to length: Int) {
-        count = min(count, length)
     }
 
     func removeAll(keepingCapacity: Bool) {

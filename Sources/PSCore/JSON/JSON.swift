@@ -83,7 +83,7 @@ extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Express
 ///
 /// Its members are kept in that order, and a key is looked up by going through them: an object
 /// of a record has a handful of keys, and comparing a few short strings costs a fraction of
-/// hashing one (a Dictionary per object was an eighth of ps-archive's ingest). An object with
+/// hashing one (a Dictionary per object was a large part of ps-archive's ingest). An object with
 /// many keys gets an index from key to position as well.
 public struct JSONObject: Sendable, Sequence {
     private var members: [(key: String, value: JSON)] = []

@@ -18,25 +18,9 @@ struct RecordScanner {
     /// Deeper values are left to jansson (whose own limit is JSONSyntax.maximumDepth).
     static let maximumDepth = 64
 
-    /// Strings the caller holds already: a long string read that equals one of them is that one,
-    /// not a second copy (the text of a message that streamed, repeated whole at its end).
-    var known: [String] = []
-    /// Strings this long or longer are compared with `known` (JSON.reusableLength).
-    static let knownLength = JSON.reusableLength
-
-    /// Strings left out of the line as it was read (HeldStringElider): `""` at their offsets.
-    var elided: [ElidedString] = []
-
-    init(base: UnsafeRawPointer, count: Int, known: [String] = [], elided: [ElidedString] = []) {
+    init(base: UnsafeRawPointer, count: Int) {
         self.base = base
         self.count = count
-        self.known = known
-        self.elided = elided
-    }
-
-    /// The string left out at `position`, if one was.
-    private func elision(at position: Int) -> String? {
-        elided.isEmpty ? nil : elided.first(where: { $0.offset == position })?.text
     }
 
     subscript(_ index: Int) -> UInt8 { base.load(fromByteOffset: index, as: UInt8.self) }
@@ -76,7 +60,9 @@ struct RecordScanner {
         var index = position + 1
         var escaped = false
         while true {
-            index = JSONStringRun.end(base, from: index, count: count)
+            while index < count && self[index] != UInt8(ascii: "\"") && self[index] != UInt8(ascii: "\\") && self[index] >= 0x20 {
+                index += 1
+            }
             guard index < count else { return nil }
             switch self[index] {
             case UInt8(ascii: "\""): return (index, escaped)
@@ -140,11 +126,7 @@ struct RecordScanner {
         // Escapes are ASCII, so the raw bytes are valid UTF-8 exactly when the decoded ones are.
         guard UTF8Check.isValid(raw) else { return nil }
         let text: String
-        if raw.isEmpty, let left = elision(at: position) {
-            text = left
-        } else if raw.count >= Self.knownLength, let same = known.first(where: { Self.decodes(raw, escaped: escaped, to: $0) }) {
-            text = same
-        } else if escaped {
+        if escaped {
             guard let decoded = raw.count <= Self.decodedAtOnce ? Self.decoded(raw) : Self.decodedInPieces(raw) else { return nil }
             text = decoded
         } else {
@@ -160,9 +142,9 @@ struct RecordScanner {
 
     /// The string body `raw` decoded at once, into a buffer of its own, and made a String: one
     /// String made, where one was made for each piece and appended. A short one stays a small
-    /// String (made with String(unsafeUninitializedCapacity:), each delta of a 5 MB answer was an
-    /// allocation of its own, and the render's peak memory 3.5 MB higher). Nil on a bad escape or
-    /// a lone surrogate.
+    /// String (made with String(unsafeUninitializedCapacity:), each delta of a long answer was an
+    /// allocation of its own, and the render's peak memory higher). Nil on a bad escape or a lone
+    /// surrogate.
     private static func decoded(_ raw: UnsafeRawBufferPointer) -> String? {
         var text: String?
         _ = withDecoded(raw, escaped: true) { text = String(decoding: $0, as: UTF8.self) }
@@ -179,25 +161,6 @@ struct RecordScanner {
             return true
         }) == true else { return nil }
         return decoded
-    }
-
-    /// Whether the string body `raw` decodes to exactly the bytes of `text`.
-    private static func decodes(_ raw: UnsafeRawBufferPointer, escaped: Bool, to text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            guard escaped else { return bytes.count == raw.count && memcmp(bytes.baseAddress!, raw.baseAddress!, raw.count) == 0 }
-            // Decoding only shortens.
-            guard bytes.count <= raw.count else { return false }
-            var offset = 0
-            let whole = JSONEscapes.forEachPiece(raw) { piece in
-                guard offset + piece.count <= bytes.count,
-                    piece.isEmpty || memcmp(bytes.baseAddress! + offset, piece.baseAddress!, piece.count) == 0
-                else { return false }
-                offset += piece.count
-                return true
-            }
-            return whole == true && offset == bytes.count
-        }
     }
 
     /// One JSON value, built as `JSON.parse` builds it; nil for what is left to it.
@@ -226,8 +189,7 @@ struct RecordScanner {
             return .object(object)
         }
         while true {
-            // A key left out of the line: the general path reads the line made whole again.
-            guard elision(at: position) == nil, let keyBytes = plainString() else { return nil }
+            guard let keyBytes = plainString() else { return nil }
             let key = String(decoding: keyBytes, as: UTF8.self)
             skipWhitespace()
             guard next() == UInt8(ascii: ":") else { return nil }
@@ -306,22 +268,13 @@ struct RecordScanner {
 }
 
 extension JSON {
-    /// The shortest text worth holding for a reader to reuse (`read(_:reusing:elided:)`): shorter
-    /// ones are read again rather than compared.
-    public static let reusableLength = 4096
-
     /// The value of a JSON text read straight from its bytes with RecordScanner: the value
     /// `JSON.parse` gives, without a jansson tree or a second copy of any string. Nil when the text
     /// holds anything the scanner leaves to `JSON.parse` (see RecordScanner), which then reads
     /// it or reports what is wrong with it.
-    ///
-    /// A long string equal to one of `known` (a text the caller holds) is read as that String:
-    /// no second copy of it is made.
-    public static func scan(
-        _ bytes: UnsafeRawBufferPointer, reusing known: [String] = [], elided: [ElidedString] = []
-    ) -> JSON? {
+    public static func scan(_ bytes: UnsafeRawBufferPointer) -> JSON? {
         guard let base = bytes.baseAddress else { return nil }
-        var scanner = RecordScanner(base: base, count: bytes.count, known: known, elided: elided)
+        var scanner = RecordScanner(base: base, count: bytes.count)
         scanner.skipWhitespace()
         guard let value = scanner.value() else { return nil }
         scanner.skipWhitespace()
@@ -331,28 +284,8 @@ extension JSON {
 
     /// The value of a JSON text: read with RecordScanner where it can (`scan`), else by jansson
     /// (`parse`), which also says what is wrong with a text that is not JSON.
-    ///
-    /// `elided`: the strings LineSplitter left out of the line (`feed(_:eliding:_:)`), read back
-    /// in their places. What the scanner leaves to jansson is given to it with them written back.
-    public static func read(
-        _ bytes: UnsafeRawBufferPointer, reusing known: [String] = [], elided: [ElidedString] = []
-    ) throws -> JSON {
-        if let value = scan(bytes, reusing: known, elided: elided) { return value }
-        guard !elided.isEmpty else { return try parse(bytes) }
-        return try restoring(elided, in: bytes).withUnsafeBytes { try parse($0) }
-    }
-
-    /// The line as it came: each string left out written back at its `""`.
-    static func restoring(_ elided: [ElidedString], in bytes: UnsafeRawBufferPointer) -> [UInt8] {
-        var line: [UInt8] = []
-        var start = 0
-        for string in elided.sorted(by: { $0.offset < $1.offset }) {
-            line.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<string.offset]))
-            writeString(string.text, to: &line)
-            start = string.offset + 2
-        }
-        line.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...]))
-        return line
+    public static func read(_ bytes: UnsafeRawBufferPointer) throws -> JSON {
+        try scan(bytes) ?? parse(bytes)
     }
 
     public static func read(_ text: String) throws -> JSON {

@@ -2,9 +2,8 @@
 import Glibc
 #endif
 
-/// Finding one byte in a buffer with libc's memchr, which reads many bytes at a time: a scan for
-/// newlines or brackets over a long text, where a loop over its bytes costs several instructions
-/// each.
+/// Finding one byte in a buffer with libc's memchr: a scan for newlines or brackets over a long
+/// text.
 public enum ByteSearch {
     /// The offset of the first `byte` in `bytes` at or after `from`, or nil.
     @inline(__always)

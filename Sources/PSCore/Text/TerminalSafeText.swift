@@ -18,60 +18,9 @@ public enum TerminalSafeText {
         }
     }
 
-    /// Whether `text` has no unsafe scalar and, unless `allowingLineBreaks`, no newline or tab:
-    /// from its UTF-8 bytes, without decoding (C1 controls are C2 80-9F, the bidi controls E2 80 AA-AE
-    /// and E2 81 A6-A9).
+    /// Whether `text` has no unsafe scalar and, unless `allowingLineBreaks`, no newline or tab.
     public static func isSafe(_ text: String, allowingLineBreaks: Bool = true) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return true }
-            let count = bytes.count
-            var index = 0
-            while index < count {
-                if index + 8 <= count {
-                    // Eight bytes at once where none of them is a control byte, DEL, or the first
-                    // byte of a C1 or bidi control (most text).
-                    let word = ByteWord.load(base + index)
-                    guard Self.mayHoldUnsafeByte(word) else {
-                        index += 8
-                        continue
-                    }
-                    // Else straight to the first byte that needs a look of its own: a newline or
-                    // tab, where they may be, is passed over with the rest of the word.
-                    var flagged = ByteWord.below(word, 0x20) | ByteWord.matching(word, 0x7F)
-                        | ByteWord.matching(word, 0xC2) | ByteWord.matching(word, 0xE2)
-                    if allowingLineBreaks { flagged &= ~(ByteWord.matching(word, 0x0A) | ByteWord.matching(word, 0x09)) }
-                    guard flagged != 0 else {
-                        index += 8
-                        continue
-                    }
-                    index += flagged.trailingZeroBitCount / 8
-                }
-                let byte = bytes[index]
-                if byte < 0x20 {
-                    guard allowingLineBreaks && (byte == 0x0A || byte == 0x09) else { return false }
-                } else if byte == 0x7F {
-                    return false
-                } else if byte == 0xC2 {
-                    if index + 1 < count && bytes[index + 1] < 0xA0 { return false }
-                } else if byte == 0xE2 && index + 2 < count {
-                    let second = bytes[index + 1], third = bytes[index + 2]
-                    if second == 0x80 && (0xAA...0xAE).contains(third) || second == 0x81 && (0xA6...0xA9).contains(third) {
-                        return false
-                    }
-                }
-                index += 1
-            }
-            return true
-        }
-    }
-
-    /// Whether one of the word's eight bytes is under 0x20, is 0x7F, or is 0xC2 or 0xE2 (the
-    /// first byte of a C1 control or a bidi control): a word without any has none of the bytes
-    /// `isSafe` looks at. Other bytes of other characters (é, 日) pass at this speed too.
-    @inline(__always)
-    static func mayHoldUnsafeByte(_ word: UInt64) -> Bool {
-        ByteWord.hasByteBelow(word, 0x20) || ByteWord.has(word, 0x7F) || ByteWord.has(word, 0xC2) || ByteWord.has(word, 0xE2)
+        !text.unicodeScalars.contains { isUnsafe($0) || (!allowingLineBreaks && ($0 == "\n" || $0 == "\t")) }
     }
 
     /// `text` with every unsafe scalar replaced by a visible stand-in.
@@ -118,22 +67,13 @@ public enum TerminalSafeText {
 
 extension JSON {
     /// This value with every string in it, keys included, passed through `TerminalSafeText`.
-    public var terminalSafe: JSON { terminalSafe(sparing: []) }
-
-    /// The same, where a long string with the bytes of one of `safe` (texts made safe already: the
-    /// text of a message that streamed, repeated whole at its end) is compared with it at
-    /// once, not checked again.
-    public func terminalSafe(sparing safe: [String]) -> JSON {
+    public var terminalSafe: JSON {
         switch self {
-        case .string(let text):
-            if !safe.isEmpty && text.utf8.count >= JSON.reusableLength && safe.contains(where: text.hasSameBytes) {
-                return self
-            }
-            return .string(TerminalSafeText.sanitize(text))
-        case .array(let items): return .array(items.map { $0.terminalSafe(sparing: safe) })
+        case .string(let text): return .string(TerminalSafeText.sanitize(text))
+        case .array(let items): return .array(items.map(\.terminalSafe))
         case .object(let object):
             var result = JSONObject()
-            for (key, value) in object { result[TerminalSafeText.sanitize(key)] = value.terminalSafe(sparing: safe) }
+            for (key, value) in object { result[TerminalSafeText.sanitize(key)] = value.terminalSafe }
             return .object(result)
         default: return self
         }

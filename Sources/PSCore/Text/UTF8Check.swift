@@ -1,15 +1,11 @@
 /// Whether bytes are well-formed UTF-8 (no overlong forms, no surrogates, nothing above
-/// U+10FFFF), checking eight ASCII bytes at a time: text is mostly ASCII.
+/// U+10FFFF).
 enum UTF8Check {
     static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
         var index = 0
         while index < count {
-            if count - index >= 8 && base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                index += 8
-                continue
-            }
             let first = base.load(fromByteOffset: index, as: UInt8.self)
             if first < 0x80 {
                 index += 1

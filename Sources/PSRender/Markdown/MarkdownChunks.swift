@@ -1,7 +1,7 @@
 import PSCore
 
 /// Cuts a long finished markdown text into pieces that parse to the same blocks as the whole, so
-/// cmark never holds the tree of a whole long message (its nodes take 30 times the text's size).
+/// cmark never holds the tree of a whole long message (its nodes take many times the text's size).
 ///
 /// A cut is made only before a line that cannot belong to the block above it: a line after a blank
 /// line, starting in column 0 with a character that opens no list, quote, fence, table, HTML block

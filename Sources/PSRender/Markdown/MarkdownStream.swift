@@ -24,8 +24,6 @@ final class MarkdownStream {
     private(set) var released = 0
     /// The committed lines from line `released` on.
     private var committedLines: [StyledLine] = []
-    /// How many lines it keeps (to test that they follow the open block, not the text).
-    var heldLines: Int { committedLines.count }
     /// Bytes handed to the markdown parser by the last render (to test that work stays bounded).
     private(set) var lastParsedBytes = 0
 

@@ -83,13 +83,6 @@ public struct MessageRenderer {
     /// Where the next render starts: the lines before it are frozen.
     public var frozenLines: Int { frozen.first }
 
-    /// Rendered lines kept between renders: committed lines of the growing texts not frozen yet,
-    /// and the lines of finished parts kept for the renders that still go over them (to test that
-    /// memory follows the open block, not the message).
-    var heldLines: Int {
-        streams.values.reduce(0) { $0 + $1.heldLines } + cache.values.reduce(0) { $0 + $1.block.lines.count }
-    }
-
     /// With `preview`, growing texts show their last line before its newline, for a live display;
     /// such a render changes nothing of what later renders do.
     ///

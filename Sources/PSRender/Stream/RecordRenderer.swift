@@ -28,8 +28,8 @@ public final class RecordRenderer {
     /// Delta bytes (valid UTF-8, not yet made terminal-safe) waiting to join `growingText`: a
     /// String is made and checked for a few KB of deltas, not for each (foldGrowingTail).
     private var growingTail: [UInt8] = []
-    /// A tail this long joins the text at once. Not more: with 64 KB (a whole read's deltas), a
-    /// 4 MB streamed message's peak RSS was 19.8 MB, against 17.9 MB before the tail and with 4 KB.
+    /// A tail this long joins the text at once. Not more: a tail as long as a whole read's deltas
+    /// raised a long streamed message's peak memory.
     private static let growingTailLimit = 4 << 10
     /// A record other than a delta came: the lines written may no longer be those rendered. A
     /// delta only appends, and the lines written are the stable ones, which appending keeps.
@@ -41,22 +41,6 @@ public final class RecordRenderer {
 
     /// Lines the last flush rendered (to test that the work per delta stays bounded).
     private(set) var lastRenderedLines = 0
-
-    /// Rendered lines kept between flushes (to test that memory follows the open block).
-    var heldLines: Int { renderer.heldLines + liveLines.count }
-
-    /// The long texts of the message being followed, for the record reader to reuse: the part
-    /// records at a stream's end (part-update, message-end) repeat them whole, and are then read
-    /// as these same Strings, not second copies (JSON.scan's `reusing`).
-    public var heldTexts: [String] {
-        foldGrowingTail()
-        var texts: [String] = []
-        if let growing = growingText { texts.append(growing.text) }
-        for part in message?.parts ?? [] {
-            if let text = part["text"]?.stringValue, text.utf8.count >= JSON.reusableLength { texts.append(text) }
-        }
-        return texts
-    }
 
     /// Some message was incomplete (exit status 10).
     public private(set) var sawIncomplete = false
@@ -82,7 +66,7 @@ public final class RecordRenderer {
         try showWaitingMessage()
         settleGrowingText()
         // Every string of a record is made terminal-safe once, here, before any format sees it.
-        guard let object = record.terminalSafe(sparing: heldTexts).objectValue else { throw RecordError(message: "not a JSON object") }
+        guard let object = record.terminalSafe.objectValue else { throw RecordError(message: "not a JSON object") }
         if object["role"] != nil, let parts = object["parts"] {
             guard parts.arrayValue != nil else { throw RecordError(message: "message record whose parts is not an array") }
             try endMessage(reason: "no-finish", detail: "a new message began before message-end")
@@ -342,7 +326,7 @@ public final class RecordRenderer {
         guard old["type"] == new["type"], let before = old["text"]?.stringValue, let after = new["text"]?.stringValue else {
             return false
         }
-        return after.startsWithBytes(of: before)
+        return after.utf8.starts(with: before.utf8)
     }
 
     /// End of input: a message still open was cut off.

@@ -20,10 +20,6 @@ public final class ReplyTextWriter {
 
     public init(output: @escaping (String) throws -> Void) { self.output = output }
 
-    /// The long texts written so far, for the record reader to reuse: the records at a stream's
-    /// end repeat them whole (see RecordRenderer.heldTexts).
-    public var heldTexts: [String] { written.values.filter { $0.utf8.count >= JSON.reusableLength } }
-
     public func handle(_ record: JSON) throws {
         guard let object = record.terminalSafe.objectValue else { throw RecordRenderer.RecordError(message: "not a JSON object") }
         if object["role"] != nil, let parts = object["parts"]?.arrayValue {

@@ -115,19 +115,20 @@ public enum LineEncoder {
 
     /// Appends the line's bytes and a newline to `out`; with `fingerprint`, returns a hash of those
     /// bytes (to tell later whether a line rendered again is the one written, without keeping it).
-    /// 32 bits of it: a long message keeps one per line (4 bytes, not 8, for each of its 100,000
-    /// lines at 5 MB), and a changed line passes for the one written once in four billion.
+    /// 32 bits of it: a long message keeps one per line (4 bytes, not 8, for each of its lines),
+    /// and a changed line passes for the one written once in four billion.
     @discardableResult
     static func append(_ line: StyledLine, ansi: Bool, to out: inout [UInt8], fingerprint: Bool = false) -> UInt32 {
         let start = out.count
         encode(line, ansi: ansi, into: &out)
         out.append(0x0A)
         guard fingerprint else { return 0 }
-        return UInt32(truncatingIfNeeded: out.withUnsafeBytes { ByteHash.of(UnsafeRawBufferPointer(rebasing: $0[start...])) })
+        var hasher = Hasher()
+        out.withUnsafeBytes { hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        return UInt32(truncatingIfNeeded: hasher.finalize())
     }
 
-    /// Appends the line's bytes to `out`: bytes, not String appends (a few hundred instructions
-    /// each), and each style's SGR sequence made once.
+    /// Appends the line's bytes to `out`.
     static func encode(_ line: StyledLine, ansi: Bool, into out: inout [UInt8]) {
         // By index: the spans are read where they are, not copied out (a retain and a release
         // of the text and of the link for each).
@@ -159,21 +160,11 @@ public enum LineEncoder {
 }
 
 extension TextStyle {
-    /// `ESC [ parameters m` for the style (see appendSGR), empty when it has none; one per
-    /// combination of attributes and colour, made once.
+    /// `ESC [ parameters m` for the style (see appendSGR), empty when it has none.
     var sgr: [UInt8] {
-        let color = color.map { Int($0.rawValue) - 30 } ?? 0
-        let key = (bold ? 1 : 0) | (dim ? 2 : 0) | (italic ? 4 : 0) | (underline ? 8 : 0) | (strike ? 16 : 0) | color << 5
-        return Self.sgrTable[key]
-    }
-
-    private static let sgrTable: [[UInt8]] = (0..<(7 << 5)).map { key in
-        let style = TextStyle(
-            bold: key & 1 != 0, dim: key & 2 != 0, italic: key & 4 != 0, underline: key & 8 != 0, strike: key & 16 != 0,
-            color: key >> 5 == 0 ? nil : TextColor(rawValue: UInt8(30 + key >> 5)))
-        guard style.hasSGR else { return [] }
+        guard hasSGR else { return [] }
         var text = ""
-        style.appendSGR(to: &text)
+        appendSGR(to: &text)
         return Array(text.utf8)
     }
 }

@@ -63,13 +63,6 @@ enum SyntaxHighlighter {
         }
     }
 
-    /// Whether source-highlight's rules remember their last search of a line (the default) or
-    /// search as the library's own do: to test that the spans are the same (ps_code_set_rule_memory).
-    static func setRuleMemory(_ on: Bool) {
-        guard ps_highlight_load() != 0 else { return }
-        ps_highlight_set_rule_memory(on ? 1 : 0)
-    }
-
     /// The lines of a code block coloured for `language`, from `base`: `literal` is the block's
     /// text as cmark gives it, `lines` the byte ranges of its lines (LiteralLines). Nil when the
     /// language is not known.
@@ -134,25 +127,19 @@ enum SyntaxHighlighter {
         private var highlighters: [(file: String, highlighter: OpaquePointer)] = []
         private let capacity = 4
 
-        /// Hashed from its bytes once, compared byte for byte (a String key is normalised again
-        /// at each lookup, and at each resize of the table).
+        /// Code compared byte for byte, not as Strings (canonical equivalence): the spans are
+        /// byte offsets.
         private struct Block: Hashable {
             let file: String
             let code: String
-            let codeHash: UInt64
-
-            init(file: String, code: String) {
-                self.file = file
-                self.code = code
-                codeHash = ByteHash.of(code)
-            }
 
             func hash(into hasher: inout Hasher) {
-                hasher.combine(codeHash)
+                hasher.combine(file)
+                for byte in code.utf8 { hasher.combine(byte) }
             }
 
             static func == (a: Block, b: Block) -> Bool {
-                a.codeHash == b.codeHash && a.file == b.file && a.code.hasSameBytes(as: b.code)
+                a.file == b.file && a.code.utf8.elementsEqual(b.code.utf8)
             }
         }
         private var finished: [Block: [CodeSpan]] = [:]

@@ -80,9 +80,8 @@ private struct LineFiller {
     var spaces: [Int] = []
     var spacesStart = 0
     /// The word being collected: its bytes from `wordStart` on, and where each run of one style
-    /// ends in them, from run `runsStart` on. Words are not removed one by one (an Array's
-    /// removeAll(keepingCapacity:) costs about a hundred instructions): the buffers are emptied
-    /// every `wordsKept` words.
+    /// ends in them, from run `runsStart` on. Words are not removed one by one: the buffers are
+    /// emptied every `wordsKept` words.
     var word: [UInt8] = []
     var wordStart = 0
     var wordRuns: [(end: Int, style: Int)] = []
