@@ -84,6 +84,19 @@ import TestSupport
             "ps-auth: the server's answer to the device authorization is malformed: no device_code, verification_uri (a string is required)\n")
     }
 
+    /// A granted token with control characters in it would be sent in a header and printed by
+    /// `ps-auth token`: refused, and nothing stored.
+    @Test func aDeviceLoginTokenWithControlCharactersIsNotStored() throws {
+        let server = try HostileServer(mode: "token")
+        let sandbox = try NetworkSandbox()
+        let login = try sandbox.run("ps-auth", ["login", "--device", "--drive", "drive1", "--server", server.baseURL])
+        #expect(login.status == 8, "\(login.stderrText)")
+        #expect(login.stderrText.contains("ps-auth: the server's answer to the token request is malformed: its access_token is not a token"),
+                "\(login.stderrText)")
+        Self.expectNoControls(login, "login")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.credentialsPath))
+    }
+
     @Test(arguments: ["http://127.0.0.1:port", "http://[::1", "http://127.0.0.1:99999", "http://exa<mple>.com", "https://:8080"])
     func aMalformedServerURLIsAUsageError(url: String) throws {
         let sandbox = try NetworkSandbox()

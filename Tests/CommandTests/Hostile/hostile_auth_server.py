@@ -6,6 +6,8 @@
   redirect  every request is answered 301 with a Location holding an OSC 52 sequence.
   device    POST /api/oauth/device_authorization answers 200 with only a user_code (no
             device_code, no verification_uri); the discovery document is missing (404).
+  token     the device authorization is whole, and the token request answers at once with an
+            access_token holding an OSC 52 sequence.
 Prints its port on stdout, then serves until killed."""
 import http.server
 import json
@@ -46,6 +48,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.answer(200, [{"id": "drive1", "name": "\x1b]0;title\x07Drive"}])
         elif MODE == "device" and path == "/api/oauth/device_authorization":
             self.answer(200, {"user_code": "ABCD-EFGH"})
+        elif MODE == "token" and path == "/api/oauth/device_authorization":
+            self.answer(200, {"device_code": "dc", "user_code": "ABCD-EFGH", "verification_uri": "http://127.0.0.1/device",
+                              "expires_in": 600, "interval": 0})
+        elif MODE == "token" and path == "/api/oauth/token":
+            self.answer(200, {"access_token": "mcp_\x1b]52;c;AAAA\x07", "token_type": "mcp"})
         else:
             self.answer(404, {"error": "not here"})
 

@@ -69,6 +69,13 @@ public struct DeviceFlow {
                 guard let token = reply.json["access_token"]?.stringValue else {
                     throw Self.malformed(reply.json, step: "the token request", needs: ["access_token"])
                 }
+                // A token is sent in a header and printed by `ps-auth token`: visible ASCII only
+                // (RFC 6750's b64token is narrower still).
+                guard !token.isEmpty, token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+                    throw ToolError(.serverError,
+                        "the server's answer to the token request is malformed: its access_token is not a token "
+                            + "(it holds spaces, control characters or other than ASCII); nothing was stored")
+                }
                 return Token(accessToken: token, tokenType: reply.json["token_type"]?.stringValue ?? "Bearer")
             }
             switch reply.json["error"]?.stringValue {
