@@ -255,13 +255,25 @@ enum UserText {
         return object.isEmpty ? nil : .object(object)
     }
 
+    /// The user as one safe line: the name, email or id a server gave (or config.json kept since
+    /// login) may hold control sequences or newlines, shown as visible stand-ins.
     static func describe(_ user: JSON?) -> String {
         let name = user?["name"]?.stringValue, email = user?["email"]?.stringValue
         switch (name, email) {
-        case let (name?, email?): return "\(name) <\(email)>"
-        case let (name?, nil): return name
-        case let (nil, email?): return email
-        default: return user?["id"]?.stringValue ?? ""
+        case let (name?, email?): return oneLine("\(name) <\(email)>")
+        case let (name?, nil): return oneLine(name)
+        case let (nil, email?): return oneLine(email)
+        default: return oneLine(user?["id"]?.stringValue ?? "")
         }
+    }
+
+    /// `text` through TerminalSafeText, with newlines and tabs shown as their pictures too.
+    static func oneLine(_ text: String) -> String {
+        guard !TerminalSafeText.isSafe(text, allowingLineBreaks: false) else { return text }
+        var scalars = String.UnicodeScalarView()
+        for scalar in TerminalSafeText.sanitize(text).unicodeScalars {
+            scalars.append(scalar == "\n" || scalar == "\t" ? Unicode.Scalar(0x2400 + scalar.value)! : scalar)
+        }
+        return String(scalars)
     }
 }

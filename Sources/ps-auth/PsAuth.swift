@@ -10,7 +10,10 @@ struct PsAuth: ParsableCommand {
         discussion: """
             Profiles name a server, the API it speaks and a credential. Settings live in \
             $XDG_CONFIG_HOME/ps-tools/config.json (default ~/.config/ps-tools/), tokens in \
-            credentials.json next to it, mode 0600; a credentials file others can read is refused. \
+            credentials.json next to it, mode 0600; a credentials file others can read, or that is a \
+            link or a folder, is refused. Neither file is written over when part of it cannot be \
+            read (exit 1); a config.json that is a link is written through. A server URL with a \
+            user name or password in it is refused. \
             PAGESPACE_TOKEN and PAGESPACE_API_URL override the stored token and server; \
             --profile or PS_PROFILE pick a profile.
 

@@ -16,7 +16,8 @@ struct Status: ParsableCommand {
             host, port) it was given at login: with --server or PAGESPACE_API_URL naming \
             another, the credential line says whose it is, and it is not sent. Exits 4 when \
             there is no credential for the server (and the API needs one) or the server \
-            refuses it.
+            refuses it. What a server names (the user, drives, models), and what was kept of it at \
+            login, is shown with control characters as visible stand-ins (ESC as ␛).
 
             EXAMPLES:
               ps-auth status
@@ -96,8 +97,11 @@ final class StatusOutput {
 
     init(json: Bool) { self.json = json }
 
+    /// Values hold what a server said or a stored file kept (a user's name, a model id): on a
+    /// line they pass the sanitiser, newlines and tabs included, so no value can send a control
+    /// sequence or forge a line of the report.
     func add(_ key: String, _ value: String) throws {
-        if json { object[key] = .string(value) } else { try writer.writeText("\(key): \(value)\n") }
+        if json { object[key] = .string(value) } else { try writer.writeText("\(key): \(UserText.oneLine(value))\n") }
     }
 
     func finish() throws {

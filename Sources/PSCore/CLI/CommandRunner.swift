@@ -18,6 +18,7 @@ extension ParsableCommand {
         let parsed = LeadingOptions.reordered(arguments, for: self)
         do {
             var command = try parseAsRoot(parsed)
+            if let problem = InputLimits.environmentProblem() { throw ToolError(.usage, problem) }
             try command.run()
             Glibc.exit(ExitStatus.success.rawValue)
         } catch let request as ExitRequest {

@@ -26,13 +26,24 @@ public struct InputLimits: Sendable, Equatable {
     /// The limits a command runs with: set once from its flag before it reads anything.
     nonisolated(unsafe) public static var current = fromEnvironment()
 
-    /// PS_MAX_RECORD_MIB when it is a positive whole number, the default otherwise.
+    /// PS_MAX_RECORD_MIB when it is a positive whole number, the default otherwise (a command
+    /// refuses any other value before it runs: `environmentProblem`).
     public static func fromEnvironment() -> InputLimits {
-        if let text = getenv(environmentVariable).map({ String(cString: $0) }), let mib = Int(text), mib > 0 {
+        if let text = environmentValue, let mib = Int(text), mib > 0 {
             return InputLimits(mebibytes: mib)
         }
         return InputLimits(mebibytes: defaultMiB)
     }
+
+    /// Why PS_MAX_RECORD_MIB cannot be used, when it is set (not empty) to anything but a
+    /// positive whole number of MiB: a mistyped cap must not silently become the default.
+    public static func environmentProblem() -> String? {
+        guard let text = environmentValue, !text.isEmpty else { return nil }
+        if let mib = Int(text), mib > 0 { return nil }
+        return "\(environmentVariable)=\(text) is not a positive whole number of MiB (unset it for the default, \(defaultMiB))"
+    }
+
+    static var environmentValue: String? { getenv(environmentVariable).map { String(cString: $0) } }
 
     /// The cap for messages: "64 MiB", or bytes when under one MiB (a lowered test cap).
     public var description: String {

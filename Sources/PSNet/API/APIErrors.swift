@@ -44,6 +44,12 @@ public enum APIErrors {
                 text += "; the server asks to retry after \(HTTPClient.format(retryAfter.rounded(.up)))"
             }
             return ToolError(.rateLimited, text)
+        case 300...399:
+            // Not followed: a redirect could carry the Authorization header to another server.
+            let target = response.head.header("Location").map { " to " + TerminalSafeText.sanitize(String($0.prefix(500))) } ?? " (no Location given)"
+            return ToolError(.failure,
+                "the server answered with a redirect (status \(response.status))\(target) (\(where_)); redirects are not followed, "
+                    + "so that a credential never goes to another address: give that address with --server if it is the server")
         case 500...599:
             return ToolError(.serverError, "server error \(response.status)\(reason) (\(where_))")
         default:

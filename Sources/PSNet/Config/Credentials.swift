@@ -24,12 +24,15 @@ public struct Credentials: Sendable, Equatable {
 /// A file others may read is refused.
 public struct CredentialStore: Sendable {
     public var entries: [(profile: String, credentials: Credentials)] = []
+    /// What of the file could not be read: `save` refuses to write over it.
+    var unreadable = UnreadableParts()
 
     public init() {}
 
     public subscript(profile: String) -> Credentials? {
         get { entries.first { $0.profile == profile }?.credentials }
         set {
+            unreadable.entries[profile] = nil
             if let index = entries.firstIndex(where: { $0.profile == profile }) {
                 if let newValue { entries[index].credentials = newValue } else { entries.remove(at: index) }
             } else if let newValue {
@@ -46,10 +49,17 @@ public struct CredentialStore: Sendable {
             throw ToolError(.authenticationNeeded, "\(path) is not valid JSON; remove it and log in again")
         }
         var store = CredentialStore()
+        store.unreadable = UnreadableParts(json, listedAs: "profiles")
         for (name, value) in json["profiles"]?.objectValue ?? JSONObject() {
-            guard let token = value["token"]?.stringValue else { continue }
+            guard let token = value["token"]?.stringValue else {
+                store.unreadable.entries[name] = "it has no token"
+                continue
+            }
             // An origin that cannot be read binds the credential to nothing: it is never sent.
-            if let origin = value["origin"], origin.stringValue.flatMap(Origin.init(url:)) == nil { continue }
+            if let origin = value["origin"], origin.stringValue.flatMap(Origin.init(url:)) == nil {
+                store.unreadable.entries[name] = "its origin is not a server URL"
+                continue
+            }
             store.entries.append((name, Credentials(
                 token: token, csrfToken: value["csrfToken"]?.stringValue, deviceToken: value["deviceToken"]?.stringValue,
                 origin: value["origin"]?.stringValue.flatMap(Origin.init(url:)))))
@@ -58,6 +68,7 @@ public struct CredentialStore: Sendable {
     }
 
     public func save(_ path: String) throws {
+        try unreadable.refuseOverwriting(path)
         var profiles = JSONObject()
         for (name, credentials) in entries {
             var entry = JSONObject()

@@ -62,12 +62,15 @@ public struct ConfigFile: Sendable {
     public static let defaultProfileName = "default"
     public var defaultProfile: String?
     public var profiles: [(name: String, profile: Profile)] = []
+    /// What of the file could not be read: `save` refuses to write over it.
+    var unreadable = UnreadableParts()
 
     public init() {}
 
     public subscript(name: String) -> Profile? {
         get { profiles.first { $0.name == name }?.profile }
         set {
+            unreadable.entries[name] = nil
             if let index = profiles.firstIndex(where: { $0.name == name }) {
                 if let newValue { profiles[index].profile = newValue } else { profiles.remove(at: index) }
             } else if let newValue {
@@ -83,14 +86,23 @@ public struct ConfigFile: Sendable {
             throw ToolError(.failure, "\(path) is not valid JSON (\(error)); fix or remove it")
         }
         var file = ConfigFile()
+        file.unreadable = UnreadableParts(json, listedAs: "profiles")
         file.defaultProfile = json["defaultProfile"]?.stringValue
+        if json["defaultProfile"].map({ !$0.isNull && $0.stringValue == nil }) == true {
+            file.unreadable.shape = "its defaultProfile is not a string"
+        }
         for (name, value) in json["profiles"]?.objectValue ?? JSONObject() {
-            if let profile = Profile(json: value) { file.profiles.append((name, profile)) }
+            if let profile = Profile(json: value) {
+                file.profiles.append((name, profile))
+            } else {
+                file.unreadable.entries[name] = "it has no server"
+            }
         }
         return file
     }
 
     public func save(_ path: String) throws {
+        try unreadable.refuseOverwriting(path)
         var profilesObject = JSONObject()
         for (name, profile) in profiles { profilesObject[name] = profile.json }
         var object = JSONObject()
@@ -101,5 +113,34 @@ public struct ConfigFile: Sendable {
         JSON.object(object).write(to: &bytes)
         bytes.append(0x0A)
         try SecureFile.write(bytes, to: path, mode: 0o600)
+    }
+}
+
+/// The parts of config.json or credentials.json that could not be read (the file is not an
+/// object, an entry lacks its server or token): writing the file again would drop them, and
+/// with them a profile of the user's, so `save` refuses until the file is fixed. An entry that
+/// is replaced (a new login to that profile) no longer counts.
+struct UnreadableParts: Sendable {
+    var shape: String?
+    var entries: [String: String] = [:]
+
+    init() {}
+
+    /// The shape of a whole file: an object whose `key` (when present) is an object.
+    init(_ json: JSON, listedAs key: String) {
+        if json.objectValue == nil {
+            shape = "it is not a JSON object"
+        } else if let list = json[key], !list.isNull, list.objectValue == nil {
+            shape = "its \(key) are not a JSON object"
+        }
+    }
+
+    func refuseOverwriting(_ path: String) throws {
+        var problems = shape.map { [$0] } ?? []
+        problems += entries.keys.sorted().map { "profile \($0): \(entries[$0]!)" }
+        guard !problems.isEmpty else { return }
+        throw ToolError(.failure,
+            "not writing \(path): part of it could not be read (\(problems.joined(separator: "; "))) and would be lost; "
+                + "fix or move the file, then run the command again")
     }
 }

@@ -6,6 +6,8 @@ import Glibc
 /// Small files read whole and written atomically: a temporary file in the same folder, created
 /// with its final mode from the start (a secret is never readable by others, not even for a
 /// moment), synced, then renamed over the old one. A reader sees the old or the new file.
+/// A symbolic link (a config.json kept in a dotfiles repository) is written through: the new
+/// file replaces the link's target, beside it, and the link stays.
 public enum SecureFile {
     /// The file's bytes, or nil when it does not exist.
     public static func read(_ path: String) throws -> [UInt8]? {
@@ -24,11 +26,20 @@ public enum SecureFile {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         if fd < 0 {
             if errno == ENOENT { return nil }
+            if errno == ELOOP {
+                throw ToolError(.authenticationNeeded,
+                    "refusing to use \(path): it is a symbolic link; a file of secrets must be a plain file of its own "
+                        + "(replace the link with the file it points to, mode 600)")
+            }
             throw ToolError(.failure, "cannot read \(path): \(lastError())")
         }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw ToolError(.failure, "cannot inspect \(path): \(lastError())") }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            let kind = info.st_mode & S_IFMT == S_IFDIR ? "a directory" : "not a plain file"
+            throw ToolError(.authenticationNeeded, "refusing to use \(path): it is \(kind); move it away")
+        }
         if info.st_uid != geteuid() {
             throw ToolError(.authenticationNeeded, "refusing to use \(path): it belongs to another user")
         }
@@ -42,7 +53,8 @@ public enum SecureFile {
     }
 
     /// Replaces the file atomically; its folder is created (mode 0700) when missing.
-    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws {
+    public static func write(_ bytes: [UInt8], to given: String, mode: mode_t = 0o600) throws {
+        let path = try target(of: given)
         try makeDirectory(parent(of: path))
         let temporary = "\(path).tmp-\(getpid())"
         unlink(temporary)
@@ -58,6 +70,17 @@ public enum SecureFile {
             unlink(temporary)
             throw ToolError(.failure, "cannot write \(path): \(reason)")
         }
+    }
+
+    /// Where writing `path` goes: the path itself, or the file a symbolic link there points to.
+    static func target(of path: String) throws -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return path }
+        guard let resolved = realpath(path, nil) else {
+            throw ToolError(.failure, "cannot write \(path): it is a symbolic link to nothing that can be written (\(lastError()))")
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     public static func remove(_ path: String) throws {

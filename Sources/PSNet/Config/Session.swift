@@ -160,16 +160,39 @@ public struct Session: Sendable {
         }
     }
 
-    /// A mistyped URL is a usage error at once, not three retries and a network error.
+    /// A mistyped URL is a usage error at once, not three retries and a network error. A URL
+    /// with a user name or password in it is refused without being shown: it would be echoed
+    /// and kept in config.json, and the credential belongs in credentials.json.
     static func checkURL(_ url: String, from source: SettingSource) throws {
         let lower = url.lowercased()
         let scheme = lower.hasPrefix("https://") ? 8 : lower.hasPrefix("http://") ? 7 : 0
+        let authority = url.dropFirst(scheme).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if authority.contains("@") {
+            throw ToolError(.usage,
+                "the server URL from \(source) holds a user name or password (not shown here); give only "
+                    + "scheme://host[:port][/path] and log in with ps-auth login")
+        }
         guard scheme > 0 else {
             throw ToolError(.usage, "the server URL \(url) (from \(source)) must start with https:// or http://")
         }
-        let host = url.dropFirst(scheme).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard !host.isEmpty, !host.contains(where: { $0 == " " }) else {
+        guard !authority.isEmpty else {
             throw ToolError(.usage, "the server URL \(url) (from \(source)) names no host")
+        }
+        guard let origin = Origin(url: url), isHostName(origin.host) else {
+            throw ToolError(.usage,
+                "the server URL \(url) (from \(source)) is not a valid URL: its host or port (\(authority)) cannot be read")
+        }
+    }
+
+    /// A DNS name or IPv4 address (letters of any script, digits, `-`, `.`, `_`), or an IPv6
+    /// address in brackets: what curl could connect to.
+    static func isHostName(_ host: String) -> Bool {
+        if host.hasPrefix("[") {
+            return host.hasSuffix("]") && host.count > 2
+                && host.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+        }
+        return host.unicodeScalars.allSatisfy { scalar in
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "." || scalar == "_"
         }
     }
 

@@ -46,10 +46,12 @@ public struct DeviceFlow {
         var fields = [("client_id", Self.clientID)]
         if let scope { fields.append(("scope", scope)) }
         let start = try answer(client.formRequest(endpoints.device, fields: fields))
-        guard start.status == 200, let deviceCode = start.json["device_code"]?.stringValue,
-              let userCode = start.json["user_code"]?.stringValue,
-              let uri = start.json["verification_uri"]?.stringValue else {
+        guard start.status == 200 else {
             throw Self.refusal(start.json["error"]?.stringValue, status: start.status, step: "the device authorization")
+        }
+        guard let deviceCode = start.json["device_code"]?.stringValue, let userCode = start.json["user_code"]?.stringValue,
+              let uri = start.json["verification_uri"]?.stringValue else {
+            throw Self.malformed(start.json, step: "the device authorization", needs: ["device_code", "user_code", "verification_uri"])
         }
         let expiresIn = Int(start.json["expires_in"]?.intValue ?? 1800)
         show(Prompt(
@@ -63,7 +65,17 @@ public struct DeviceFlow {
         while true {
             try sleep(interval)
             let reply = try answer(client.formRequest(endpoints.token, fields: poll))
-            if reply.status == 200, let token = reply.json["access_token"]?.stringValue {
+            if reply.status == 200 {
+                guard let token = reply.json["access_token"]?.stringValue else {
+                    throw Self.malformed(reply.json, step: "the token request", needs: ["access_token"])
+                }
+                // A token is sent in a header and printed by `ps-auth token`: visible ASCII only
+                // (RFC 6750's b64token is narrower still).
+                guard !token.isEmpty, token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+                    throw ToolError(.serverError,
+                        "the server's answer to the token request is malformed: its access_token is not a token "
+                            + "(it holds spaces, control characters or other than ASCII); nothing was stored")
+                }
                 return Token(accessToken: token, tokenType: reply.json["token_type"]?.stringValue ?? "Bearer")
             }
             switch reply.json["error"]?.stringValue {
@@ -87,6 +99,17 @@ public struct DeviceFlow {
         let response = try client.response(request)
         if response.status == 429 { throw APIErrors.toolError(response, request: request) }
         return (response.status, (try? JSON.parse(bytes: response.body)) ?? .null)
+    }
+
+    /// A 200 answer without the fields RFC 8628 requires (sections 3.2 and 3.5): named, as a
+    /// server error.
+    static func malformed(_ json: JSON, step: String, needs fields: [String]) -> ToolError {
+        guard json.objectValue != nil else {
+            return ToolError(.serverError, "the server's answer to \(step) is malformed: not a JSON object")
+        }
+        let missing = fields.filter { json[$0]?.stringValue == nil }
+        return ToolError(.serverError,
+            "the server's answer to \(step) is malformed: no \(missing.joined(separator: ", ")) (a string is required)")
     }
 
     static func refusal(_ error: String?, status: Int, step: String) -> ToolError {
