@@ -165,7 +165,7 @@ _ps-local-server() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--print-gemini-token --quiet --watch-stdin --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--host --port --dialect --pace-ms --history-messages --messages-per-timestamp --keepalive-ms --ping-interval-ms --ping-timeout-ms --local-models)
+    local -a non_repeating_options=(--host --port --dialect --pace-ms --history-messages --messages-per-timestamp --keepalive-ms --ping-interval-ms --ping-timeout-ms --legacy-token-seconds --legacy-device-token-seconds --local-models)
     __ps-local-server_offer_flags_options 0
 
     # Offer option value completions
@@ -196,6 +196,12 @@ _ps-local-server() {
         return
         ;;
     '--ping-timeout-ms')
+        return
+        ;;
+    '--legacy-token-seconds')
+        return
+        ;;
+    '--legacy-device-token-seconds')
         return
         ;;
     '--local-models')

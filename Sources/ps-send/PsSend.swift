@@ -306,7 +306,7 @@ struct PsSend: ParsableCommand {
             // An API that answers whole names the message itself (WholeAnswerOutput).
             if !adapter.answersWhole { Diagnostics.writeLine("message=\(message["id"]!.stringValue!)") }
         }
-        let request = try adapter.sendRequest(target, message: message, options: options)
+        var request = try adapter.sendRequest(target, message: message, options: options)
         if adapter.answersWhole {
             try WholeAnswerOutput.run(request, adapter: adapter, target: target, printIDs: printIds, output: output)
             if let cadence, let id = target.conversationID { cadence.afterSend(conversationID: id) }
@@ -318,7 +318,7 @@ struct PsSend: ParsableCommand {
             collector: adapter.keepsTurns ? ReplyCollector() : nil, resumable: resuming != nil)
         do {
             do {
-                try stream.run(request, http: adapter.client.http)
+                try stream.run(&request, client: adapter.client)
             } catch TransferFailure.network(let message, true) where resuming != nil && stream.messageID != nil {
                 // The server goes on generating: join the reply where the connection broke.
                 let resumer = StreamResumer(join: StreamJoin(adapter: resuming!), stream: stream, conversationID: target.conversationID)

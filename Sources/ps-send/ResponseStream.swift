@@ -48,6 +48,20 @@ final class ResponseStream {
     var sawFinish: Bool { finishes.sawFinish }
     var openParts: OpenParts { finishes.openParts }
 
+    /// Sends `request` and copies its answer; a 401 to a credential the client can renew (the
+    /// legacy API's 15-minute JWT) is sent once more with the renewed one.
+    func run(_ request: inout HTTPRequest, client: APIClient) throws {
+        do {
+            try run(request, http: client.http)
+        } catch let refused as ToolError where head?.status == 401 {
+            guard let renewed = try client.renewedRequest(request) else { throw refused }
+            request = renewed
+            head = nil
+            errorBody = []
+            try run(request, http: client.http)
+        }
+    }
+
     func run(_ request: HTTPRequest, http: HTTPClient) throws {
         let state = self
         try http.stream(request, onHead: { head in

@@ -157,7 +157,9 @@ import TestSupport
         #expect(wrong.status == 401)
         #expect(try wrong.jsonObject()["error"] as? String == "Invalid email or password")
 
-        let login = try server.request("POST", "/api/auth/login", body: #"{"email":"demo@example.com","password":"demo-password"}"#)
+        let login = try server.request(
+            "POST", "/api/auth/mobile/login",
+            body: #"{"email":"demo@example.com","password":"demo-password","deviceId":"d1","platform":"desktop"}"#)
         let object = try login.jsonObject()
         let token = try #require(object["token"] as? String)
         let csrf = try #require(object["csrfToken"] as? String)
@@ -562,7 +564,7 @@ import TestSupport
         let log = try server.requestLog()
         #expect(log.count == 2)
         let login = log[0]
-        #expect(login["path"] as? String == "/api/auth/login")
+        #expect(login["path"] as? String == "/api/auth/mobile/login")
         #expect((login["body"] as? [String: Any])?["password"] as? String == "<redacted>")
         let send = log[1]
         let sentHeaders = try #require(send["headers"] as? [String: String])

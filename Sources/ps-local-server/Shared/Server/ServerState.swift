@@ -31,7 +31,7 @@ final class ServerState: Sendable {
 
     init(dialect: Dialect, paceMs: Int, quiet: Bool, historyMessages: Int, messagesPerTimestamp: Int = 1,
          keepAliveMs: Int = 15_000, localModels: LocalModelServers = .reachable,
-         realtimeTiming: RealtimeHub.Timing = .init()) {
+         realtimeTiming: RealtimeHub.Timing = .init(), legacyLifetimes: LegacyLogins.Lifetimes = .init()) {
         self.dialect = dialect
         aiSettings = AISettingsStore(catalog: dialect == .legacy ? .legacy : .current)
         agents = AgentDirectory(catalog: aiSettings.catalog)
@@ -41,7 +41,7 @@ final class ServerState: Sendable {
         self.paceMs = paceMs
         self.keepAliveMs = keepAliveMs
         self.quiet = quiet
-        authenticator = Authenticator(dialect: dialect)
+        authenticator = Authenticator(dialect: dialect, legacyLifetimes: legacyLifetimes)
         let nextNumber = HistorySeeder.seed(
             store, globalMessages: historyMessages, perTimestamp: messagesPerTimestamp)
         ids = Identifiers(firstMessageNumber: nextNumber)
