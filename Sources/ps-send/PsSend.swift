@@ -330,6 +330,9 @@ struct PsSend: ParsableCommand {
         } catch let error as ToolError where error.status == .incomplete {
             // What arrived is kept too, marked incomplete, so the conversation loses nothing.
             try keepTurn(adapter, target, message, stream)
+            if stream.stoppedOnServer && Self.tookOver(adapter, target, messageID: message["id"]?.stringValue) {
+                throw ToolError(.incomplete, "another send to this conversation took over the reply; what arrived was written")
+            }
             throw error
         } catch let failure as TransferFailure {
             if failure == .interrupted {
@@ -346,6 +349,24 @@ struct PsSend: ParsableCommand {
             abortTurn(adapter, streamID: stream.streamID, conversationID: target.conversationID, quiet: true)
             throw ExitRequest(.brokenPipe)  // quietly, like every command whose reader left
         }
+    }
+
+    /// Whether a reply stopped on the server was taken over: today's server stops the reply in
+    /// flight when another message comes to the conversation (takeOverConversationStreams,
+    /// apps/web/src/lib/ai/chat-pipeline/start-chat-generation.ts:76-84), after storing that
+    /// message, so the conversation's last message of the user is then no longer ours.
+    private static func tookOver(_ adapter: APIAdapter, _ target: SendTarget, messageID: String?) -> Bool {
+        guard adapter.kind == .pagespace, let messageID else { return false }
+        let source: HistorySource
+        switch target {
+        case .global(let id): source = .global(conversationID: id)
+        case .agent(let page, let id?): source = .agent(pageID: page, conversationID: id)
+        case .agent(_, nil): return false
+        }
+        guard let recent = try? adapter.historyPage(source, query: HistoryQuery(limit: 4)).messages,
+              let lastOfUser = recent.last(where: { $0["role"]?.stringValue == "user" })?["id"]?.stringValue
+        else { return false }
+        return lastOfUser != messageID
     }
 
     /// `--history FILE`: a new conversation that starts with the messages in FILE.

@@ -33,6 +33,8 @@ final class ResponseStream {
     /// join resumes at an event boundary), the rest waits in `heldBack` for its blank line.
     let resumable: Bool
     private var heldBack: [UInt8] = []
+    /// The stream closed with [DONE] but no finish: the server stopped the reply.
+    private(set) var stoppedOnServer = false
 
     init(output: ReplyOutput, printIDs: Bool, knowsConversation: Bool, collector: ReplyCollector? = nil, resumable: Bool = false) {
         self.output = output
@@ -164,6 +166,7 @@ final class ResponseStream {
             throw ToolError(.incomplete, "the stream ended without [DONE] after \(received) bytes")
         }
         if isUIMessageStream && !finishes.sawFinish {
+            stoppedOnServer = true
             throw ToolError(
                 .incomplete,
                 "the stream closed with [DONE] but no finish: the server stopped the reply before its end "

@@ -328,13 +328,18 @@ import TestSupport
                          "tool-input-available", "tool-output-available", "text-start", "text-delta", "text-end"] {
             #expect(types.contains(expected), "no \(expected) chunk")
         }
-        #expect(types.firstIndex(of: "reasoning-start")! < types.firstIndex(of: "tool-input-start")!)
-        #expect(types.firstIndex(of: "tool-output-available")! < types.firstIndex(of: "text-start")!)
+        // The read_page call (the current server also calls tool_search first and finish last).
+        let readPage = try #require(chunks.first { $0["type"] as? String == "tool-input-start" && $0["toolName"] as? String == "read_page" })
+        let readPageID = try #require(readPage["toolCallId"] as? String)
+        let readPageOutput = try #require(chunks.firstIndex { $0["type"] as? String == "tool-output-available" && $0["toolCallId"] as? String == readPageID })
+        #expect(types.firstIndex(of: "reasoning-start")! < chunks.firstIndex { $0["toolCallId"] as? String == readPageID }!)
+        #expect(readPageOutput < types.firstIndex(of: "text-start")!)
         let finish = try #require(chunks.last)
         #expect((finish["finishReason"] as? String == "stop") == (dialect == "pagespace"))
 
         // The streamed input deltas add up to the input.
-        let deltas = chunks.filter { $0["type"] as? String == "tool-input-delta" }.compactMap { $0["inputTextDelta"] as? String }
+        let deltas = chunks.filter { $0["type"] as? String == "tool-input-delta" && $0["toolCallId"] as? String == readPageID }
+            .compactMap { $0["inputTextDelta"] as? String }
         #expect(deltas.count > 1)
         #expect(deltas.joined() == #"{"pageId":"page_doc_demo"}"#)
 
@@ -344,8 +349,10 @@ import TestSupport
         let history = try server.request("GET", Self.historyPath(server) + "?limit=2", headers: try Self.readHeaders(server))
         let messages = try #require(try history.jsonObject()["messages"] as? [[String: Any]])
         #expect(messages.map { $0["id"] as? String } == ["client-msg-1", messageID])
-        let parts = try #require(messages.last?["parts"] as? [[String: Any]])
-        #expect(parts.map { $0["type"] as? String } == ["reasoning", "tool-read_page", "text"])
+        let stored = try #require(messages.last?["parts"] as? [[String: Any]])
+        #expect(stored.map { $0["type"] as? String } == (dialect == "pagespace"
+            ? ["tool-tool_search", "reasoning", "tool-read_page", "text", "tool-finish"] : ["reasoning", "tool-read_page", "text"]))
+        let parts = stored.filter { !["tool-tool_search", "tool-finish"].contains($0["type"] as? String) }
         #expect(parts.last?["text"] as? String == streamedText)
         #expect(parts[1]["state"] as? String == "output-available")
         #expect(streamedText.contains("Project Notes"))
@@ -357,7 +364,10 @@ import TestSupport
         func text(_ question: String) throws -> (String, [String]) {
             let chunks = try Self.send(server, question).chunks
             let text = chunks.filter { $0["type"] as? String == "text-delta" }.compactMap { $0["delta"] as? String }.joined()
-            return (text, chunks.compactMap { $0["type"] as? String })
+            // The types, and the name of each tool call begun (tool_search and finish are in every reply).
+            return (text, chunks.compactMap { chunk in
+                chunk["type"] as? String == "tool-input-start" ? chunk["toolName"] as? String : chunk["type"] as? String
+            })
         }
         let (table, _) = try text("A TABLE of plans")
         #expect(table.contains("|------|"))
@@ -367,7 +377,7 @@ import TestSupport
         let (plain, plainTypes) = try text("What is the weather like?")
         #expect(plain.contains("> What is the weather like?"))
         #expect(plain.contains("## ") && plain.contains("- ") && plain.contains("](https://"))
-        #expect(!plainTypes.contains("tool-input-start"))
+        #expect(!plainTypes.contains("read_page"))
         let (_, reasonTypes) = try text("give me your reasoning")
         #expect(reasonTypes.contains("reasoning-delta"))
     }
@@ -455,7 +465,7 @@ import TestSupport
             if last?["role"] as? String == "assistant" { parts = last?["parts"] as? [[String: Any]] ?? [] }
             if parts.isEmpty { usleep(20_000) }
         }
-        #expect((parts.last?["text"] as? String)?.hasSuffix("or ask me to read a page.") == true)
+        #expect((parts.last { $0["type"] as? String == "text" }?["text"] as? String)?.hasSuffix("or ask me to read a page.") == true)
     }
 
     // MARK: Faults

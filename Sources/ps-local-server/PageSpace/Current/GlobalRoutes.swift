@@ -69,7 +69,7 @@ struct GlobalRoutes {
             try ImageGate.checkFileParts(body)
             try ImageGate.checkVision(body, model: body["selectedModel"]?.stringValue)
             let id = try globalConversationCreatingNew(context).id
-            return try ReplyStreamer.respond(to: body, conversationID: id, state: state)
+            return try ReplyStreamer.respond(to: body, conversationID: id, state: state, global: true)
         }
         AbortRoute(state: state).register(on: router)
     }
