@@ -598,6 +598,16 @@ import TestSupport
         // `active` skips conversations without messages.
         let active = try server.request("GET", "/api/ai/global/active", headers: Self.session).jsonObject()
         #expect(active["id"] as? String == LocalServer.globalConversationID)
+        // The listing skips them too (hasMessages).
+        let empty = try #require(try server.request("GET", "/api/ai/global", headers: Self.session).json() as? [[String: Any]])
+        #expect(empty.count == 1)
+
+        let renamed = try server.request("PATCH", "/api/ai/global/\(id)", headers: Self.session, body: #"{"title":"Renamed"}"#)
+        #expect(try renamed.jsonObject()["title"] as? String == "Renamed")
+        let reply = try server.request(
+            "POST", "/api/ai/global/\(id)/messages", headers: Self.session, body: Self.sendBody("first words"))
+        #expect(reply.eventData.last == "[DONE]")
+        #expect(try server.request("GET", "/api/ai/global/active", headers: Self.session).jsonObject()["id"] as? String == id)
         let list = try #require(try server.request("GET", "/api/ai/global", headers: Self.session).json() as? [[String: Any]])
         #expect(list.count == 2)
         let paged = try server.request("GET", "/api/ai/global?paginated=true&limit=1", headers: Self.session).jsonObject()
@@ -606,13 +616,6 @@ import TestSupport
         let cursor = try #require(pagination["nextCursor"] as? String)
         let second = try server.request("GET", "/api/ai/global?paginated=true&limit=1&cursor=\(cursor)", headers: Self.session).jsonObject()
         #expect(((second["conversations"] as? [[String: Any]])?.first)?["id"] as? String == LocalServer.globalConversationID)
-
-        let renamed = try server.request("PATCH", "/api/ai/global/\(id)", headers: Self.session, body: #"{"title":"Renamed"}"#)
-        #expect(try renamed.jsonObject()["title"] as? String == "Renamed")
-        let reply = try server.request(
-            "POST", "/api/ai/global/\(id)/messages", headers: Self.session, body: Self.sendBody("first words"))
-        #expect(reply.eventData.last == "[DONE]")
-        #expect(try server.request("GET", "/api/ai/global/active", headers: Self.session).jsonObject()["id"] as? String == id)
         let deleted = try server.request("DELETE", "/api/ai/global/\(id)", headers: Self.session)
         #expect(try deleted.jsonObject()["success"] as? Bool == true)
         #expect(try server.request("POST", "/api/ai/global/\(id)/messages", headers: Self.session, body: Self.sendBody("x")).status == 404)
