@@ -209,10 +209,12 @@ struct PsLocalServer: ParsableCommand {
     @Flag(name: .customLong("print-gemini-token"), help: "Print the gemini dialect's demo Firebase ID token and exit.")
     var printGeminiToken = false
 
-    @Option(name: .customLong("legacy-token-seconds"), help: "How long a pagespace-legacy JWT lives (the real server's 15 minutes; shorter to try its renewal).")
+    @Option(name: .customLong("legacy-token-seconds"), help: ArgumentHelp(
+        "How long a pagespace-legacy JWT lives (the real server's 15 minutes; shorter to try its renewal).", valueName: "seconds"))
     var legacyTokenSeconds = 900
 
-    @Option(name: .customLong("legacy-device-token-seconds"), help: "How long a pagespace-legacy device token lives (90 days; under 7 days it is rotated on every renewal).")
+    @Option(name: .customLong("legacy-device-token-seconds"), help: ArgumentHelp(
+        "How long a pagespace-legacy device token lives (90 days; under 7 days it is rotated on every renewal).", valueName: "seconds"))
     var legacyDeviceTokenSeconds = 90 * 86_400
 
     @Option(help: "How the local model servers answer (current dialect). The deployment's Ollama and LM Studio are reachable (a fixed list of models each), unreachable (the routes' fallback answers) or unconfigured (503; not offered in the AI settings).")

@@ -109,7 +109,8 @@ struct PsSend: ParsableCommand {
               ps-send "What's in my workspace?" | ps-sse | ps-parts | ps-render
               echo "Summarise this page" | ps-send --page page_123 > reply.sse
               ps-send --agent "Research Assistant" "What changed?" | ps-sse | ps-parts
-              ps-send --conversation conv_1 --provider openai --model openai/gpt-4o "Hello"
+              ps-send --conversation ckv4f9k2m0000a1b2c3d4e5f6 --provider openai \\
+                  --model openai/gpt-5.4-mini "Hello"
               ps-send --print-ids "Remember this" 2>ids.txt | ps-sse >/dev/null
               git diff | ps-send "Review this change" | ps-sse | ps-parts | ps-render
               ps-send --attach chart.png --attach notes.md "What does the chart show?" \\
