@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(name: "PSRenderTests", dependencies: ["PSRender", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "PSNetTests", dependencies: ["PSNet", "TestSupport"]),
         .testTarget(name: "PSArchiveTests", dependencies: ["PSArchive", "PSArchivePostgres", "TestSupport"]),
-        .testTarget(name: "CommandTests", dependencies: ["PSCore", "TestSupport"], exclude: ["FuzzCorpus", "Terminal", "Hostile/endless_line_server.py"]),
+        .testTarget(name: "CommandTests", dependencies: ["PSCore", "TestSupport"], exclude: ["FuzzCorpus", "Terminal", "Hostile"]),
     ],
     swiftLanguageModes: [.v5]
 )

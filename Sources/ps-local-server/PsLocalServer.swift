@@ -221,6 +221,14 @@ struct PsLocalServer: ParsableCommand {
     @Flag(name: .customLong("print-gemini-token"), help: "Print the gemini dialect's demo Firebase ID token and exit.")
     var printGeminiToken = false
 
+    @Option(name: .customLong("legacy-token-seconds"), help: ArgumentHelp(
+        "How long a pagespace-legacy JWT lives (the real server's 15 minutes; shorter to try its renewal).", valueName: "seconds"))
+    var legacyTokenSeconds = 900
+
+    @Option(name: .customLong("legacy-device-token-seconds"), help: ArgumentHelp(
+        "How long a pagespace-legacy device token lives (90 days; under 7 days it is rotated on every renewal).", valueName: "seconds"))
+    var legacyDeviceTokenSeconds = 90 * 86_400
+
     @Option(help: "How the local model servers answer (current dialect). The deployment's Ollama and LM Studio are reachable (a fixed list of models each), unreachable (the routes' fallback answers) or unconfigured (503; not offered in the AI settings).")
     var localModels = LocalModelServers.reachable
 
@@ -243,6 +251,9 @@ struct PsLocalServer: ParsableCommand {
         guard (50...3_600_000).contains(pingIntervalMs), (50...3_600_000).contains(pingTimeoutMs) else {
             throw ValidationError("--ping-interval-ms and --ping-timeout-ms must be between 50 and 3600000")
         }
+        guard legacyTokenSeconds >= 1, legacyDeviceTokenSeconds >= 1 else {
+            throw ValidationError("--legacy-token-seconds and --legacy-device-token-seconds must be at least 1")
+        }
         guard (0...5_000_000).contains(historyMessages) else {
             throw ValidationError("--history-messages must be between 0 and 5000000")
         }
@@ -256,7 +267,8 @@ struct PsLocalServer: ParsableCommand {
         let state = ServerState(dialect: dialect, paceMs: paceMs, quiet: quiet, historyMessages: historyMessages,
             messagesPerTimestamp: messagesPerTimestamp, keepAliveMs: keepAliveMs, localModels: localModels,
             realtimeTiming: .init(pingInterval: .milliseconds(pingIntervalMs), pingTimeout: .milliseconds(pingTimeoutMs)),
-            geminiIdleMs: geminiIdleMs, geminiRunsTools: geminiRunsTools)
+            geminiIdleMs: geminiIdleMs, geminiRunsTools: geminiRunsTools,
+            legacyLifetimes: .init(accessSeconds: Int64(legacyTokenSeconds), deviceSeconds: Int64(legacyDeviceTokenSeconds)))
         let server = LocalServer(state: state, host: host, port: port)
         if watchStdin { StdinWatch.start() }
         let outcome = BlockingResult()

@@ -109,7 +109,8 @@ struct PsSend: ParsableCommand {
               ps-send "What's in my workspace?" | ps-sse | ps-parts | ps-render
               echo "Summarise this page" | ps-send --page page_123 > reply.sse
               ps-send --agent "Research Assistant" "What changed?" | ps-sse | ps-parts
-              ps-send --conversation conv_1 --provider openai --model openai/gpt-4o "Hello"
+              ps-send --conversation ckv4f9k2m0000a1b2c3d4e5f6 --provider openai \\
+                  --model openai/gpt-5.4-mini "Hello"
               ps-send --print-ids "Remember this" 2>ids.txt | ps-sse >/dev/null
               git diff | ps-send "Review this change" | ps-sse | ps-parts | ps-render
               ps-send --attach chart.png --attach notes.md "What does the chart show?" \\
@@ -306,7 +307,7 @@ struct PsSend: ParsableCommand {
             // An API that answers whole names the message itself (WholeAnswerOutput).
             if !adapter.answersWhole { Diagnostics.writeLine("message=\(message["id"]!.stringValue!)") }
         }
-        let request = try adapter.sendRequest(target, message: message, options: options)
+        var request = try adapter.sendRequest(target, message: message, options: options)
         if adapter.answersWhole {
             try WholeAnswerOutput.run(request, adapter: adapter, target: target, printIDs: printIds, output: output)
             if let cadence, let id = target.conversationID { cadence.afterSend(conversationID: id) }
@@ -318,7 +319,7 @@ struct PsSend: ParsableCommand {
             collector: adapter.keepsTurns ? ReplyCollector() : nil, resumable: resuming != nil)
         do {
             do {
-                try stream.run(request, http: adapter.client.http)
+                try stream.run(&request, client: adapter.client)
             } catch TransferFailure.network(let message, true) where resuming != nil && stream.messageID != nil {
                 // The server goes on generating: join the reply where the connection broke.
                 let resumer = StreamResumer(join: StreamJoin(adapter: resuming!), stream: stream, conversationID: target.conversationID)
@@ -330,6 +331,9 @@ struct PsSend: ParsableCommand {
         } catch let error as ToolError where error.status == .incomplete {
             // What arrived is kept too, marked incomplete, so the conversation loses nothing.
             try keepTurn(adapter, target, message, stream)
+            if stream.stoppedOnServer && Self.tookOver(adapter, target, messageID: message["id"]?.stringValue) {
+                throw ToolError(.incomplete, "another send to this conversation took over the reply; what arrived was written")
+            }
             throw error
         } catch let failure as TransferFailure {
             if failure == .interrupted {
@@ -346,6 +350,24 @@ struct PsSend: ParsableCommand {
             abortTurn(adapter, streamID: stream.streamID, conversationID: target.conversationID, quiet: true)
             throw ExitRequest(.brokenPipe)  // quietly, like every command whose reader left
         }
+    }
+
+    /// Whether a reply stopped on the server was taken over: today's server stops the reply in
+    /// flight when another message comes to the conversation (takeOverConversationStreams,
+    /// apps/web/src/lib/ai/chat-pipeline/start-chat-generation.ts:76-84), after storing that
+    /// message, so the conversation's last message of the user is then no longer ours.
+    private static func tookOver(_ adapter: APIAdapter, _ target: SendTarget, messageID: String?) -> Bool {
+        guard adapter.kind == .pagespace, let messageID else { return false }
+        let source: HistorySource
+        switch target {
+        case .global(let id): source = .global(conversationID: id)
+        case .agent(let page, let id?): source = .agent(pageID: page, conversationID: id)
+        case .agent(_, nil): return false
+        }
+        guard let recent = try? adapter.historyPage(source, query: HistoryQuery(limit: 4)).messages,
+              let lastOfUser = recent.last(where: { $0["role"]?.stringValue == "user" })?["id"]?.stringValue
+        else { return false }
+        return lastOfUser != messageID
     }
 
     /// `--history FILE`: a new conversation that starts with the messages in FILE.

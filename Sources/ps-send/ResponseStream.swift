@@ -33,6 +33,8 @@ final class ResponseStream {
     /// join resumes at an event boundary), the rest waits in `heldBack` for its blank line.
     let resumable: Bool
     private var heldBack: [UInt8] = []
+    /// The stream closed with [DONE] but no finish: the server stopped the reply.
+    private(set) var stoppedOnServer = false
 
     init(output: ReplyOutput, printIDs: Bool, knowsConversation: Bool, collector: ReplyCollector? = nil, resumable: Bool = false) {
         self.output = output
@@ -47,6 +49,20 @@ final class ResponseStream {
     var messageID: String? { finishes.messageID }
     var sawFinish: Bool { finishes.sawFinish }
     var openParts: OpenParts { finishes.openParts }
+
+    /// Sends `request` and copies its answer; a 401 to a credential the client can renew (the
+    /// legacy API's 15-minute JWT) is sent once more with the renewed one.
+    func run(_ request: inout HTTPRequest, client: APIClient) throws {
+        do {
+            try run(request, http: client.http)
+        } catch let refused as ToolError where head?.status == 401 {
+            guard let renewed = try client.renewedRequest(request) else { throw refused }
+            request = renewed
+            head = nil
+            errorBody = []
+            try run(request, http: client.http)
+        }
+    }
 
     func run(_ request: HTTPRequest, http: HTTPClient) throws {
         let state = self
@@ -154,6 +170,7 @@ final class ResponseStream {
             throw ToolError(.incomplete, "the stream ended without [DONE] after \(received) bytes")
         }
         if isUIMessageStream && !finishes.sawFinish {
+            stoppedOnServer = true
             throw ToolError(
                 .incomplete,
                 "the stream closed with [DONE] but no finish: the server stopped the reply before its end "

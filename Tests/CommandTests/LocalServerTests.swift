@@ -157,7 +157,9 @@ import TestSupport
         #expect(wrong.status == 401)
         #expect(try wrong.jsonObject()["error"] as? String == "Invalid email or password")
 
-        let login = try server.request("POST", "/api/auth/login", body: #"{"email":"demo@example.com","password":"demo-password"}"#)
+        let login = try server.request(
+            "POST", "/api/auth/mobile/login",
+            body: #"{"email":"demo@example.com","password":"demo-password","deviceId":"d1","platform":"desktop"}"#)
         let object = try login.jsonObject()
         let token = try #require(object["token"] as? String)
         let csrf = try #require(object["csrfToken"] as? String)
@@ -326,13 +328,18 @@ import TestSupport
                          "tool-input-available", "tool-output-available", "text-start", "text-delta", "text-end"] {
             #expect(types.contains(expected), "no \(expected) chunk")
         }
-        #expect(types.firstIndex(of: "reasoning-start")! < types.firstIndex(of: "tool-input-start")!)
-        #expect(types.firstIndex(of: "tool-output-available")! < types.firstIndex(of: "text-start")!)
+        // The read_page call (the current server also calls tool_search first and finish last).
+        let readPage = try #require(chunks.first { $0["type"] as? String == "tool-input-start" && $0["toolName"] as? String == "read_page" })
+        let readPageID = try #require(readPage["toolCallId"] as? String)
+        let readPageOutput = try #require(chunks.firstIndex { $0["type"] as? String == "tool-output-available" && $0["toolCallId"] as? String == readPageID })
+        #expect(types.firstIndex(of: "reasoning-start")! < chunks.firstIndex { $0["toolCallId"] as? String == readPageID }!)
+        #expect(readPageOutput < types.firstIndex(of: "text-start")!)
         let finish = try #require(chunks.last)
         #expect((finish["finishReason"] as? String == "stop") == (dialect == "pagespace"))
 
         // The streamed input deltas add up to the input.
-        let deltas = chunks.filter { $0["type"] as? String == "tool-input-delta" }.compactMap { $0["inputTextDelta"] as? String }
+        let deltas = chunks.filter { $0["type"] as? String == "tool-input-delta" && $0["toolCallId"] as? String == readPageID }
+            .compactMap { $0["inputTextDelta"] as? String }
         #expect(deltas.count > 1)
         #expect(deltas.joined() == #"{"pageId":"page_doc_demo"}"#)
 
@@ -342,8 +349,10 @@ import TestSupport
         let history = try server.request("GET", Self.historyPath(server) + "?limit=2", headers: try Self.readHeaders(server))
         let messages = try #require(try history.jsonObject()["messages"] as? [[String: Any]])
         #expect(messages.map { $0["id"] as? String } == ["client-msg-1", messageID])
-        let parts = try #require(messages.last?["parts"] as? [[String: Any]])
-        #expect(parts.map { $0["type"] as? String } == ["reasoning", "tool-read_page", "text"])
+        let stored = try #require(messages.last?["parts"] as? [[String: Any]])
+        #expect(stored.map { $0["type"] as? String } == (dialect == "pagespace"
+            ? ["tool-tool_search", "reasoning", "tool-read_page", "text", "tool-finish"] : ["reasoning", "tool-read_page", "text"]))
+        let parts = stored.filter { !["tool-tool_search", "tool-finish"].contains($0["type"] as? String) }
         #expect(parts.last?["text"] as? String == streamedText)
         #expect(parts[1]["state"] as? String == "output-available")
         #expect(streamedText.contains("Project Notes"))
@@ -355,7 +364,10 @@ import TestSupport
         func text(_ question: String) throws -> (String, [String]) {
             let chunks = try Self.send(server, question).chunks
             let text = chunks.filter { $0["type"] as? String == "text-delta" }.compactMap { $0["delta"] as? String }.joined()
-            return (text, chunks.compactMap { $0["type"] as? String })
+            // The types, and the name of each tool call begun (tool_search and finish are in every reply).
+            return (text, chunks.compactMap { chunk in
+                chunk["type"] as? String == "tool-input-start" ? chunk["toolName"] as? String : chunk["type"] as? String
+            })
         }
         let (table, _) = try text("A TABLE of plans")
         #expect(table.contains("|------|"))
@@ -365,7 +377,7 @@ import TestSupport
         let (plain, plainTypes) = try text("What is the weather like?")
         #expect(plain.contains("> What is the weather like?"))
         #expect(plain.contains("## ") && plain.contains("- ") && plain.contains("](https://"))
-        #expect(!plainTypes.contains("tool-input-start"))
+        #expect(!plainTypes.contains("read_page"))
         let (_, reasonTypes) = try text("give me your reasoning")
         #expect(reasonTypes.contains("reasoning-delta"))
     }
@@ -453,7 +465,7 @@ import TestSupport
             if last?["role"] as? String == "assistant" { parts = last?["parts"] as? [[String: Any]] ?? [] }
             if parts.isEmpty { usleep(20_000) }
         }
-        #expect((parts.last?["text"] as? String)?.hasSuffix("or ask me to read a page.") == true)
+        #expect((parts.last { $0["type"] as? String == "text" }?["text"] as? String)?.hasSuffix("or ask me to read a page.") == true)
     }
 
     // MARK: Faults
@@ -562,7 +574,7 @@ import TestSupport
         let log = try server.requestLog()
         #expect(log.count == 2)
         let login = log[0]
-        #expect(login["path"] as? String == "/api/auth/login")
+        #expect(login["path"] as? String == "/api/auth/mobile/login")
         #expect((login["body"] as? [String: Any])?["password"] as? String == "<redacted>")
         let send = log[1]
         let sentHeaders = try #require(send["headers"] as? [String: String])
@@ -586,6 +598,16 @@ import TestSupport
         // `active` skips conversations without messages.
         let active = try server.request("GET", "/api/ai/global/active", headers: Self.session).jsonObject()
         #expect(active["id"] as? String == LocalServer.globalConversationID)
+        // The listing skips them too (hasMessages).
+        let empty = try #require(try server.request("GET", "/api/ai/global", headers: Self.session).json() as? [[String: Any]])
+        #expect(empty.count == 1)
+
+        let renamed = try server.request("PATCH", "/api/ai/global/\(id)", headers: Self.session, body: #"{"title":"Renamed"}"#)
+        #expect(try renamed.jsonObject()["title"] as? String == "Renamed")
+        let reply = try server.request(
+            "POST", "/api/ai/global/\(id)/messages", headers: Self.session, body: Self.sendBody("first words"))
+        #expect(reply.eventData.last == "[DONE]")
+        #expect(try server.request("GET", "/api/ai/global/active", headers: Self.session).jsonObject()["id"] as? String == id)
         let list = try #require(try server.request("GET", "/api/ai/global", headers: Self.session).json() as? [[String: Any]])
         #expect(list.count == 2)
         let paged = try server.request("GET", "/api/ai/global?paginated=true&limit=1", headers: Self.session).jsonObject()
@@ -594,13 +616,6 @@ import TestSupport
         let cursor = try #require(pagination["nextCursor"] as? String)
         let second = try server.request("GET", "/api/ai/global?paginated=true&limit=1&cursor=\(cursor)", headers: Self.session).jsonObject()
         #expect(((second["conversations"] as? [[String: Any]])?.first)?["id"] as? String == LocalServer.globalConversationID)
-
-        let renamed = try server.request("PATCH", "/api/ai/global/\(id)", headers: Self.session, body: #"{"title":"Renamed"}"#)
-        #expect(try renamed.jsonObject()["title"] as? String == "Renamed")
-        let reply = try server.request(
-            "POST", "/api/ai/global/\(id)/messages", headers: Self.session, body: Self.sendBody("first words"))
-        #expect(reply.eventData.last == "[DONE]")
-        #expect(try server.request("GET", "/api/ai/global/active", headers: Self.session).jsonObject()["id"] as? String == id)
         let deleted = try server.request("DELETE", "/api/ai/global/\(id)", headers: Self.session)
         #expect(try deleted.jsonObject()["success"] as? Bool == true)
         #expect(try server.request("POST", "/api/ai/global/\(id)/messages", headers: Self.session, body: Self.sendBody("x")).status == 404)

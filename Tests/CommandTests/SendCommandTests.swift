@@ -20,7 +20,7 @@ import TestSupport
         #expect(send.stdoutText.hasSuffix("data: [DONE]\n\n"))
         #expect(!send.stdoutText.contains(#""type":"finish""#))
 
-        try server.armFault(#"{"stop":true,"afterEvents":5}"#)
+        try server.armFault(#"{"stop":true,"afterEvents":15}"#)
         let pipeline = try sandbox.shell("ps-send 'plain words please' | ps-sse | ps-parts --final")
         #expect(pipeline.status == 10, "\(pipeline.stderrText)")
         let message = try #require(try Records.parse(pipeline.stdoutText).last)

@@ -163,10 +163,12 @@ public final class LocalServer: @unchecked Sendable {
         _ = try request("DELETE", "/_test/requests")
     }
 
-    /// Logs in on a legacy server: the JWT and its CSRF token.
+    /// Logs in on a legacy server as a program can (the mobile login: the web one puts the JWT
+    /// in a cookie): the JWT and its CSRF token.
     public func legacyLogin() throws -> (token: String, csrf: String) {
         let reply = try request(
-            "POST", "/api/auth/login", body: #"{"email":"\#(Self.email)","password":"\#(Self.password)"}"#)
+            "POST", "/api/auth/mobile/login",
+            body: #"{"email":"\#(Self.email)","password":"\#(Self.password)","deviceId":"test-device","platform":"desktop"}"#)
         let object = try reply.jsonObject()
         guard let token = object["token"] as? String, let csrf = object["csrfToken"] as? String else {
             throw LocalServerError("login failed: \(reply.status) \(reply.text)")

@@ -3,7 +3,8 @@ import PSCore
 /// Requests to one server with one session: URLs, the headers every request carries, JSON
 /// bodies, and the mapping of failures to one clear line and a shared exit status.
 public final class APIClient {
-    public let session: Session
+    /// Its credentials change when an expired one is renewed (`renewal`).
+    public private(set) var session: Session
     public let http: HTTPClient
     /// Sent on every request (an API version header, say).
     public var commonHeaders: [(name: String, value: String)] = []
@@ -16,6 +17,9 @@ public final class APIClient {
     /// Whether a 404 asks `GET /api/version` which PageSpace generation the server speaks
     /// (off for an API that is no PageSpace).
     public var probesGenerationOnNotFound = true
+    /// Renews the credential after a 401 (the legacy API's device token): the new credentials,
+    /// or nil when there is no way to renew. It keeps them where they are stored.
+    public var renewal: ((APIClient) throws -> Credentials?)?
 
     public init(session: Session, http: HTTPClient) {
         self.session = session
@@ -77,13 +81,40 @@ public final class APIClient {
         return HTTPRequest(method: "POST", url: url(path), headers: headers, body: Array(body.utf8))
     }
 
-    /// Sends a request (GETs with retries) and returns the response, whatever its status.
+    /// Sends a request (GETs with retries) and returns the response, whatever its status. A
+    /// 401 to the stored credential is answered once by renewing it and asking again.
     public func response(_ request: HTTPRequest) throws -> HTTPResponse {
+        let response = try send(request)
+        guard response.status == 401, let renewed = try renewedRequest(request) else { return response }
+        return try send(renewed)
+    }
+
+    private func send(_ request: HTTPRequest) throws -> HTTPResponse {
         do {
             return try http.send(request)
         } catch let failure as TransferFailure {
             throw APIErrors.toolError(failure, request: request, wording: errorWording)
         }
+    }
+
+    /// `request` again with a renewed credential, after the server refused the one it carried
+    /// (401); nil when it carried none of ours or the API cannot renew.
+    public func renewedRequest(_ request: HTTPRequest) throws -> HTTPRequest? {
+        guard let renewal, let old = session.credentials,
+              request.headers.contains(where: { $0.name == "Authorization" && $0.value == "Bearer " + old.token }),
+              let renewed = try renewal(self)
+        else { return nil }
+        session.credentials = renewed
+        mutationHeaders = mutationHeaders.map { $0.name == "X-CSRF-Token" ? ($0.name, renewed.csrfToken ?? $0.value) : $0 }
+        var again = request
+        again.headers = request.headers.map { header in
+            switch header.name {
+            case "Authorization": return (header.name, "Bearer " + renewed.token)
+            case "X-CSRF-Token": return (header.name, renewed.csrfToken ?? header.value)
+            default: return header
+            }
+        }
+        return again
     }
 
     /// Sends a request and returns its JSON answer; a non-2xx answer throws its ToolError.

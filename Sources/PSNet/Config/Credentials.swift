@@ -5,17 +5,21 @@ public struct Credentials: Sendable, Equatable {
     public var token: String
     /// Legacy API: sent as `X-CSRF-Token` on POST/PATCH/DELETE.
     public var csrfToken: String?
-    /// Legacy API (mobile login): identifies this device to the server.
+    /// Legacy API (mobile login): identifies this device to the server; it renews the token
+    /// (`POST /api/auth/mobile/refresh`), which may rotate it.
     public var deviceToken: String?
+    /// Legacy API: the device id the device token was given for (the renewal must name it).
+    public var deviceID: String?
     /// The server a stored credential was given for: it is sent there and nowhere else (see
     /// `Session.resolve`). Nil for one not stored (`PAGESPACE_TOKEN`), and in files written
     /// before it was kept: then the profile's server in config.json stands for it.
     public var origin: Origin?
 
-    public init(token: String, csrfToken: String? = nil, deviceToken: String? = nil, origin: Origin? = nil) {
+    public init(token: String, csrfToken: String? = nil, deviceToken: String? = nil, deviceID: String? = nil, origin: Origin? = nil) {
         self.token = token
         self.csrfToken = csrfToken
         self.deviceToken = deviceToken
+        self.deviceID = deviceID
         self.origin = origin
     }
 }
@@ -62,7 +66,7 @@ public struct CredentialStore: Sendable {
             }
             store.entries.append((name, Credentials(
                 token: token, csrfToken: value["csrfToken"]?.stringValue, deviceToken: value["deviceToken"]?.stringValue,
-                origin: value["origin"]?.stringValue.flatMap(Origin.init(url:)))))
+                deviceID: value["deviceId"]?.stringValue, origin: value["origin"]?.stringValue.flatMap(Origin.init(url:)))))
         }
         return store
     }
@@ -75,6 +79,7 @@ public struct CredentialStore: Sendable {
             entry["token"] = .string(credentials.token)
             entry["csrfToken"] = credentials.csrfToken.map { .string($0) }
             entry["deviceToken"] = credentials.deviceToken.map { .string($0) }
+            entry["deviceId"] = credentials.deviceID.map { .string($0) }
             entry["origin"] = credentials.origin.map { .string($0.description) }
             profiles[name] = .object(entry)
         }

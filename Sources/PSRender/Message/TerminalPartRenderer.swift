@@ -52,7 +52,7 @@ struct TerminalPartRenderer {
             let bar: StyledLine = [Span("┊ ", styled { $0.dim = true })]
             // The same bar on every line, so leaving lines out changes nothing.
             return markdown(MarkdownRenderer(ansi: ansi, width: width - 2, base: style, links: options.links), prefix: bar)
-        case .stepStart:
+        case .stepStart, .hiddenTool:
             return RenderedBlock()
         case .tool(let name):
             return tool(ToolCall(part, name: name))

@@ -32,7 +32,7 @@ struct TranscriptPartRenderer {
             result.append(body.prefixed(first: [Span("> ")], rest: [Span("> ")]), separator: [])
             result.settled = body.settled > 0 ? heading.count + body.settled : 0
             return result
-        case .stepStart, .other:
+        case .stepStart, .hiddenTool, .other:
             return RenderedBlock()
         case .tool(let name):
             return .final(tool(ToolCall(part, name: name)))

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import PSCore
 
@@ -9,22 +10,84 @@ struct AuthRoutes {
     func register(on router: Router<ServerContext>) {
         switch state.dialect {
         case .legacy:
-            // apps/web/src/app/api/auth/login/route.ts:20-38 at 458264c5b: zod's field errors
-            // (`{errors:{email:[…],password:[…]}}`) before any rate limit or lookup; the
-            // client reads this answer to know a legacy server (PSNet GenerationProbe).
+            // apps/web/src/app/api/auth/login/route.ts at 458264c5b, the web login: zod's field
+            // errors (`{errors:{email:[…],password:[…]}}`, lines 20-38) before any rate limit or
+            // lookup (the client reads this answer to know a legacy server: PSNet GenerationProbe);
+            // then the JWT goes in an httpOnly cookie, never in the body, which holds only
+            // `{id, name, email}` and, for a `deviceId`, a web device token (lines 94-178).
             router.post("/api/auth/login") { request, _ in
                 var request = request
                 let body = try await request.jsonBody()
-                if let errors = Self.loginFieldErrors(body) {
-                    return Reply.json(["errors": .object(errors)], status: .badRequest)
+                var errors = Self.loginFieldErrors(body) ?? JSONObject()
+                for field in ["deviceId", "deviceName", "deviceToken"] where Self.isPresent(body[field]) && body[field]?.stringValue == nil {
+                    errors[field] = [.string(Self.expectedString(body[field]))]
                 }
-                guard let email = body["email"]?.stringValue, let password = body["password"]?.stringValue else {
-                    throw Refusal.badRequest("Email and password are required")
-                }
-                guard let login = state.authenticator.legacyLogins.login(email: email, password: password) else {
+                if !errors.isEmpty { return Reply.json(["errors": .object(errors)], status: .badRequest) }
+                let logins = state.authenticator.legacyLogins
+                guard LegacyLogins.passwordMatches(email: body["email"]!.stringValue!, password: body["password"]!.stringValue!) else {
                     throw Refusal(status: .unauthorized, error: "Invalid email or password")
                 }
-                return Reply.json(login)
+                let access = logins.issueAccessToken()
+                var answer = JSONObject()
+                answer["id"] = .string(SeedData.userID)
+                answer["name"] = .string(SeedData.userName)
+                answer["email"] = .string(SeedData.email)
+                if let deviceID = body["deviceId"]?.stringValue, !deviceID.isEmpty {
+                    answer["deviceToken"] = .string(logins.deviceToken(
+                        provided: body["deviceToken"]?.stringValue, deviceID: deviceID, platform: "web"))
+                }
+                var headers = HTTPFields()
+                headers.append(HTTPField(name: .setCookie, value: "accessToken=\(access.token); Max-Age=900; Path=/; HttpOnly; SameSite=Strict"))
+                headers.append(HTTPField(name: .setCookie, value:
+                    "refreshToken=\(Identifiers.randomHex(32)); Max-Age=2592000; Path=/; HttpOnly; SameSite=Strict"))
+                return Reply.json(.object(answer), headers: headers)
+            }
+            // apps/web/src/app/api/auth/mobile/login/route.ts:17-150 at 458264c5b: the login a
+            // program can use. It needs a `deviceId` (and a platform, `ios` by default) and answers
+            // `{user:{id,email,name,image}, token, csrfToken, deviceToken}`.
+            router.post("/api/auth/mobile/login") { request, _ in
+                var request = request
+                let body = try await request.jsonBody()
+                var errors = Self.loginFieldErrors(body) ?? JSONObject()
+                Self.checkDevice(body, into: &errors)
+                for field in ["deviceName", "appVersion", "deviceToken"] where Self.isPresent(body[field]) && body[field]?.stringValue == nil {
+                    errors[field] = [.string(Self.expectedString(body[field]))]
+                }
+                if !errors.isEmpty { return Reply.json(["errors": .object(errors)], status: .badRequest) }
+                guard LegacyLogins.passwordMatches(email: body["email"]!.stringValue!, password: body["password"]!.stringValue!) else {
+                    throw Refusal(status: .unauthorized, error: "Invalid email or password")
+                }
+                let logins = state.authenticator.legacyLogins
+                let access = logins.issueAccessToken()
+                let deviceToken = logins.deviceToken(
+                    provided: body["deviceToken"]?.stringValue, deviceID: body["deviceId"]!.stringValue!,
+                    platform: body["platform"]?.stringValue ?? "ios")
+                let user: JSON = ["id": .string(SeedData.userID), "email": .string(SeedData.email),
+                                  "name": .string(SeedData.userName), "image": .null]
+                return Reply.json(["user": user, "token": .string(access.token), "csrfToken": .string(access.csrf),
+                                   "deviceToken": .string(deviceToken)])
+            }
+            // apps/web/src/app/api/auth/mobile/refresh/route.ts:17-130 at 458264c5b: a device token
+            // for this device gets a new JWT and CSRF token, and the device token back (rotated
+            // when it has less than seven days to live).
+            router.post("/api/auth/mobile/refresh") { request, _ in
+                var request = request
+                let body = try await request.jsonBody()
+                var errors = JSONObject()
+                switch body["deviceToken"] {
+                case .string(let token)? where token.isEmpty: errors["deviceToken"] = ["Device token is required"]
+                case .string?: break
+                case let other: errors["deviceToken"] = [.string(Self.expectedString(other))]
+                }
+                Self.checkDevice(body, into: &errors)
+                if !errors.isEmpty { return Reply.json(["errors": .object(errors)], status: .badRequest) }
+                switch state.authenticator.legacyLogins.renew(
+                    deviceToken: body["deviceToken"]!.stringValue!, deviceID: body["deviceId"]!.stringValue!) {
+                case .invalid: throw Refusal(status: .unauthorized, error: "Invalid or expired device token.")
+                case .otherDevice: throw Refusal(status: .unauthorized, error: "Device token does not match this device.")
+                case .renewed(let token, let csrf, let deviceToken):
+                    return Reply.json(["token": .string(token), "csrfToken": .string(csrf), "deviceToken": .string(deviceToken)])
+                }
             }
             // middleware.ts:50-74 at 458264c5b: no route here, and the middleware, which
             // leaves only the auth, MCP and drive routes public, answers a request without
@@ -57,18 +120,6 @@ struct AuthRoutes {
     /// (`email: z.email()`, `password: z.string().min(1, "Password is required")`); nil when valid.
     static func loginFieldErrors(_ body: JSON) -> JSONObject? {
         var errors = JSONObject()
-        func expectedString(_ value: JSON?) -> String {
-            let received: String
-            switch value {
-            case nil: received = "undefined"
-            case .null?: received = "null"
-            case .bool?: received = "boolean"
-            case .integer?, .real?, .number?: received = "number"
-            case .array?: received = "array"
-            default: received = "object"
-            }
-            return "Invalid input: expected string, received " + received
-        }
         switch body["email"] {
         case .string(let email)?:
             let parts = email.split(separator: "@", omittingEmptySubsequences: false)
@@ -83,5 +134,35 @@ struct AuthRoutes {
             errors["password"] = [.string(expectedString(other))]
         }
         return errors.isEmpty ? nil : errors
+    }
+
+    /// zod's words for a value that should have been a string.
+    static func expectedString(_ value: JSON?) -> String {
+        let received: String
+        switch value {
+        case nil: received = "undefined"
+        case .null?: received = "null"
+        case .bool?: received = "boolean"
+        case .integer?, .real?, .number?: received = "number"
+        case .array?: received = "array"
+        default: received = "object"
+        }
+        return "Invalid input: expected string, received " + received
+    }
+
+    /// An optional field is absent when missing (zod's `.optional()` passes undefined only).
+    static func isPresent(_ value: JSON?) -> Bool { value != nil }
+
+    /// The mobile routes' `deviceId: z.string().min(1, 'Device identifier is required')` and
+    /// `platform: z.enum(['ios', 'android', 'desktop']).default('ios')`.
+    static func checkDevice(_ body: JSON, into errors: inout JSONObject) {
+        switch body["deviceId"] {
+        case .string(let id)? where id.isEmpty: errors["deviceId"] = ["Device identifier is required"]
+        case .string?: break
+        case let other: errors["deviceId"] = [.string(expectedString(other))]
+        }
+        if let platform = body["platform"], !["ios", "android", "desktop"].contains(platform.stringValue ?? "") {
+            errors["platform"] = [#"Invalid option: expected one of "ios"|"android"|"desktop""#]
+        }
     }
 }

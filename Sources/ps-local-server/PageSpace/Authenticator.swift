@@ -30,11 +30,14 @@ final class Authenticator: Sendable {
     /// The user's MCP keys (a revoked one no longer passes).
     let mcpKeys = MCPKeys()
     /// The late-2025 server's password logins.
-    let legacyLogins = LegacyLogins()
+    let legacyLogins: LegacyLogins
     /// OAuth access tokens handed out by the device flow → the scopes granted with them.
     private let oauthTokens = Mutex<[String: [String]]>([:])
 
-    init(dialect: Dialect) { self.dialect = dialect }
+    init(dialect: Dialect, legacyLifetimes: LegacyLogins.Lifetimes = .init()) {
+        self.dialect = dialect
+        legacyLogins = LegacyLogins(lifetimes: legacyLifetimes)
+    }
 
     func require(_ request: Request, scope: Scope) throws -> Credential {
         let token = Authenticator.bearerToken(request)

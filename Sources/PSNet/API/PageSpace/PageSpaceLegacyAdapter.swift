@@ -1,7 +1,7 @@
 import PSCore
 
-/// PageSpace's API of late 2025: password login returning a JWT, a CSRF token and a
-/// device token; `X-CSRF-Token` on every POST/PATCH/DELETE; `/api/ai_conversations/*`; no
+/// PageSpace's API of late 2025: password login returning a JWT (15 minutes), a CSRF token
+/// and a device token that renews the JWT; `X-CSRF-Token` on every POST/PATCH/DELETE; `/api/ai_conversations/*`; no
 /// `/api/auth/me` (the user comes from the login answer) and no abort.
 public final class PageSpaceLegacyAdapter: APIAdapter, ConversationRenaming, ConversationDeleting {
     public let kind = APIKind.pagespaceLegacy
@@ -14,11 +14,20 @@ public final class PageSpaceLegacyAdapter: APIAdapter, ConversationRenaming, Con
         self.client = client
         if let csrf = client.session.credentials?.csrfToken { client.mutationHeaders = [("X-CSRF-Token", csrf)] }
         client.errorWording = LegacyErrorWording()
+        client.renewal = LegacyRenewal.renew
     }
 
+    /// `POST /api/auth/mobile/login` (apps/web/src/app/api/auth/mobile/login/route.ts:17-150 at
+    /// 458264c5b): the login whose answer holds the token, with a CSRF token and a device token
+    /// for a `deviceId` we make up (platform `desktop`). The web login, `/api/auth/login`,
+    /// puts the token in an httpOnly cookie and answers only `{id, name, email}`.
     public func login(email: String, password: String) throws -> LoginResult {
-        var request = client.request("POST", "/api/auth/login", body: ["email": .string(email), "password": .string(password)])
-        request.headers.removeAll { $0.name == "Authorization" || $0.name == "X-CSRF-Token" }
+        let deviceID = "ps-tools-" + RandomID.make(length: 24)
+        let body: JSON = [
+            "email": .string(email), "password": .string(password), "deviceId": .string(deviceID),
+            "platform": "desktop", "deviceName": "ps-tools",
+        ]
+        let request = LegacyRenewal.anonymousPost(client, "/api/auth/mobile/login", body: body)
         let response = try client.response(request)
         if response.status == 401 {
             let reason = ErrorBody(response.body).summary ?? "wrong email or password"
@@ -30,7 +39,7 @@ public final class PageSpaceLegacyAdapter: APIAdapter, ConversationRenaming, Con
         }
         return LoginResult(
             credentials: Credentials(token: token, csrfToken: json["csrfToken"]?.stringValue,
-                                     deviceToken: json["deviceToken"]?.stringValue),
+                                     deviceToken: json["deviceToken"]?.stringValue, deviceID: deviceID),
             user: json["user"])
     }
 

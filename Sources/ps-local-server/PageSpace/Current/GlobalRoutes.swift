@@ -12,7 +12,9 @@ struct GlobalRoutes {
 
         router.get("/api/ai/global") { request, _ in
             _ = try auth.require(request, scope: .sessionOnly)
-            let all = state.store.list(kind: .global)
+            // listConversations / listConversationsPaginated (apps/web/src/lib/repositories/
+            // global-conversation-repository.ts:198-206, 234-285): only conversations with a message.
+            let all = state.store.list(kind: .global).filter { !$0.messages.isEmpty }
             guard request.query("paginated") == "true" else { return Reply.json(.array(all.map(\.summary))) }
             return try paginatedList(all, request: request)
         }
@@ -69,7 +71,7 @@ struct GlobalRoutes {
             try ImageGate.checkFileParts(body)
             try ImageGate.checkVision(body, model: body["selectedModel"]?.stringValue)
             let id = try globalConversationCreatingNew(context).id
-            return try ReplyStreamer.respond(to: body, conversationID: id, state: state)
+            return try ReplyStreamer.respond(to: body, conversationID: id, state: state, global: true)
         }
         AbortRoute(state: state).register(on: router)
     }

@@ -15,8 +15,7 @@ struct MessageEditRoutes {
             _ = try auth.require(request, scope: .sessionOnly)
             var request = request
             let content = try await Self.content(&request)
-            let (conversation, message) = try globalMessage(context)
-            try notStreaming(message.id, verb: "edited")
+            let (conversation, message) = try globalMessage(context, verb: "edited")
             // editGlobalMessage announces plain text parts with role 'assistant', whoever wrote it.
             let announced: JSON = [
                 "id": .string(message.id), "role": "assistant", "parts": [["type": "text", "text": .string(content)]],
@@ -27,8 +26,7 @@ struct MessageEditRoutes {
         }
         router.delete("/api/ai/global/:id/messages/:messageId") { request, context in
             _ = try auth.require(request, scope: .sessionOnly)
-            let (_, message) = try globalMessage(context)
-            try notStreaming(message.id, verb: "deleted")
+            let (_, message) = try globalMessage(context, verb: "deleted")
             _ = state.store.removeMessage(message.id)
             return Reply.json(["success": true, "message": "Message deleted successfully"])
         }
@@ -39,15 +37,13 @@ struct MessageEditRoutes {
             _ = try auth.require(request, scope: .sessionOrMCP)
             var request = request
             let content = try await Self.content(&request)
-            let (conversation, message) = try pageMessage(context)
-            try notStreaming(message.id, verb: "edited")
+            let (conversation, message) = try pageMessage(context, verb: "edited")
             state.store.append(Self.edited(message, content), to: conversation.id)
             return Reply.json(["success": true, "message": "Message updated successfully"])
         }
         router.delete("/api/ai/chat/messages/:messageId") { request, context in
             _ = try auth.require(request, scope: .sessionOrMCP)
-            let (_, message) = try pageMessage(context)
-            try notStreaming(message.id, verb: "deleted")
+            let (_, message) = try pageMessage(context, verb: "deleted")
             _ = state.store.removeMessage(message.id)
             return Reply.json(["success": true, "message": "Message deleted successfully"])
         }
@@ -108,17 +104,27 @@ struct MessageEditRoutes {
         return StoredMessage(id: message.id, role: message.role, parts: parts, createdAt: message.createdAt)
     }
 
-    private func globalMessage(_ context: ServerContext) throws -> (Conversation, StoredMessage) {
+    /// The message to edit or delete. A reply still being generated is 409: the real server
+    /// writes its 'streaming' placeholder row at the stream's start (start-chat-generation.ts),
+    /// so the route finds it and refuses it (global/[id]/messages/[messageId]/route.ts:60-67,
+    /// 184-191; chat/messages/[messageId]/route.ts:100-108, 243-250); this server stores a
+    /// reply when it ends, so it asks the running generations.
+    private func globalMessage(_ context: ServerContext, verb: String) throws -> (Conversation, StoredMessage) {
         guard let conversation = state.store.conversation(context.parameters.get("id") ?? ""), conversation.kind == .global else {
             throw Refusal.notFound("Conversation not found")
         }
         let messageID = context.parameters.get("messageId") ?? ""
+        try notStreaming(messageID, verb: verb, in: conversation)
         guard let position = conversation.position(of: messageID) else { throw Refusal.notFound("Message not found") }
         return (conversation, conversation.messages[position])
     }
 
-    private func pageMessage(_ context: ServerContext) throws -> (Conversation, StoredMessage) {
+    private func pageMessage(_ context: ServerContext, verb: String) throws -> (Conversation, StoredMessage) {
         let messageID = context.parameters.get("messageId") ?? ""
+        if let running = state.streams.lookup(messageID: messageID).running,
+           let conversation = state.store.conversation(running.conversationID), case .agent = conversation.kind {
+            try notStreaming(messageID, verb: verb, in: conversation)
+        }
         guard let (conversation, message) = find(messageID), case .agent = conversation.kind else {
             throw Refusal.notFound("Message not found")
         }
@@ -140,8 +146,8 @@ struct MessageEditRoutes {
         return nil
     }
 
-    private func notStreaming(_ messageID: String, verb: String) throws {
-        guard state.streams.lookup(messageID: messageID).running == nil else {
+    private func notStreaming(_ messageID: String, verb: String, in conversation: Conversation) throws {
+        guard state.streams.lookup(messageID: messageID).running?.conversationID != conversation.id else {
             throw Refusal(status: .conflict, error: "This message is still generating and cannot be \(verb) yet")
         }
     }

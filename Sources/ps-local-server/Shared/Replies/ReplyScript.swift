@@ -119,6 +119,23 @@ enum ReplyScript {
         Want me to draft the migration guide as a new page?
         """
 
+    /// The current server's control calls around a reply, which its chat never shows: every
+    /// turn ends with the `finish` tool (lib/ai/tools/finish-tool.ts; stopWhen hasToolCall(finish),
+    /// global-chat-turn.ts:1342, page-chat-turn.ts:1831), and the Global assistant first looks
+    /// its tools up with `tool_search` (global-chat-turn.ts:1008).
+    static func withControlCalls(_ segments: [ReplySegment], global: Bool) -> [ReplySegment] {
+        var result = segments
+        if global {
+            result.insert(.tool(ToolCall(
+                name: "tool_search", callID: Identifiers.random(prefix: "call_", bytes: 8), input: ["query": "read page"],
+                output: ["tools": ["read_page"]])), at: 0)
+        }
+        result.append(.tool(ToolCall(
+            name: "finish", callID: Identifiers.random(prefix: "call_", bytes: 8), input: [:],
+            output: ["done": true, "reason": "Task completed"])))
+        return result
+    }
+
     static func readPageCall(id: String) -> ToolCall {
         ToolCall(
             name: "read_page",

@@ -6,17 +6,29 @@ import PSCore
 /// UI message stream. Both dialects and both assistants (Global, Page AI) come through here.
 enum ReplyStreamer {
     static func respond(
-        to body: JSON, conversationID: String, state: ServerState, extraHeaders: HTTPFields = [:]
+        to body: JSON, conversationID: String, state: ServerState, extraHeaders: HTTPFields = [:], global: Bool = false
     ) throws -> Response {
         let userMessage = try userMessage(from: body, state: state)
         guard state.store.append(userMessage, to: conversationID) else {
             throw Refusal.notFound("Conversation not found")
         }
 
+        // takeOverConversationStreams (apps/web/src/lib/ai/chat-pipeline/start-chat-generation.ts:
+        // 76-84, lib/ai/core/stream-takeover.ts): today's server stops a reply still being
+        // generated in this conversation once the new message is stored; that stream ends with
+        // [DONE] and no finish.
+        if state.dialect == .pagespace {
+            for running in state.streams.find(streamID: nil, messageID: nil, conversationID: conversationID) {
+                _ = running.requestAbort()
+            }
+        }
         let generation = ReplyGeneration(
             streamID: Identifiers.random(prefix: "stream_"), messageID: state.ids.nextMessageID(),
             conversationID: conversationID, fault: state.faults.takeReply())
-        let segments = ReplyScript.reply(to: userMessage.plainText, callID: Identifiers.random(prefix: "call_", bytes: 8))
+        var segments = ReplyScript.reply(to: userMessage.plainText, callID: Identifiers.random(prefix: "call_", bytes: 8))
+        if state.dialect == .pagespace {
+            segments = ReplyScript.withControlCalls(segments, global: global)
+        }
         let chunks = ChunkScript.chunks(for: segments, messageID: generation.messageID, dialect: state.dialect)
         let pacing = ReplyGeneration.Pacing(paceMs: state.paceMs, slow: state.faults.takeSlow())
         let drop = state.faults.takeDrop()

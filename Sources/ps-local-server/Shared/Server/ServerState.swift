@@ -33,7 +33,8 @@ final class ServerState: Sendable {
 
     init(dialect: Dialect, paceMs: Int, quiet: Bool, historyMessages: Int, messagesPerTimestamp: Int = 1,
          keepAliveMs: Int = 15_000, localModels: LocalModelServers = .reachable,
-         realtimeTiming: RealtimeHub.Timing = .init(), geminiIdleMs: Int = 30 * 60 * 1000, geminiRunsTools: Bool = false) {
+         realtimeTiming: RealtimeHub.Timing = .init(), geminiIdleMs: Int = 30 * 60 * 1000, geminiRunsTools: Bool = false,
+         legacyLifetimes: LegacyLogins.Lifetimes = .init()) {
         self.dialect = dialect
         gemini = GeminiConversations(idleMs: Int64(geminiIdleMs))
         self.geminiRunsTools = geminiRunsTools
@@ -45,7 +46,7 @@ final class ServerState: Sendable {
         self.paceMs = paceMs
         self.keepAliveMs = keepAliveMs
         self.quiet = quiet
-        authenticator = Authenticator(dialect: dialect)
+        authenticator = Authenticator(dialect: dialect, legacyLifetimes: legacyLifetimes)
         let nextNumber = HistorySeeder.seed(
             store, globalMessages: historyMessages, perTimestamp: messagesPerTimestamp)
         ids = Identifiers(firstMessageNumber: nextNumber)

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The late-2025 server's logins (458264c5b). Its web login, `POST /api/auth/login`
+/// (apps/web/src/app/api/auth/login/route.ts:149-178), puts the JWT in an httpOnly cookie and
+/// answers `{id, name, email}`; the body with a token comes from `POST /api/auth/mobile/login`
+/// (mobile/login/route.ts:17-150), which needs a `deviceId`. The JWT lives 15 minutes
+/// (packages/lib/src/auth-utils.ts:120-128) and `POST /api/auth/mobile/refresh` renews it with
+/// the device token (mobile/refresh/route.ts), rotated when it nears its end.
+@Suite struct LegacyLoginTests {
+    static let loginBody = #"{"email":"demo@example.com","password":"demo-password"}"#
+
+    @Test func theWebLoginAnswersNoTokenButACookie() throws {
+        let server = try LocalServer.start(dialect: "pagespace-legacy")
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        let raw = try sandbox.shell(
+            "curl -s -D - -H 'Content-Type: application/json' --data '\(Self.loginBody)' \(server.baseURL)/api/auth/login")
+        let text = raw.stdoutText
+        let cookie = try #require(text.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix("set-cookie: accesstoken=") })
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Max-Age=900"))
+        #expect(text.lowercased().contains("set-cookie: refreshtoken="))
+        let body = try #require(text.components(separatedBy: "\r\n\r\n").last)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["id", "name", "email"])
+        #expect(object["email"] as? String == LocalServer.email)
+
+        // The cookie's JWT is a login: a read needs no CSRF token.
+        let jwt = String(cookie.dropFirst("set-cookie: accessToken=".count).prefix { $0 != ";" })
+        let global = try server.request("GET", "/api/ai_conversations/global", headers: ["Cookie": "accessToken=\(jwt)"])
+        #expect(global.status == 200)
+    }
+
+    @Test func theMobileLoginNeedsADeviceAndAnswersTheTokens() throws {
+        let server = try LocalServer.start(dialect: "pagespace-legacy")
+        defer { server.stop() }
+        let noDevice = try server.request("POST", "/api/auth/mobile/login", body: Self.loginBody)
+        #expect(noDevice.status == 400)
+        let errors = try #require(try noDevice.jsonObject()["errors"] as? [String: Any])
+        #expect(errors["deviceId"] as? [String] == ["Invalid input: expected string, received undefined"])
+        let badPlatform = try server.request(
+            "POST", "/api/auth/mobile/login",
+            body: #"{"email":"demo@example.com","password":"demo-password","deviceId":"d1","platform":"web"}"#)
+        #expect(badPlatform.status == 400)
+
+        let login = try server.request(
+            "POST", "/api/auth/mobile/login",
+            body: #"{"email":"demo@example.com","password":"demo-password","deviceId":"d1","platform":"desktop"}"#)
+        let object = try login.jsonObject()
+        #expect(Set(object.keys) == ["user", "token", "csrfToken", "deviceToken"])
+        #expect(Set((object["user"] as? [String: Any])?.keys ?? [:].keys) == ["id", "email", "name", "image"])
+    }
+
+    /// `ps-auth login --email` must log in where a real server gives the token: today's client
+    /// read it from the web login's body, which never holds one (exit 8 on a real server).
+    @Test func psAuthLogsInAndSendsWithTheMobileLogin() throws {
+        let server = try LocalServer.start(dialect: "pagespace-legacy")
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        let login = try sandbox.login(server)
+        #expect(login.status == 0, "\(login.stderrText)")
+        let stored = try Self.storedCredential(sandbox)
+        #expect((stored["deviceToken"] as? String)?.hasPrefix("dev_") == true)
+        #expect((stored["deviceId"] as? String)?.isEmpty == false)
+        let send = try sandbox.run("ps-send", ["hello"])
+        #expect(send.status == 0, "\(send.stderrText)")
+        let log = try server.requestLog().compactMap { $0["path"] as? String }
+        #expect(log.contains("/api/auth/mobile/login"))
+    }
+
+    /// A JWT that expired is renewed with the device token, which the server rotates; the
+    /// rotated one is kept (the old one is revoked), so a second renewal works too.
+    @Test func anExpiredLoginIsRenewedAndTheRotatedDeviceTokenKept() throws {
+        let server = try LocalServer.start(
+            dialect: "pagespace-legacy", extraArguments: ["--legacy-token-seconds", "2", "--legacy-device-token-seconds", "3600"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        #expect(try sandbox.login(server).status == 0)
+        let first = try Self.storedCredential(sandbox)
+        let firstToken = try #require(first["token"] as? String)
+        let firstDevice = try #require(first["deviceToken"] as? String)
+
+        Thread.sleep(forTimeInterval: 2.5)
+        // The server refuses the expired token...
+        let expired = try server.request("GET", "/api/ai_conversations/global", headers: ["Authorization": "Bearer \(firstToken)"])
+        #expect(expired.status == 401)
+        #expect(try expired.jsonObject()["error"] as? String == "Invalid or expired session")
+        // ...and the client renews it by itself.
+        let send = try sandbox.run("ps-send", ["after the first expiry"])
+        #expect(send.status == 0, "\(send.stderrText)")
+        let second = try Self.storedCredential(sandbox)
+        #expect(second["token"] as? String != firstToken)
+        let secondDevice = try #require(second["deviceToken"] as? String)
+        #expect(secondDevice != firstDevice)
+        #expect(second["origin"] as? String == first["origin"] as? String)
+        let mode = try FileManager.default.attributesOfItem(atPath: sandbox.credentialsPath)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        // The old device token was revoked by the rotation.
+        let stale = try server.request(
+            "POST", "/api/auth/mobile/refresh",
+            body: #"{"deviceToken":"\#(firstDevice)","deviceId":"\#(second["deviceId"] as? String ?? "")","platform":"desktop"}"#)
+        #expect(stale.status == 401)
+
+        Thread.sleep(forTimeInterval: 2.5)
+        let again = try sandbox.run("ps-send", ["after the second expiry"])
+        #expect(again.status == 0, "\(again.stderrText)")
+        let list = try sandbox.run("ps-history", ["--list"])
+        #expect(list.status == 0, "\(list.stderrText)")
+    }
+
+    /// A device token the server no longer knows: one line saying to log in again, exit 4.
+    @Test func aRenewalRefusedSaysToLogInAgain() throws {
+        let server = try LocalServer.start(dialect: "pagespace-legacy", extraArguments: ["--legacy-token-seconds", "1"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        #expect(try sandbox.login(server).status == 0)
+        let path = sandbox.credentialsPath
+        var file = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        var profiles = try #require(file["profiles"] as? [String: Any])
+        let name = try #require(profiles.keys.first)
+        var entry = try #require(profiles[name] as? [String: Any])
+        entry["deviceToken"] = "dev_unknown"
+        profiles[name] = entry
+        file["profiles"] = profiles
+        try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: path))
+        Thread.sleep(forTimeInterval: 1.5)
+        let send = try sandbox.run("ps-send", ["hi"])
+        #expect(send.status == 4)
+        #expect(send.stderrText.contains("could not be renewed"), "\(send.stderrText)")
+        #expect(send.stderrText.contains("ps-auth login --email"))
+    }
+
+    static func storedCredential(_ sandbox: NetworkSandbox) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: sandbox.credentialsPath))
+        let file = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let profiles = try #require(file["profiles"] as? [String: Any])
+        return try #require(profiles.values.first as? [String: Any])
+    }
+}
