@@ -69,4 +69,44 @@ import TestSupport
         let body = try sent()
         #expect(body.contains("[REDACTED:github-token]") && !body.contains(token), "\(body)")
     }
+
+    /// C1 and bidi controls in NDJSON strings: escaped (\u009b, \u202e) when the NDJSON goes
+    /// to a terminal, from ps-sse, ps-parts and ps-history alike; the same bytes as before in a
+    /// pipe. JSON leaves them raw, and a terminal would act on them.
+    @Test func ndjsonOnATerminalEscapesC1AndBidiControls() throws {
+        let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try ClientKeptReplyTests.sandbox(server)
+        let hostile = "A\u{9b}31mB\u{202e}C\u{2066}D\u{85}E"
+        let escaped = #"A\u009b31mB\u202eC\u2066D\u0085E"#
+        let events = [
+            #"{"type":"start","messageId":"m1"}"#, #"{"type":"text-start","id":"t"}"#,
+            #"{"type":"text-delta","id":"t","delta":"\#(hostile)"}"#, #"{"type":"text-end","id":"t"}"#,
+            #"{"type":"finish"}"#, "[DONE]",
+        ]
+        let file = sandbox.directory + "/stream.sse"
+        try events.map { "data: \($0)\n\n" }.joined().write(toFile: file, atomically: true, encoding: .utf8)
+        let sent = try sandbox.run("ps-send", ["--model", "ps-demo", "say \(hostile)"])
+        #expect(sent.status == 0, "\(sent.stderrText)")
+        let controls = ["\u{9b}", "\u{202e}", "\u{2066}", "\u{85}"]
+        for command in ["ps-sse < '\(file)'", "ps-sse < '\(file)' | ps-parts", "ps-sse < '\(file)' | ps-parts --final", "ps-history"] {
+            let screen = try RenderedReplyTests.onTerminal(command, sandbox)
+            #expect(screen.status == 0, "\(command)")
+            let shown = String(decoding: screen.bytes, as: UTF8.self)
+            #expect(shown.contains(escaped), "\(command): \(shown)")
+            for control in controls { #expect(!shown.contains(control), "\(command) let \(control.unicodeScalars.first!.value) through") }
+            // In a pipe: the bytes as JSON writes them, the controls raw.
+            let piped = try sandbox.shell(command)
+            #expect(piped.status == 0, "\(command): \(piped.stderrText)")
+            #expect(piped.stdoutText.contains(hostile) && !piped.stdoutText.contains(escaped), "\(command): \(piped.stdoutText)")
+            // Both are the same JSON values.
+            // Both are the same JSON values (ps-history's progress on stderr, before a record, aside).
+            let lines = shown.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n")
+                .compactMap { line in line.range(of: "{\"").map { String(line[$0.lowerBound...]) } }
+            let onTerminal = try Records.parse(lines.joined(separator: "\n"))
+            let inPipe = try Records.parse(piped.stdoutText)
+            func canonical(_ records: [[String: Any]]) throws -> Data { try JSONSerialization.data(withJSONObject: records, options: .sortedKeys) }
+            #expect(try canonical(onTerminal) == canonical(inPipe), "\(command)")
+        }
+    }
 }

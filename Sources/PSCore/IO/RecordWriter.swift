@@ -8,8 +8,13 @@ import Glibc
 /// again, so a burst costs one write(2) and nothing waits for more input. A closed pipe throws
 /// ExitRequest(.brokenPipe) (the command ends quietly with 141); any other write error (a full
 /// disk) a ToolError.
+///
+/// Every NDJSON line of the toolkit is written here. On a terminal, the C1 and bidi controls in
+/// its strings go out as `\u` escapes (`JSON.escapingTerminalControls`): the same JSON, and
+/// nothing a terminal acts on. In a pipe or a file the bytes are as made.
 public final class RecordWriter {
     public let fd: Int32
+    private let escapesControls: Bool
     private var buffer: [UInt8] = []
     private var pending: [UInt8] = []
 
@@ -19,6 +24,7 @@ public final class RecordWriter {
 
     public init(fd: Int32 = 1) {
         self.fd = fd
+        escapesControls = fd >= 0 && Terminal.isTerminal(fd)
         buffer.reserveCapacity(4096)
         pending.reserveCapacity(64 * 1024)
     }
@@ -36,7 +42,13 @@ public final class RecordWriter {
         buffer.removeAll(keepingCapacity: true)
         stamped(value).write(to: &buffer)
         buffer.append(0x0A)
-        try check(buffer.withUnsafeBytes { FileDescriptorOutput.writeAll(fd: fd, $0) })
+        try buffer.withUnsafeBytes { try writeRecords($0) }
+    }
+
+    /// Writes whole NDJSON lines, made elsewhere (a spooled page).
+    public func writeRecords(_ bytes: UnsafeRawBufferPointer) throws {
+        try flush()
+        try writeLines(bytes)
     }
 
     /// Writes text as it is (no newline added).
@@ -46,7 +58,7 @@ public final class RecordWriter {
         try text.withUTF8 { try check(FileDescriptorOutput.writeAll(fd: fd, UnsafeRawBufferPointer($0))) }
     }
 
-    /// Writes bytes as they are.
+    /// Writes bytes as they are (text that is not NDJSON: a rendered reply).
     public func writeRaw(_ bytes: UnsafeRawBufferPointer) throws {
         try flush()
         try check(FileDescriptorOutput.writeAll(fd: fd, bytes))
@@ -70,7 +82,14 @@ public final class RecordWriter {
     public func flush() throws {
         guard !pending.isEmpty else { return }
         defer { pending.removeAll(keepingCapacity: pending.capacity <= 1 << 20) }
-        try check(pending.withUnsafeBytes { FileDescriptorOutput.writeAll(fd: fd, $0) })
+        try pending.withUnsafeBytes { try writeLines($0) }
+    }
+
+    private func writeLines(_ bytes: UnsafeRawBufferPointer) throws {
+        if escapesControls, let escaped = JSON.escapingTerminalControls(bytes) {
+            return try check(FileDescriptorOutput.writeAll(fd: fd, escaped))
+        }
+        try check(FileDescriptorOutput.writeAll(fd: fd, bytes))
     }
 
     private func check(_ error: Int32) throws {

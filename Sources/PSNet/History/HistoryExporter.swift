@@ -101,7 +101,7 @@ public struct HistoryExporter {
         do {
             for index in stride(from: spool.pageCount - 1, through: 0, by: -1) {
                 let bytes = try spool.page(index)
-                if !bytes.isEmpty { try bytes.withUnsafeBytes { try writer.writeRaw($0) } }
+                if !bytes.isEmpty { try bytes.withUnsafeBytes { try writer.writeRecords($0) } }
                 written += writtenCounts[index]
                 guard let folded = summaries[index].fold(into: mark) else { continue }
                 mark = folded
