@@ -52,7 +52,10 @@ struct PsHistory: ParsableCommand {
             run again. Two runs with one file take turns: the second waits for the first (a \
             lock on FILE.lock, up to --lock-wait seconds, else exit 1 saying so), then goes on \
             from where it ended. A file that is not a valid state is refused (exit 3, naming \
-            the field). Append the output to your archive (>>).
+            the field), as is one whose last export of a conversation is dated in the future, \
+            after its newest message (nothing would ever be exported again); one merely later \
+            than the newest message (the message exported last was deleted) is a warning. \
+            Append the output to your archive (>>).
 
             --follow keeps going after the export, like tail -f: it follows the conversation \
             live through the server's realtime service (current PageSpace API, session token) \
@@ -94,7 +97,7 @@ struct PsHistory: ParsableCommand {
 
             \(ConnectionOptions.environmentHelp)
 
-            \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .forbidden, .notFound,
+            \(ExitStatus.helpText([.success, .failure, .usage, .malformedInput, .authenticationNeeded, .forbidden, .notFound,
                                    .rateLimited, .serverError, .networkError, .interrupted, .brokenPipe]))
             """,
         version: ToolVersion.line)

@@ -109,4 +109,26 @@ import TestSupport
             #expect(try canonical(onTerminal) == canonical(inPipe), "\(command)")
         }
     }
+
+    /// A state file naming a message the conversation never had, dated 2099, would make every
+    /// run export nothing: it is refused (exit 3), saying why.
+    @Test func aStateDatedInTheFutureIsRefused() throws {
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        #expect(try sandbox.login(server).status == 0)
+        let state = sandbox.directory + "/state.json"
+        let args = ["--conversation", LocalServer.globalConversationID, "--state", state]
+        let first = try sandbox.run("ps-history", args)
+        #expect(first.status == 0 && !first.stdout.isEmpty, "\(first.stderrText)")
+        let key = "global:" + LocalServer.globalConversationID
+        try #"{"version":2,"conversations":{"\#(key)":{"lastMessageId":"msg_unknown","lastCreatedAt":"2099-01-01T00:00:00.000Z","idsAtLastCreatedAt":["msg_unknown"]}}}"#
+            .write(toFile: state, atomically: true, encoding: .utf8)
+        let run = try sandbox.run("ps-history", args)
+        #expect(run.status == 3, "\(run.stderrText)")
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderrText.hasPrefix("ps-history: \(state): \(key): the conversation's newest message ("), "\(run.stderrText)")
+        #expect(run.stderrText.contains("is older than the last one exported (2099-01-01T00:00:00.000Z, a date to come)"), "\(run.stderrText)")
+        #expect(run.stderrText.split(separator: "\n").count == 1, "\(run.stderrText)")
+    }
 }

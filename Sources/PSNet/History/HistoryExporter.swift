@@ -1,4 +1,7 @@
 import PSCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes a conversation's messages as NDJSON message records, oldest first, each exactly
 /// once, with memory flat in the conversation's length. (An API paged by offset from the
@@ -53,9 +56,11 @@ public struct HistoryExporter {
         var query = Self.firstQuery(after: previous, pageSize: pageSize)
         var overlap: Set<String> = []
         var cursorsSeen: Set<String> = []
+        var newest: String?
         while true {
             let page = try adapter.historyPage(source, query: query)
             let messages = page.messages
+            if summaries.isEmpty { newest = messages.last.flatMap(Self.createdAt) }
             var fresh = messages.filter { !overlap.contains(Self.id($0)) }
             var reachedPrevious = false
             if let previous {
@@ -94,6 +99,10 @@ public struct HistoryExporter {
             query = HistoryQuery(limit: pageSize, cursor: cursor, direction: .before)
         }
 
+        if let previous, fetched == 0, let stated = previous.lastCreatedAt, let newest, newest < stated {
+            try Self.reportStateAhead(key: key, stated: stated, newest: newest, statePath: state?.path)
+        }
+
         // Oldest page first; the state follows the pages written, and is saved at the end or
         // when the writing fails (what was written stays claimed, nothing more).
         var mark = previous
@@ -113,6 +122,21 @@ public struct HistoryExporter {
         }
         if state != nil { try state!.save() }
         return written
+    }
+
+    /// The state's last export is later than the conversation's newest message. In the future,
+    /// the state is wrong (it names a message this conversation never had) and no message would
+    /// ever be exported after it: exit 3. Else the message exported last was deleted since.
+    static func reportStateAhead(key: String, stated: String, newest: String, statePath: String?) throws {
+        let said = "\(key): the conversation's newest message (\(TerminalSafeText.sanitize(newest))) is older than "
+            + "the last one exported (\(TerminalSafeText.sanitize(stated))"
+        let tomorrow = LocalConversations.iso8601(milliseconds: (Int(time(nil)) + 86_400) * 1000)
+        guard stated > tomorrow else {
+            Diagnostics.warning(said + ", since deleted); nothing new")
+            return
+        }
+        throw ToolError(.malformedInput, "\(statePath ?? "the state"): " + said + ", a date to come): "
+            + "the state is wrong, and nothing would ever be exported after it; remove the file, or its entry \(key)")
     }
 
     /// One page as the server gives it. Returns the cursor for the next page, if there is one.
