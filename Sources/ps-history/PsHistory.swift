@@ -72,7 +72,9 @@ struct PsHistory: ParsableCommand {
             another (PageSpace runs it on port 3001).
 
             A page whose messages all share one timestamp is reported on stderr: a server \
-            that pages by timestamp alone may skip others with it.
+            that pages by timestamp alone may skip others with it An entry of a history \
+            page that is not a message (a number, a string, null) is left out and reported: \
+            the messages are written (and the state follows them), then exit 3.
 
             --list writes conversation records (id, title, ...) of the Global assistant, or \
             of a Page AI agent with --agent; on a terminal, a readable table instead.

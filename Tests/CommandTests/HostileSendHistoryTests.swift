@@ -131,4 +131,32 @@ import TestSupport
         #expect(run.stderrText.contains("is older than the last one exported (2099-01-01T00:00:00.000Z, a date to come)"), "\(run.stderrText)")
         #expect(run.stderrText.split(separator: "\n").count == 1, "\(run.stderrText)")
     }
+
+    /// A history page whose entries are not all messages (`1`, `"x"`, `null`): the messages
+    /// are written, the others reported (exit 3), whole export, --state or one page alike.
+    @Test func historyEntriesThatAreNotMessagesAreReported() throws {
+        let script = Executables.packageRoot.appendingPathComponent("Tests/CommandTests/Hostile/history_entries_server.py").path
+        let server = try ChildProcess.spawn("/usr/bin/python3", [script], environment: Run.environment(), stdin: .null)
+        defer {
+            server.signalGroup(SIGTERM)
+            _ = server.wait()
+        }
+        let port = String(decoding: server.readStdoutLine(timeout: 20), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(Int(port) != nil, "the hostile history server did not start")
+        let sandbox = try NetworkSandbox(extra: [
+            "PAGESPACE_TOKEN": "ps_sess_hostile", "PAGESPACE_API_URL": "http://127.0.0.1:\(port)",
+            "PAGESPACE_API_KIND": "pagespace", "PS_RETRIES": "0",
+        ])
+        let state = sandbox.directory + "/state.json"
+        for extra in [[], ["--state", state], ["--limit", "5"]] {
+            let run = try sandbox.run("ps-history", ["--conversation", "c1"] + extra)
+            #expect(run.status == 3, "\(extra): \(run.stderrText)")
+            #expect(Records.ids(try Records.parse(run.stdoutText)) == ["m1", "m2"], "\(extra): \(run.stdoutText)")
+            #expect(run.stderrText == "ps-history: global:c1: the server's history held 3 entries that are not a message "
+                + "(a number, a string, null); left out, the 2 messages around them written\n", "\(extra)")
+        }
+        // The state follows what was written: a rerun has nothing new.
+        let again = try sandbox.run("ps-history", ["--conversation", "c1", "--state", state])
+        #expect(again.stdout.isEmpty, "\(again.stdoutText)")
+    }
 }

@@ -57,9 +57,15 @@ public struct HistoryExporter {
         var overlap: Set<String> = []
         var cursorsSeen: Set<String> = []
         var newest: String?
+        var notMessages: [JSON] = []
         while true {
             let page = try adapter.historyPage(source, query: query)
-            let messages = page.messages
+            // An entry that is not an object is no message: reported at the end, not written.
+            var messages = page.messages
+            if messages.contains(where: { $0.objectValue == nil }) {
+                notMessages += messages.filter { $0.objectValue == nil }
+                messages.removeAll { $0.objectValue == nil }
+            }
             if summaries.isEmpty { newest = messages.last.flatMap(Self.createdAt) }
             var fresh = messages.filter { !overlap.contains(Self.id($0)) }
             var reachedPrevious = false
@@ -121,7 +127,26 @@ public struct HistoryExporter {
             throw error
         }
         if state != nil { try state!.save() }
+        if !notMessages.isEmpty { throw Self.notMessagesError(notMessages, key: key, written: written) }
         return written
+    }
+
+    /// Exit 3 for a history that held entries that are not messages (`1`, `"x"`, `null`),
+    /// once what was good is written and the state saved.
+    static func notMessagesError(_ entries: [JSON], key: String, written: Int) -> ToolError {
+        let kinds = entries.map { entry -> String in
+            switch entry {
+            case .string: return "a string"
+            case .null: return "null"
+            case .bool: return "a boolean"
+            case .array: return "an array"
+            default: return "a number"
+            }
+        }
+        let listed = Array(Set(kinds)).sorted().joined(separator: ", ")
+        return ToolError(.malformedInput, "\(key): the server's history held \(entries.count) "
+            + "\(entries.count == 1 ? "entry that is" : "entries that are") not a message (\(listed)); "
+            + "left out, the \(written) message\(written == 1 ? "" : "s") around \(entries.count == 1 ? "it" : "them") written")
     }
 
     /// The state's last export is later than the conversation's newest message. In the future,
@@ -142,7 +167,11 @@ public struct HistoryExporter {
     /// One page as the server gives it. Returns the cursor for the next page, if there is one.
     public func exportPage(_ source: HistorySource, query: HistoryQuery) throws -> String? {
         let page = try adapter.historyPage(source, query: query)
-        for message in page.messages { try writer.write(record(message)) }
+        let messages = page.messages.filter { $0.objectValue != nil }
+        for message in messages { try writer.write(record(message)) }
+        if messages.count < page.messages.count {
+            throw Self.notMessagesError(page.messages.filter { $0.objectValue == nil }, key: source.stateKey, written: messages.count)
+        }
         return page.hasMore ? page.nextCursor : nil
     }
 
