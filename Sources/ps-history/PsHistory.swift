@@ -55,7 +55,10 @@ struct PsHistory: ParsableCommand {
             the field), as is one whose last export of a conversation is dated in the future, \
             after its newest message (nothing would ever be exported again); one merely later \
             than the newest message (the message exported last was deleted) is a warning. \
-            Append the output to your archive (>>).
+            A failed write (a full disk) is exit 1 naming the file: the \
+            page being written is cut off it again (no broken line), and the state, saved only \
+            once the output is on the disk, claims nothing the file lacks, so a rerun repeats \
+            nothing. Append the output to your archive (>>).
 
             --follow keeps going after the export, like tail -f: it follows the conversation \
             live through the server's realtime service (current PageSpace API, session token) \
@@ -247,7 +250,7 @@ struct PsHistory: ParsableCommand {
         }
         if everyConversation {
             let progress = Progress()
-            var exportState = try state.map { try ExportState.load($0, lockWait: lockWait) }
+            var exportState = try loadState(writer: writer)
             defer { progress.finish() }
             try EveryConversationExport(adapter: adapter, writer: writer, pageSize: pageSize, progress: progress)
                 .run(state: &exportState)
@@ -270,7 +273,7 @@ struct PsHistory: ParsableCommand {
         }
         let progress = Progress()
         exporter.onProgress = progress.update
-        var exportState = try state.map { try ExportState.load($0, lockWait: lockWait) }
+        var exportState = try loadState(writer: writer)
         defer { progress.finish() }
         try exporter.exportAll(source, pageSize: pageSize, state: &exportState)
     }
@@ -284,7 +287,7 @@ struct PsHistory: ParsableCommand {
             if let id = record["id"]?.stringValue { ids.append(id) }
         }
         let progress = Progress()
-        var exportState = try state.map { try ExportState.load($0, lockWait: lockWait) }
+        var exportState = try loadState(writer: exporter.writer)
         defer { progress.finish() }
         var total = 0
         for id in ids.reversed() {
@@ -308,7 +311,15 @@ struct PsHistory: ParsableCommand {
         follower.onNotice = { Diagnostics.error($0) }
         follower.start = since.map { $0 == "now" ? .now : .after(messageID: $0) } ?? .beginning
         if Terminal.isTerminal(2) { Diagnostics.error("following \(conversationID) live; Ctrl-C to stop") }
-        try follower.run(state: try state.map { try ExportState.load($0, lockWait: lockWait) })
+        try follower.run(state: try loadState(writer: writer))
+    }
+
+    /// The --state file, which claims only what the output holds: before the state is saved,
+    /// what was written is flushed to the disk (a full disk may say so only then).
+    private func loadState(writer: RecordWriter) throws -> ExportState? {
+        var loaded = try state.map { try ExportState.load($0, lockWait: lockWait) }
+        loaded?.beforeSave = { try writer.sync() }
+        return loaded
     }
 
     private func historySource(_ adapter: APIAdapter) throws -> HistorySource {

@@ -159,4 +159,41 @@ import TestSupport
         let again = try sandbox.run("ps-history", ["--conversation", "c1", "--state", state])
         #expect(again.stdout.isEmpty, "\(again.stdoutText)")
     }
+
+    /// The disk fills up during `ps-history --state S >> export`: exit 1 naming the file, the
+    /// file holds whole records only, and the state claims nothing that is not in it, so that a
+    /// rerun with room again completes the export with every message once. A small tmpfs in a
+    /// mount namespace of its own (`unshare -m`, as root) is the full disk.
+    @Test func aFullDiskLeavesNoBrokenLineAndTheRerunRepeatsNothing() throws {
+        let server = try LocalServer.start(extraArguments: ["--history-messages", "300"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        #expect(try sandbox.login(server).status == 0)
+        let folder = sandbox.directory
+        let args = "ps-history --conversation \(LocalServer.globalConversationID) --page-size 50 --state '\(folder)/state.json'"
+        let whole = try sandbox.shell("ps-history --conversation \(LocalServer.globalConversationID)")
+        let ids = Records.ids(try Records.parse(whole.stdoutText))
+        #expect(ids.count == 300)
+        // Room for about half of the export.
+        let room = max(8, whole.stdout.count / 2 / 1024)
+        try FileManager.default.createDirectory(atPath: folder + "/disk", withIntermediateDirectories: true)
+        let run = try sandbox.shell("""
+            unshare -m bash -c '
+            mount -t tmpfs -o size=\(room)k tmpfs "\(folder)/disk" || exit 99
+            \(args) >> "\(folder)/disk/export" 2>"\(folder)/err1"; echo $? >"\(folder)/rc1"
+            cp "\(folder)/disk/export" "\(folder)/export1"
+            mount -o remount,size=16m "\(folder)/disk"
+            \(args) >> "\(folder)/disk/export" 2>"\(folder)/err2"; echo $? >"\(folder)/rc2"
+            cp "\(folder)/disk/export" "\(folder)/export2"'
+            """)
+        try #require(run.status == 0, "unshare and mount (as root): \(run.stderrText)")
+        func read(_ name: String) -> String { (try? String(contentsOfFile: folder + "/" + name, encoding: .utf8)) ?? "" }
+        #expect(read("rc1") == "1\n", "\(read("err1"))")
+        #expect(read("err1") == "ps-history: cannot write to \(folder)/disk/export: No space left on device\n")
+        let first = read("export1")
+        #expect(first.isEmpty || first.hasSuffix("\n"), "a broken line")
+        #expect(Records.ids(try Records.parse(first)) == Array(ids.prefix(Records.ids(try Records.parse(first)).count)))
+        #expect(read("rc2") == "0\n", "\(read("err2"))")
+        #expect(Records.ids(try Records.parse(read("export2"))) == ids)
+    }
 }

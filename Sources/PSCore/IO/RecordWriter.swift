@@ -45,10 +45,43 @@ public final class RecordWriter {
         try buffer.withUnsafeBytes { try writeRecords($0) }
     }
 
-    /// Writes whole NDJSON lines, made elsewhere (a spooled page).
+    /// Writes whole NDJSON lines, made elsewhere (a spooled page), all or none into a file: when
+    /// the write fails (a full disk), the part of them written is cut off again, so the file
+    /// holds no broken line and no part of a page that a rerun would write again.
     public func writeRecords(_ bytes: UnsafeRawBufferPointer) throws {
         try flush()
-        try writeLines(bytes)
+        let start = fileEnd()
+        do {
+            try writeLines(bytes)
+        } catch let error as ToolError {
+            if let start { _ = ftruncate(fd, start) }
+            throw error
+        }
+    }
+
+    /// Flushes what was written to a file to the disk (some file systems report a full disk
+    /// only then); nothing for a pipe or a terminal.
+    public func sync() throws {
+        guard fileEnd() != nil, fsync(fd) != 0, errno != EINVAL, errno != EROFS else { return }
+        throw ToolError(.failure, "cannot write to \(outputName): \(String(cString: strerror(errno)))")
+    }
+
+    /// Where the next write to a regular file lands (its end when opened to append, as by >>);
+    /// nil for a pipe or a terminal.
+    private func fileEnd() -> off_t? {
+        var info = stat()
+        guard fd >= 0, fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        if fcntl(fd, F_GETFL) & O_APPEND != 0 { return info.st_size }
+        let position = lseek(fd, 0, SEEK_CUR)
+        return position >= 0 ? position : nil
+    }
+
+    /// The output's name in messages: the file's path, else "standard output".
+    private var outputName: String {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count)
+        guard count > 0, buffer[0] == UInt8(ascii: "/") else { return fd == 1 ? "standard output" : "the output" }
+        return TerminalSafeText.sanitize(String(decoding: buffer[..<count], as: UTF8.self))
     }
 
     /// Writes text as it is (no newline added).
@@ -95,6 +128,6 @@ public final class RecordWriter {
     private func check(_ error: Int32) throws {
         guard error != 0 else { return }
         if error == EPIPE { throw ExitRequest(.brokenPipe) }
-        throw ToolError(.failure, "cannot write output: \(String(cString: strerror(error)))")
+        throw ToolError(.failure, "cannot write to \(outputName): \(String(cString: strerror(error)))")
     }
 }
