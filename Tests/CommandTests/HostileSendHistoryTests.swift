@@ -77,8 +77,8 @@ import TestSupport
         let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
         defer { server.stop() }
         let sandbox = try ClientKeptReplyTests.sandbox(server)
-        let hostile = "A\u{9b}31mB\u{202e}C\u{2066}D\u{85}E"
-        let escaped = #"A\u009b31mB\u202eC\u2066D\u0085E"#
+        let hostile = "A\u{9b}31mB\u{202e}C\u{2066}D\u{85}E\u{7f}F"
+        let escaped = #"A\u009b31mB\u202eC\u2066D\u0085E\u007fF"#
         let events = [
             #"{"type":"start","messageId":"m1"}"#, #"{"type":"text-start","id":"t"}"#,
             #"{"type":"text-delta","id":"t","delta":"\#(hostile)"}"#, #"{"type":"text-end","id":"t"}"#,
@@ -88,7 +88,7 @@ import TestSupport
         try events.map { "data: \($0)\n\n" }.joined().write(toFile: file, atomically: true, encoding: .utf8)
         let sent = try sandbox.run("ps-send", ["--model", "ps-demo", "say \(hostile)"])
         #expect(sent.status == 0, "\(sent.stderrText)")
-        let controls = ["\u{9b}", "\u{202e}", "\u{2066}", "\u{85}"]
+        let controls = ["\u{9b}", "\u{202e}", "\u{2066}", "\u{85}", "\u{7f}"]
         for command in ["ps-sse < '\(file)'", "ps-sse < '\(file)' | ps-parts", "ps-sse < '\(file)' | ps-parts --final", "ps-history"] {
             let screen = try RenderedReplyTests.onTerminal(command, sandbox)
             #expect(screen.status == 0, "\(command)")
