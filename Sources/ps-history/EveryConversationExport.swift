@@ -32,6 +32,7 @@ struct EveryConversationExport {
         }
         var exporter = HistoryExporter(adapter: adapter, writer: writer)
         var total = 0
+        var malformed = false
         for (source, record) in conversations {
             guard case .object(var object) = record else { continue }
             // A conversation record has at least an id and a title (ps-ndjson(5)).
@@ -44,7 +45,12 @@ struct EveryConversationExport {
             } catch let error as ToolError where error.status == .notFound {
                 // Deleted between the list and its export: nothing of it is left to export.
                 Diagnostics.warning("conversation \(TerminalSafeText.sanitize(exporter.conversationID ?? "")) is gone: \(error.message)")
+            } catch let error as ToolError where error.status == .malformedInput {
+                // Entries that are not messages: said, and the other conversations still exported.
+                Diagnostics.error(error.message)
+                malformed = true
             }
         }
+        if malformed { throw ExitRequest(.malformedInput) }
     }
 }

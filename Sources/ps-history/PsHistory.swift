@@ -52,7 +52,13 @@ struct PsHistory: ParsableCommand {
             run again. Two runs with one file take turns: the second waits for the first (a \
             lock on FILE.lock, up to --lock-wait seconds, else exit 1 saying so), then goes on \
             from where it ended. A file that is not a valid state is refused (exit 3, naming \
-            the field). Append the output to your archive (>>).
+            the field), as is one whose last export of a conversation is dated in the future, \
+            after its newest message (nothing would ever be exported again); one merely later \
+            than the newest message (the message exported last was deleted) is a warning. \
+            A failed write (a full disk) is exit 1 naming the file: the \
+            page being written is cut off it again (no broken line), and the state, saved only \
+            once the output is on the disk, claims nothing the file lacks, so a rerun repeats \
+            nothing. Append the output to your archive (>>).
 
             --follow keeps going after the export, like tail -f: it follows the conversation \
             live through the server's realtime service (current PageSpace API, session token) \
@@ -69,7 +75,9 @@ struct PsHistory: ParsableCommand {
             another (PageSpace runs it on port 3001).
 
             A page whose messages all share one timestamp is reported on stderr: a server \
-            that pages by timestamp alone may skip others with it.
+            that pages by timestamp alone may skip others with it An entry of a history \
+            page that is not a message (a number, a string, null) is left out and reported: \
+            the messages are written (and the state follows them), then exit 3.
 
             --list writes conversation records (id, title, ...) of the Global assistant, or \
             of a Page AI agent with --agent; on a terminal, a readable table instead.
@@ -94,7 +102,7 @@ struct PsHistory: ParsableCommand {
 
             \(ConnectionOptions.environmentHelp)
 
-            \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .forbidden, .notFound,
+            \(ExitStatus.helpText([.success, .failure, .usage, .malformedInput, .authenticationNeeded, .forbidden, .notFound,
                                    .rateLimited, .serverError, .networkError, .interrupted, .brokenPipe]))
             """,
         version: ToolVersion.line)
@@ -242,7 +250,7 @@ struct PsHistory: ParsableCommand {
         }
         if everyConversation {
             let progress = Progress()
-            var exportState = try state.map { try ExportState.load($0, lockWait: lockWait) }
+            var exportState = try loadState(writer: writer)
             defer { progress.finish() }
             try EveryConversationExport(adapter: adapter, writer: writer, pageSize: pageSize, progress: progress)
                 .run(state: &exportState)
@@ -265,7 +273,7 @@ struct PsHistory: ParsableCommand {
         }
         let progress = Progress()
         exporter.onProgress = progress.update
-        var exportState = try state.map { try ExportState.load($0, lockWait: lockWait) }
+        var exportState = try loadState(writer: writer)
         defer { progress.finish() }
         try exporter.exportAll(source, pageSize: pageSize, state: &exportState)
     }
@@ -279,7 +287,7 @@ struct PsHistory: ParsableCommand {
             if let id = record["id"]?.stringValue { ids.append(id) }
         }
         let progress = Progress()
-        var exportState = try state.map { try ExportState.load($0, lockWait: lockWait) }
+        var exportState = try loadState(writer: exporter.writer)
         defer { progress.finish() }
         var total = 0
         for id in ids.reversed() {
@@ -303,7 +311,15 @@ struct PsHistory: ParsableCommand {
         follower.onNotice = { Diagnostics.error($0) }
         follower.start = since.map { $0 == "now" ? .now : .after(messageID: $0) } ?? .beginning
         if Terminal.isTerminal(2) { Diagnostics.error("following \(conversationID) live; Ctrl-C to stop") }
-        try follower.run(state: try state.map { try ExportState.load($0, lockWait: lockWait) })
+        try follower.run(state: try loadState(writer: writer))
+    }
+
+    /// The --state file, which claims only what the output holds: before the state is saved,
+    /// what was written is flushed to the disk (a full disk may say so only then).
+    private func loadState(writer: RecordWriter) throws -> ExportState? {
+        var loaded = try state.map { try ExportState.load($0, lockWait: lockWait) }
+        loaded?.beforeSave = { try writer.sync() }
+        return loaded
     }
 
     private func historySource(_ adapter: APIAdapter) throws -> HistorySource {

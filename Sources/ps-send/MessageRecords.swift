@@ -20,11 +20,8 @@ enum MessageRecords {
             message["role"] = .string(role)
             let source = "--history \(TerminalSafeText.sanitize(lines.name)) record \(number):"
             if let parts = record["parts"]?.arrayValue {
-                message["parts"] = .array(try parts.map { part in
-                    guard var object = part.objectValue, let text = object["text"]?.stringValue else { return part }
-                    object["text"] = .string(try secrets.pass(text, from: source))
-                    return .object(object)
-                })
+                // Every string of a part may be sent: a text, a tool call's input, its output.
+                message["parts"] = .array(try parts.map { try passingStrings($0, secrets, source) })
             } else if let content = record["content"]?.stringValue {
                 message["parts"] = [["type": "text", "text": .string(try secrets.pass(content, from: source))]]
             } else {
@@ -34,5 +31,17 @@ enum MessageRecords {
         }
         guard !messages.isEmpty else { throw ToolError(.malformedInput, "\(lines.name) holds no message records") }
         return messages
+    }
+
+    /// `value` with each string in it (at any depth) passed through `secrets`.
+    private static func passingStrings(_ value: JSON, _ secrets: SecretCheck, _ source: String) throws -> JSON {
+        switch value {
+        case .string(let text): return .string(try secrets.pass(text, from: source))
+        case .array(let items): return .array(try items.map { try passingStrings($0, secrets, source) })
+        case .object(var object):
+            for (key, item) in object { object[key] = try passingStrings(item, secrets, source) }
+            return .object(object)
+        default: return value
+        }
     }
 }

@@ -94,6 +94,12 @@ struct PsSend: ParsableCommand {
             nothing stored. It judges the Global assistant by --model (or the profile's model) \
             only, so without one nothing is checked; Page AI by --model, else the agent's model.
 
+            Every text that would be sent is looked at for secrets (tokens, keys, passwords) \
+            before anything is sent: the message, stdin, --system, attached text files, and \
+            each string of --history's messages (texts, tool inputs and outputs). One found \
+            is exit 2 naming where (never the secret); --redact sends it as \
+            [REDACTED:kind], --allow-secrets as it is.
+
             An API that answers whole (Lucid: one JSON document, no stream) is written as the \
             same UI message stream (start, one text block, finish, [DONE]; see ps-ndjson(5)), \
             so the pipeline is unchanged; --print-ids then names the server's id of the \
@@ -271,6 +277,7 @@ struct PsSend: ParsableCommand {
         let secrets = SecretCheck(mode: allowSecrets ? .allow : redact ? .redact : .refuse)
         var files = try AttachedFiles(paths: attach)
         try files.mapTexts { try secrets.pass($0.content, from: "--attach \(TerminalSafeText.sanitize($0.filename))") }
+        let system = try self.system.map { try secrets.pass($0, from: "--system") }
         let text = regenerate ? nil : files.text(withMessage: try messageText(secrets))
         let connection = try self.connection.connect()
         let adapter = connection.adapter

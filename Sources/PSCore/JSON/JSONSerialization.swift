@@ -93,6 +93,44 @@ extension JSON {
     }
 }
 
+extension JSON {
+    /// JSON text with DEL, the C1 controls (U+0080–U+009F) and the bidi controls (U+202A–U+202E,
+    /// U+2066–U+2069) written as `\u` escapes: JSON leaves them raw, and a terminal acts on
+    /// them (a C1 CSI starts a control sequence; U+202E turns the line around). The text
+    /// means the same JSON. In JSON text these bytes only occur inside strings, never after a
+    /// backslash, so each can be replaced where it stands. Nil when there is none.
+    public static func escapingTerminalControls(_ text: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard text.contains(where: { $0 == 0xC2 || $0 == 0xE2 || $0 == 0x7F }) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count + 32)
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
+            let next = index + 1 < text.count ? text[index + 1] : 0
+            let third = index + 2 < text.count ? text[index + 2] : 0
+            var scalar: Int?
+            var length = 1
+            if byte == 0x7F {
+                scalar = 0x7F
+            } else if byte == 0xC2, (0x80...0x9F).contains(next) {
+                (scalar, length) = (Int(next), 2)
+            } else if byte == 0xE2, next == 0x80, (0xAA...0xAE).contains(third) {
+                (scalar, length) = (0x2000 + Int(third & 0x3F), 3)
+            } else if byte == 0xE2, next == 0x81, (0xA6...0xA9).contains(third) {
+                (scalar, length) = (0x2040 + Int(third & 0x3F), 3)
+            }
+            if let scalar {
+                out.append(contentsOf: "\\u".utf8)
+                for shift in stride(from: 12, through: 0, by: -4) { out.append(hexDigits[(scalar >> shift) & 0xF]) }
+            } else {
+                out.append(byte)
+            }
+            index += length
+        }
+        return out
+    }
+}
+
 extension JSON: CustomStringConvertible {
     public var description: String { serialized() }
 }

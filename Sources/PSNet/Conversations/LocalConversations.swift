@@ -7,6 +7,11 @@ import Glibc
 /// is sent the whole conversation with every message). One file per conversation,
 /// `$XDG_DATA_HOME/ps-tools/conversations/<profile>/<id>.ndjson` (else `~/.local/share/…`): one
 /// UIMessage a line, oldest first, mode 0600, written whole (atomically) after each turn.
+/// A turn is added under a lock (`flock` on the profile folder's `.lock`): the file is read,
+/// the turn added after what is there and the file written while it is held, so two ps-send
+/// on one conversation at once keep both turns, each whole, in the order they ended. The lock
+/// is held for that moment only, not across a streamed reply: one slow or stuck reply never
+/// holds up the others (each was sent the conversation as it was when it started).
 /// `CurrentConversation` names the one a message goes to when none is named.
 public struct LocalConversations: Sendable {
     public let directory: String
@@ -61,13 +66,29 @@ public struct LocalConversations: Sendable {
 
     /// Saves the conversation with `added` after its messages, and makes it the current one.
     public func append(_ added: [JSON], to id: String) throws {
-        var bytes: [UInt8] = []
-        for message in try messages(id) + added {
-            message.write(to: &bytes)
-            bytes.append(0x0A)
+        try whileLocked {
+            var bytes: [UInt8] = []
+            for message in try messages(id) + added {
+                message.write(to: &bytes)
+                bytes.append(0x0A)
+            }
+            try SecureFile.write(bytes, to: path(id))
+            try setCurrent(id)
         }
-        try SecureFile.write(bytes, to: path(id))
-        try setCurrent(id)
+    }
+
+    /// Runs `body` holding the profile's lock. The kernel drops it when its holder ends, even
+    /// by `kill -9`, so none is left stale; it is held only while a file is read and rewritten.
+    private func whileLocked(_ body: () throws -> Void) throws {
+        try SecureFile.makeDirectory(directory)
+        let lockPath = directory + "/.lock"
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw ToolError(.failure, "cannot open the lock \(lockPath): \(SecureFile.lastError())") }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw ToolError(.failure, "cannot lock \(lockPath): \(SecureFile.lastError())") }
+        }
+        try body()
     }
 
     /// Removes a kept conversation (and makes none current if it was).

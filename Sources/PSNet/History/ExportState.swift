@@ -33,6 +33,8 @@ public struct ExportState {
     }
     private var lastSave = MonotonicClock.now
     static let saveInterval = 1.0
+    /// Called before the file is written: the output's records are flushed to the disk first.
+    public var beforeSave: (() throws -> Void)?
     /// How many times the file was written (tests bound it).
     public private(set) var saves = 0
 
@@ -84,6 +86,7 @@ public struct ExportState {
     /// Writes what `record` noted and the file does not hold yet.
     public mutating func save() throws {
         guard unsaved, let path else { return }
+        try beforeSave?()
         var bytes: [UInt8] = []
         let file: JSON = ["version": 2, "conversations": .object(conversations)]
         file.write(to: &bytes)

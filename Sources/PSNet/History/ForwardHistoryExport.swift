@@ -29,7 +29,7 @@ extension HistoryExporter {
                     writer.stamped(record(message)).write(to: &buffer)
                     buffer.append(0x0A)
                 }
-                if !buffer.isEmpty { try buffer.withUnsafeBytes { try writer.writeRaw($0) } }
+                if !buffer.isEmpty { try buffer.withUnsafeBytes { try writer.writeRecords($0) } }
                 written += fresh.count
                 offset += messages.count
                 if let folded = PageSummary(fresh).fold(into: mark) { mark = folded }

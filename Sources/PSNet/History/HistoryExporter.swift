@@ -1,4 +1,7 @@
 import PSCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes a conversation's messages as NDJSON message records, oldest first, each exactly
 /// once, with memory flat in the conversation's length. (An API paged by offset from the
@@ -53,9 +56,17 @@ public struct HistoryExporter {
         var query = Self.firstQuery(after: previous, pageSize: pageSize)
         var overlap: Set<String> = []
         var cursorsSeen: Set<String> = []
+        var newest: String?
+        var notMessages: [JSON] = []
         while true {
             let page = try adapter.historyPage(source, query: query)
-            let messages = page.messages
+            // An entry that is not an object is no message: reported at the end, not written.
+            var messages = page.messages
+            if messages.contains(where: { $0.objectValue == nil }) {
+                notMessages += messages.filter { $0.objectValue == nil }
+                messages.removeAll { $0.objectValue == nil }
+            }
+            if summaries.isEmpty { newest = messages.last.flatMap(Self.createdAt) }
             var fresh = messages.filter { !overlap.contains(Self.id($0)) }
             var reachedPrevious = false
             if let previous {
@@ -94,6 +105,10 @@ public struct HistoryExporter {
             query = HistoryQuery(limit: pageSize, cursor: cursor, direction: .before)
         }
 
+        if let previous, fetched == 0, let stated = previous.lastCreatedAt, let newest, newest < stated {
+            try Self.reportStateAhead(key: key, stated: stated, newest: newest, statePath: state?.path)
+        }
+
         // Oldest page first; the state follows the pages written, and is saved at the end or
         // when the writing fails (what was written stays claimed, nothing more).
         var mark = previous
@@ -101,7 +116,7 @@ public struct HistoryExporter {
         do {
             for index in stride(from: spool.pageCount - 1, through: 0, by: -1) {
                 let bytes = try spool.page(index)
-                if !bytes.isEmpty { try bytes.withUnsafeBytes { try writer.writeRaw($0) } }
+                if !bytes.isEmpty { try bytes.withUnsafeBytes { try writer.writeRecords($0) } }
                 written += writtenCounts[index]
                 guard let folded = summaries[index].fold(into: mark) else { continue }
                 mark = folded
@@ -112,13 +127,51 @@ public struct HistoryExporter {
             throw error
         }
         if state != nil { try state!.save() }
+        if !notMessages.isEmpty { throw Self.notMessagesError(notMessages, key: key, written: written) }
         return written
+    }
+
+    /// Exit 3 for a history that held entries that are not messages (`1`, `"x"`, `null`),
+    /// once what was good is written and the state saved.
+    static func notMessagesError(_ entries: [JSON], key: String, written: Int) -> ToolError {
+        let kinds = entries.map { entry -> String in
+            switch entry {
+            case .string: return "a string"
+            case .null: return "null"
+            case .bool: return "a boolean"
+            case .array: return "an array"
+            default: return "a number"
+            }
+        }
+        let listed = Array(Set(kinds)).sorted().joined(separator: ", ")
+        return ToolError(.malformedInput, "\(key): the server's history held \(entries.count) "
+            + "\(entries.count == 1 ? "entry that is" : "entries that are") not a message (\(listed)); "
+            + "left out, the \(written) message\(written == 1 ? "" : "s") around \(entries.count == 1 ? "it" : "them") written")
+    }
+
+    /// The state's last export is later than the conversation's newest message. In the future,
+    /// the state is wrong (it names a message this conversation never had) and no message would
+    /// ever be exported after it: exit 3. Else the message exported last was deleted since.
+    static func reportStateAhead(key: String, stated: String, newest: String, statePath: String?) throws {
+        let said = "\(key): the conversation's newest message (\(TerminalSafeText.sanitize(newest))) is older than "
+            + "the last one exported (\(TerminalSafeText.sanitize(stated))"
+        let tomorrow = LocalConversations.iso8601(milliseconds: (Int(time(nil)) + 86_400) * 1000)
+        guard stated > tomorrow else {
+            Diagnostics.warning(said + ", since deleted); nothing new")
+            return
+        }
+        throw ToolError(.malformedInput, "\(statePath ?? "the state"): " + said + ", a date to come): "
+            + "the state is wrong, and nothing would ever be exported after it; remove the file, or its entry \(key)")
     }
 
     /// One page as the server gives it. Returns the cursor for the next page, if there is one.
     public func exportPage(_ source: HistorySource, query: HistoryQuery) throws -> String? {
         let page = try adapter.historyPage(source, query: query)
-        for message in page.messages { try writer.write(record(message)) }
+        let messages = page.messages.filter { $0.objectValue != nil }
+        for message in messages { try writer.write(record(message)) }
+        if messages.count < page.messages.count {
+            throw Self.notMessagesError(page.messages.filter { $0.objectValue == nil }, key: source.stateKey, written: messages.count)
+        }
         return page.hasMore ? page.nextCursor : nil
     }
 
