@@ -52,20 +52,10 @@ final class SQLiteDatabase {
     func stopOnSignals() {
         Self.interrupted = 0  // both read here first, not for the first time in the handler
         Self.interruptible = handle
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in
+        StopSignals.handle { _ in
             SQLiteDatabase.interrupted = 1
             if let handle = SQLiteDatabase.interruptible { sqlite3_interrupt(handle) }
         }
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = 0
-        sigaction(SIGINT, &action, nil)
-        sigaction(SIGTERM, &action, nil)
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        sigprocmask(SIG_UNBLOCK, &signals, nil)
     }
 
     /// Runs statements that take no values and give no rows.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PSCore
 
 /// Ctrl-C handling for network commands: SIGINT only sets a flag, and the transfer's progress
 /// callback (which libcurl calls at least once a second, also while a stream is idle) sees it and
@@ -11,18 +12,7 @@ public enum Interrupt {
 
     /// Installs the SIGINT and SIGTERM handlers.
     public static func install() {
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in Interrupt.flag = 1 }
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = 0
-        sigaction(SIGINT, &action, nil)
-        sigaction(SIGTERM, &action, nil)
-        // A parent may have started us with these blocked; then Ctrl-C would never arrive.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        sigprocmask(SIG_UNBLOCK, &signals, nil)
+        StopSignals.handle { _ in Interrupt.flag = 1 }
     }
 
     public static var isRequested: Bool { flag != 0 }
