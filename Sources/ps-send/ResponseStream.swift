@@ -176,6 +176,9 @@ final class ResponseStream {
                 "the stream closed with [DONE] but no finish: the server stopped the reply before its end "
                     + "(aborted, or taken over by another session); what arrived was written")
         }
+        if isUIMessageStream, let asked = finishes.questions.last {
+            throw ToolError(.assistantAsks, Self.questionLine(asked))
+        }
     }
 
     func toolError(_ failure: TransferFailure, request: HTTPRequest) -> ToolError {
@@ -183,6 +186,18 @@ final class ResponseStream {
             return ToolError(.networkError, "the stream was cut after \(received) bytes: \(message)")
         }
         return APIErrors.toolError(failure, request: request)
+    }
+
+    /// "the assistant asks: Which part…? (Demo Drive, Everything); answer with ps-send --answer TEXT".
+    static func questionLine(_ input: JSON) -> String {
+        let questions = input["questions"]?.arrayValue ?? []
+        let asked = questions.map { question -> String in
+            let options = (question["options"]?.arrayValue ?? []).compactMap { $0["label"]?.stringValue }
+            return (question["question"]?.stringValue ?? "") + (options.isEmpty ? "" : " (" + options.joined(separator: ", ") + ")")
+        }.joined(separator: "; ")
+        let how = questions.count > 1 ? "give --answer TEXT once for each question, in order" : "answer with ps-send --answer TEXT"
+        return TerminalSafeText.sanitize("the assistant asks: " + asked) + "; " + how
+            + " (and the same --conversation or --page)"
     }
 
     private func containsDone(_ bytes: [UInt8]) -> Bool {
