@@ -506,6 +506,7 @@ struct PsSend: ParsableCommand {
         if !stream.sawFinish {
             throw ToolError(.incomplete, "the reply was stopped on the server before its end (no finish chunk)")
         }
+        if let asked = stream.questions.last { throw ToolError(.assistantAsks, ResponseStream.questionLine(asked)) }
     }
 
     private func listActiveStreams() throws {

@@ -48,6 +48,8 @@ final class ResponseStream {
     var chunksWritten: Int { finishes.chunkCount }
     var messageID: String? { finishes.messageID }
     var sawFinish: Bool { finishes.sawFinish }
+    /// The inputs of the ask_user calls the reply made (its questions to the user).
+    var questions: [JSON] { finishes.questions }
     var openParts: OpenParts { finishes.openParts }
 
     /// Sends `request` and copies its answer; a 401 to a credential the client can renew (the
@@ -176,7 +178,7 @@ final class ResponseStream {
                 "the stream closed with [DONE] but no finish: the server stopped the reply before its end "
                     + "(aborted, or taken over by another session); what arrived was written")
         }
-        if isUIMessageStream, let asked = finishes.questions.last {
+        if isUIMessageStream, let asked = questions.last {
             throw ToolError(.assistantAsks, Self.questionLine(asked))
         }
     }

@@ -135,4 +135,25 @@ import TestSupport
         let answer = try sandbox.run("ps-send", ["--conversation", conversation, "--answer", "Everything"])
         #expect(answer.status == 6)
     }
+
+    @Test func aReplyJoinedWithResumeThatAsksExitsTheSame() throws {
+        let server = try LocalServer.start(extraArguments: ["--pace-ms", "60", "--quiet"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox(server: server)
+        let dir = sandbox.directory
+        let run = try sandbox.shell("""
+            ps-send 'ask me' > '\(dir)/first.sse' 2>/dev/null &
+            for i in $(seq 100); do
+              ps-send --list-streams > '\(dir)/streams.ndjson'
+              [ -s '\(dir)/streams.ndjson' ] && break
+              sleep 0.05
+            done
+            id=$(sed -n 's/.*"messageId":"\\([^"]*\\)".*/\\1/p' '\(dir)/streams.ndjson' | head -n 1)
+            ps-send --resume "$id" > '\(dir)/joined.sse'
+            echo "resume=$?"
+            wait
+            """)
+        #expect(run.stdoutText.contains("resume=11"), "\(run.stdoutText) \(run.stderrText)")
+        #expect(run.stderrText.contains(Self.question))
+    }
 }
