@@ -440,6 +440,11 @@ struct PsSend: ParsableCommand {
             throw ToolError(.notFound, "the conversation's last reply asks no question: there is nothing for --answer to answer")
         }
         let texts = try answer.map { try secrets.pass($0, from: "--answer") }
+        // The server takes an answer of at most 2000 characters (askUserOutputSchema,
+        // ask-user-tools.ts:41-49) and drops a longer one without a word.
+        if let long = texts.first(where: { $0.count > 2000 }) {
+            throw ToolError(.usage, "--answer takes at most 2000 characters (\(long.count) given)")
+        }
         var remaining = texts[...]
         let asked = parts.filter(Self.isPendingQuestion).reduce(0) { $0 + ($1["input"]?["questions"]?.arrayValue?.count ?? 0) }
         guard asked == texts.count else {

@@ -198,7 +198,8 @@ final class ResponseStream {
             return (question["question"]?.stringValue ?? "") + (options.isEmpty ? "" : " (" + options.joined(separator: ", ") + ")")
         }.joined(separator: "; ")
         let how = questions.count > 1 ? "give --answer TEXT once for each question, in order" : "answer with ps-send --answer TEXT"
-        return TerminalSafeText.sanitize("the assistant asks: " + asked) + "; " + how
+        let oneLine = asked.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return TerminalSafeText.sanitize("the assistant asks: " + oneLine) + "; " + how
             + " (and the same --conversation or --page)"
     }
 

@@ -103,6 +103,11 @@ import TestSupport
 
         let withMessage = try sandbox.run("ps-send", ["--answer", "yes", "and a message"])
         #expect(withMessage.status == 2)
+        let asking = try sandbox.run("ps-send", ["--new-conversation", "--print-ids", "ask me now"])
+        let askingID = try #require(Records.value("conversation", in: asking.stderrText))
+        let long = try sandbox.run("ps-send", ["--conversation", askingID, "--answer", String(repeating: "x", count: 2001)])
+        #expect(long.status == 2)
+        #expect(long.stderrText.contains("at most 2000 characters"))
 
         // One question, two answers: refused before sending, the question still open.
         let asked = try sandbox.run("ps-send", ["--new-conversation", "--print-ids", "ask me"])
@@ -155,5 +160,20 @@ import TestSupport
             """)
         #expect(run.stdoutText.contains("resume=11"), "\(run.stdoutText) \(run.stderrText)")
         #expect(run.stderrText.contains(Self.question))
+    }
+
+    @Test func psRenderKeepsControlSequencesOfAQuestionOffTheTerminal() throws {
+        let message = #"{"id":"a","role":"assistant","parts":[{"type":"tool-ask_user","toolCallId":"q","state":"input-available","#
+            + #""input":{"questions":[{"header":"H\u001b[2J","question":"Which\u001b]0;pwned\u0007 one?","#
+            + #""options":[{"label":"A\u001b[31m","description":"d\u009b1m"},{"label":"B"}]}]}}]}"#
+        for format in ["plain", "ansi", "markdown"] {
+            let result = try Run.command("ps-render", ["--format", format], stdin: Data((message + "\n").utf8),
+                                         environment: ["COLUMNS": "80"])
+            #expect(result.status == 0)
+            #expect(result.stdoutText.contains("Which"), "\(format): \(result.stdoutText)")
+            #expect(result.stdoutText.contains("2. B"), "\(format): \(result.stdoutText)")
+            #expect(!result.stdoutText.contains("pwned\u{07}") && !result.stdoutText.contains("\u{1B}[2J")
+                && !result.stdoutText.contains("\u{1B}]0;") && !result.stdoutText.contains("\u{9B}"), "\(format)")
+        }
     }
 }
