@@ -259,6 +259,12 @@ struct PsSend: ParsableCommand {
             throw ValidationError("--answer answers the conversation's question: give no message, and no --regenerate, "
                 + "--new-conversation, --history, --attach, --resume or --list-streams")
         }
+        if !answer.isEmpty && (page != nil || agent != nil) && conversation == nil {
+            throw ValidationError("--answer --page (or --agent) needs the agent's --conversation")
+        }
+        if answer.contains(where: { $0.allSatisfy(\.isWhitespace) }) {
+            throw ValidationError("--answer needs text: an option's label, or the answer in your words")
+        }
         if fromSeq != nil && resume == nil { throw ValidationError("--from-seq goes with --resume") }
         if let fromSeq, fromSeq < 0 { throw ValidationError("--from-seq must be 0 or more") }
         if newConversation && (conversation != nil || page != nil || agent != nil) {

@@ -103,6 +103,10 @@ import TestSupport
 
         let withMessage = try sandbox.run("ps-send", ["--answer", "yes", "and a message"])
         #expect(withMessage.status == 2)
+        let empty = try sandbox.run("ps-send", ["--answer", " "])
+        #expect(empty.status == 2 && empty.stderrText.contains("--answer needs text"))
+        let noConversation = try sandbox.run("ps-send", ["--page", "page_agent_demo", "--answer", "yes"])
+        #expect(noConversation.status == 2 && noConversation.stderrText.contains("needs the agent's --conversation"))
         let asking = try sandbox.run("ps-send", ["--new-conversation", "--print-ids", "ask me now"])
         let askingID = try #require(Records.value("conversation", in: asking.stderrText))
         let long = try sandbox.run("ps-send", ["--conversation", askingID, "--answer", String(repeating: "x", count: 2001)])
