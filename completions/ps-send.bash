@@ -164,7 +164,7 @@ _ps-send() {
 
     local -a repeating_flags=()
     local -a non_repeating_flags=(--insecure --new-conversation --print-ids --regenerate --no-resume --list-streams --raw --render --redact --allow-secrets --version -h --help)
-    local -a repeating_options=(--attach)
+    local -a repeating_options=(--answer --attach)
     local -a non_repeating_options=(--max-record-size --profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --conversation --page --agent --drive --provider --model --system --max-stdin-bytes --resume --from-seq --history --extract-facts-every)
     __ps-send_offer_flags_options -1
 
@@ -228,6 +228,9 @@ _ps-send() {
         return
         ;;
     '--from-seq')
+        return
+        ;;
+    '--answer')
         return
         ;;
     '--history')

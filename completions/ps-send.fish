@@ -20,7 +20,7 @@ function __ps-send_parse_tokens -S
     set -l unparsed_tokens (__ps-send_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-send'
-        __ps-send_parse_subcommand -r 1 'max-record-size=' 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'conversation=' 'page=' 'agent=' 'new-conversation' 'drive=' 'provider=' 'model=' 'system=' 'max-stdin-bytes=' 'print-ids' 'resume=' 'from-seq=' 'regenerate' 'history=' 'no-resume' 'list-streams' 'extract-facts-every=' 'attach=+' 'raw' 'render' 'redact' 'allow-secrets' 'version' 'h/help'
+        __ps-send_parse_subcommand -r 1 'max-record-size=' 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'conversation=' 'page=' 'agent=' 'new-conversation' 'drive=' 'provider=' 'model=' 'system=' 'max-stdin-bytes=' 'print-ids' 'resume=' 'from-seq=' 'regenerate' 'answer=+' 'history=' 'no-resume' 'list-streams' 'extract-facts-every=' 'attach=+' 'raw' 'render' 'redact' 'allow-secrets' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-send_parse_subcommand -r 1 'version'
@@ -100,6 +100,7 @@ complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_option
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" resume' -l 'resume' -d 'Write a reply that is being generated. Nothing is sent; the current API, with a session token.' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" from-seq' -l 'from-seq' -d 'With --resume: start at this chunk (default 0).' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" regenerate' -l 'regenerate' -d 'Ask again: replace the last reply. The conversation\'s last reply is deleted and its last message sent once more.'
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send"' -l 'answer' -d 'Answer the assistant\'s question (exit 11), once per question. An option\'s label picks it; other text is the answer.' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" history' -l 'history' -d 'Start a conversation from these messages. They are ps-history output (- for stdin), for APIs where the client keeps conversations.' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" no-resume' -l 'no-resume' -d 'On a broken connection, stop (exit 9). By default ps-send joins the reply again.'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" list-streams' -l 'list-streams' -d 'List the replies being generated now. They are NDJSON (messageId, conversationId, ...); nothing is sent.'

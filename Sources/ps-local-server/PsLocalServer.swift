@@ -103,7 +103,9 @@ struct PsLocalServer: ParsableCommand {
             REPLIES: a message containing "tool" gets a read_page tool call \
             then text; "table" a markdown table; "code" a fenced code block; \
             "think" or "reason" reasoning first; anything else a few \
-            paragraphs of markdown quoting the question. On the chat \
+            paragraphs of markdown quoting the question; on the pagespace \
+            dialect "ask me" a reply that stops on an ask_user question (a \
+            trailing assistant message with its answer goes on, naming it). On the chat \
             completion routes the system messages' words count too. Events are paced \
             --pace-ms apart. The reply is stored as it was streamed (also when \
             the client hangs up, or what was sent before POST /api/ai/abort).

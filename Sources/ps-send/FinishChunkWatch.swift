@@ -25,6 +25,9 @@ struct FinishChunkWatch {
     private(set) var sawFinish = false
     private(set) var chunkCount = 0
     private(set) var messageID: String?
+    /// The inputs of the ask_user calls seen (PageSpace's question to the user, a tool with no
+    /// execute: the server never sends its output, the reply stops on it).
+    private(set) var questions: [JSON] = []
     /// An `event: done` came (a named-event stream that ended properly).
     private(set) var sawDoneEvent = false
     /// Whether the stream names its events (`event:` lines other than `message`).
@@ -100,6 +103,9 @@ struct FinishChunkWatch {
             && (Self.mentions(Self.partStart, in: data) || Self.mentions(Self.partEnd, in: data)
                 || Self.mentions(Self.toolInput, in: data))
         guard whole, isStart || mentionsFinish || opensOrCloses, let chunk = try? JSON.parse(bytes: Array(data)) else { return }
+        if chunk["type"]?.stringValue == "tool-input-available", chunk["toolName"]?.stringValue == "ask_user" {
+            questions.append(chunk["input"] ?? .null)
+        }
         switch chunk["type"]?.stringValue {
         case "finish": sawFinish = true
         case "start": messageID = chunk["messageId"]?.stringValue

@@ -77,6 +77,15 @@ struct PsSend: ParsableCommand {
             --regenerate asks again: the conversation's last reply is deleted and its last \
             message sent once more (ps-message edits and deletes messages).
 
+            A PageSpace reply that ends on a question to the user (the ask_user tool: a \
+            question or a few, each with 2-4 options) is shown with its options, a line on \
+            stderr repeats it, and the exit status is 11. --answer TEXT (once per question, \
+            in order; with the same --conversation, or --page and --conversation) answers it \
+            as the web app does: TEXT that is an option's label picks that option, other text \
+            is the answer in the user's words; the reply then goes on as for a message. A \
+            message sent instead of an answer closes the question (the server marks it \
+            dismissed).
+
             --attach FILE (repeatable) is read and checked before anything is sent, as the \
             server checks images: a file whose content is a JPEG, PNG, GIF or WebP image (known \
             by its first bytes, not its name, and with a whole header that gives its size) becomes a file part {type:"file", mediaType, \
@@ -129,7 +138,7 @@ struct PsSend: ParsableCommand {
             \(ConnectionOptions.environmentHelp)
 
             \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .forbidden, .notFound,
-                                   .rateLimited, .serverError, .networkError, .incomplete, .interrupted,
+                                   .rateLimited, .serverError, .networkError, .incomplete, .assistantAsks, .interrupted,
                                    .brokenPipe]))
             """,
         version: ToolVersion.line)
@@ -191,6 +200,11 @@ struct PsSend: ParsableCommand {
     var regenerate = false
 
     @Option(name: .long, help: ArgumentHelp(
+        "Answer the assistant's question (exit 11), once per question. An option's label picks it; other text is the answer.",
+        valueName: "text"))
+    var answer: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp(
         "Start a conversation from these messages. They are ps-history output (- for stdin), for APIs where the client keeps conversations.",
         valueName: "file"))
     var history: String?
@@ -246,6 +260,17 @@ struct PsSend: ParsableCommand {
         if history == "-" && (words.isEmpty || words == ["-"]) {
             throw ValidationError("with --history - the messages come on stdin: give the message as arguments")
         }
+        if !answer.isEmpty && (!words.isEmpty || regenerate || newConversation || history != nil || !attach.isEmpty
+            || resume != nil || listStreams) {
+            throw ValidationError("--answer answers the conversation's question: give no message, and no --regenerate, "
+                + "--new-conversation, --history, --attach, --resume or --list-streams")
+        }
+        if !answer.isEmpty && (page != nil || agent != nil) && conversation == nil {
+            throw ValidationError("--answer --page (or --agent) needs the agent's --conversation")
+        }
+        if answer.contains(where: { $0.allSatisfy(\.isWhitespace) }) {
+            throw ValidationError("--answer needs text: an option's label, or the answer in your words")
+        }
         if fromSeq != nil && resume == nil { throw ValidationError("--from-seq goes with --resume") }
         if let fromSeq, fromSeq < 0 { throw ValidationError("--from-seq must be 0 or more") }
         if newConversation && (conversation != nil || page != nil || agent != nil) {
@@ -278,7 +303,7 @@ struct PsSend: ParsableCommand {
         var files = try AttachedFiles(paths: attach)
         try files.mapTexts { try secrets.pass($0.content, from: "--attach \(TerminalSafeText.sanitize($0.filename))") }
         let system = try self.system.map { try secrets.pass($0, from: "--system") }
-        let text = regenerate ? nil : files.text(withMessage: try messageText(secrets))
+        let text = regenerate || !answer.isEmpty ? nil : files.text(withMessage: try messageText(secrets))
         let connection = try self.connection.connect()
         let adapter = connection.adapter
         if !files.images.isEmpty && !adapter.takesFileParts {
@@ -298,6 +323,8 @@ struct PsSend: ParsableCommand {
         } else if let text {
             target = try sendTarget(adapter, page: page, text: text, model: model)
             message = UserMessage.make(text: text, files: files.fileParts)
+        } else if !answer.isEmpty {
+            (target, message) = try answerTarget(adapter, page: page, secrets: secrets)
         } else {
             (target, message) = try regenerationTarget(adapter, page: page)
         }
@@ -392,18 +419,7 @@ struct PsSend: ParsableCommand {
     /// `--regenerate`: the conversation's last user message, sent again (same id, so it is not
     /// stored twice) after its reply is deleted, as the web app's retry does.
     private func regenerationTarget(_ adapter: APIAdapter, page: String?) throws -> (SendTarget, JSON) {
-        let source: HistorySource
-        if let page {
-            source = .agent(pageID: page, conversationID: conversation)
-        } else if let conversation {
-            try adapter.requireConversation(conversation)
-            source = .global(conversationID: conversation)
-        } else {
-            guard let id = try adapter.defaultConversationID(creating: nil) else {
-                throw ToolError(.notFound, "there is no conversation to regenerate in; name one with --conversation")
-            }
-            source = .global(conversationID: id)
-        }
+        let source = try existingSource(adapter, page: page, toDo: "regenerate in")
         var recent = try adapter.historyPage(source, query: HistoryQuery(limit: 2)).messages
         if let last = recent.last, last["role"]?.stringValue == "assistant", let id = last["id"]?.stringValue {
             let editing = try Capabilities.require(adapter, MessageEditing.self, toDo: "delete the last reply to regenerate it")
@@ -417,9 +433,72 @@ struct PsSend: ParsableCommand {
         message["id"] = question["id"]
         message["role"] = "user"
         message["parts"] = question["parts"]
-        switch source {
-        case .global(let id): return (.global(conversationID: id), .object(message))
-        case .agent(let page, let id): return (.agent(pageID: page, conversationID: id), .object(message))
+        return (source.target, .object(message))
+    }
+
+    /// `--answer TEXT`: the conversation's last reply, its pending ask_user calls answered, sent
+    /// back as the web client's addToolResult does (the trailing message is the assistant's, the
+    /// part `output-available` with `{answers:[{header, question, selectedLabel | otherText}]}`;
+    /// the server merges it into the stored reply and goes on: apps/web/src/lib/ai/core/
+    /// ask-user-resume.ts, global-chat-turn.ts:608-622, page-chat-turn.ts:1021-1036).
+    private func answerTarget(_ adapter: APIAdapter, page: String?, secrets: SecretCheck) throws -> (SendTarget, JSON) {
+        guard adapter.kind == .pagespace else {
+            throw ToolError(.usage, "--answer answers PageSpace's questions (ask_user); the \(adapter.kind.rawValue) API asks none")
+        }
+        let source = try existingSource(adapter, page: page, toDo: "answer in")
+        let recent = try adapter.historyPage(source, query: HistoryQuery(limit: 1)).messages
+        guard let last = recent.last, last["role"]?.stringValue == "assistant", case .object(var message) = last,
+              let parts = last["parts"]?.arrayValue,
+              parts.contains(where: { Self.isPendingQuestion($0) }) else {
+            throw ToolError(.notFound, "the conversation's last reply asks no question: there is nothing for --answer to answer")
+        }
+        let texts = try answer.map { try secrets.pass($0, from: "--answer") }
+        // The server takes an answer of at most 2000 characters (askUserOutputSchema,
+        // ask-user-tools.ts:41-49) and drops a longer one without a word.
+        if let long = texts.first(where: { $0.count > 2000 }) {
+            throw ToolError(.usage, "--answer takes at most 2000 characters (\(long.count) given)")
+        }
+        var remaining = texts[...]
+        let asked = parts.filter(Self.isPendingQuestion).reduce(0) { $0 + ($1["input"]?["questions"]?.arrayValue?.count ?? 0) }
+        guard asked == texts.count else {
+            throw ToolError(.usage, "the assistant asks \(asked) question\(asked == 1 ? "" : "s"): give --answer once for each, in order (\(texts.count) given)")
+        }
+        message["parts"] = .array(parts.map { part in
+            guard Self.isPendingQuestion(part), case .object(var answered) = part else { return part }
+            let answers = (part["input"]?["questions"]?.arrayValue ?? []).map { question -> JSON in
+                let text = remaining.popFirst() ?? ""
+                let labels = (question["options"]?.arrayValue ?? []).compactMap { $0["label"]?.stringValue }
+                var answer = JSONObject()
+                answer["header"] = question["header"] ?? ""
+                answer["question"] = question["question"] ?? ""
+                answer[labels.contains(text) ? "selectedLabel" : "otherText"] = .string(text)
+                return .object(answer)
+            }
+            answered["state"] = "output-available"
+            answered["output"] = ["answers": .array(answers)]
+            return .object(answered)
+        })
+        message["createdAt"] = nil
+        return (source.target, .object(message))
+    }
+
+    private static func isPendingQuestion(_ part: JSON) -> Bool {
+        part["type"]?.stringValue == "tool-ask_user" && part["state"]?.stringValue == "input-available"
+    }
+
+    /// The conversation --regenerate or --answer works in: --page's (its --conversation), --conversation,
+    /// or the Global assistant's most recent.
+    private func existingSource(_ adapter: APIAdapter, page: String?, toDo: String) throws -> HistorySource {
+        if let page {
+            return .agent(pageID: page, conversationID: conversation)
+        } else if let conversation {
+            try adapter.requireConversation(conversation)
+            return .global(conversationID: conversation)
+        } else {
+            guard let id = try adapter.defaultConversationID(creating: nil) else {
+                throw ToolError(.notFound, "there is no conversation to \(toDo); name one with --conversation")
+            }
+            return .global(conversationID: id)
         }
     }
 
@@ -445,6 +524,7 @@ struct PsSend: ParsableCommand {
         if !stream.sawFinish {
             throw ToolError(.incomplete, "the reply was stopped on the server before its end (no finish chunk)")
         }
+        if let asked = stream.questions.last { throw ToolError(.assistantAsks, ResponseStream.questionLine(asked)) }
     }
 
     private func listActiveStreams() throws {
@@ -532,6 +612,15 @@ struct PsSend: ParsableCommand {
             Diagnostics.warning("the server did not confirm that it stopped the turn" + (detail.isEmpty ? "" : " (\(TerminalSafeText.sanitize(detail)))"))
         case .unsupported(let why):
             Diagnostics.warning(why)
+        }
+    }
+}
+
+extension HistorySource {
+    var target: SendTarget {
+        switch self {
+        case .global(let id): return .global(conversationID: id)
+        case .agent(let page, let id): return .agent(pageID: page, conversationID: id)
         }
     }
 }

@@ -48,6 +48,8 @@ final class ResponseStream {
     var chunksWritten: Int { finishes.chunkCount }
     var messageID: String? { finishes.messageID }
     var sawFinish: Bool { finishes.sawFinish }
+    /// The inputs of the ask_user calls the reply made (its questions to the user).
+    var questions: [JSON] { finishes.questions }
     var openParts: OpenParts { finishes.openParts }
 
     /// Sends `request` and copies its answer; a 401 to a credential the client can renew (the
@@ -176,6 +178,9 @@ final class ResponseStream {
                 "the stream closed with [DONE] but no finish: the server stopped the reply before its end "
                     + "(aborted, or taken over by another session); what arrived was written")
         }
+        if isUIMessageStream, let asked = questions.last {
+            throw ToolError(.assistantAsks, Self.questionLine(asked))
+        }
     }
 
     func toolError(_ failure: TransferFailure, request: HTTPRequest) -> ToolError {
@@ -183,6 +188,19 @@ final class ResponseStream {
             return ToolError(.networkError, "the stream was cut after \(received) bytes: \(message)")
         }
         return APIErrors.toolError(failure, request: request)
+    }
+
+    /// "the assistant asks: Which part…? (Demo Drive, Everything); answer with ps-send --answer TEXT".
+    static func questionLine(_ input: JSON) -> String {
+        let questions = input["questions"]?.arrayValue ?? []
+        let asked = questions.map { question -> String in
+            let options = (question["options"]?.arrayValue ?? []).compactMap { $0["label"]?.stringValue }
+            return (question["question"]?.stringValue ?? "") + (options.isEmpty ? "" : " (" + options.joined(separator: ", ") + ")")
+        }.joined(separator: "; ")
+        let how = questions.count > 1 ? "give --answer TEXT once for each question, in order" : "answer with ps-send --answer TEXT"
+        let oneLine = asked.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return TerminalSafeText.sanitize("the assistant asks: " + oneLine) + "; " + how
+            + " (and the same --conversation or --page)"
     }
 
     private func containsDone(_ bytes: [UInt8]) -> Bool {

@@ -22,6 +22,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case networkError = 9
     /// A stream ended early: no finish, an error chunk, or an abort.
     case incomplete = 10
+    /// The reply ends on a question to the user (PageSpace's ask_user tool call): answer it
+    /// with `ps-send --answer`.
+    case assistantAsks = 11
     /// Interrupted by a signal (Ctrl-C): 128 + SIGINT.
     case interrupted = 130
     /// The reader of our output went away (`| head`): 128 + SIGPIPE, and nothing is printed.
@@ -40,6 +43,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .serverError: return "server error"
         case .networkError: return "network error"
         case .incomplete: return "stream incomplete (no finish, error or abort)"
+        case .assistantAsks: return "the assistant asks a question (ps-send --answer)"
         case .interrupted: return "interrupted"
         case .brokenPipe: return "output closed by its reader"
         }

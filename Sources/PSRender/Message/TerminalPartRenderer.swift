@@ -104,7 +104,22 @@ struct TerminalPartRenderer {
             Span(" · ", styled { $0.dim = true }), Span(call.stateLabel, stateStyle),
         ]
         var lines: [StyledLine] = []
-        if options.tools == .compact {
+        if let questions = call.questions {
+            // A question to the user is shown whole, whatever the tools setting.
+            lines.append(line)
+            for question in questions {
+                let (text, options) = question.lines
+                lines += Wrapper.wrap([.text("? " + text.withoutControlCharacters, styled { $0.bold = true })], width: width - 2)
+                    .map { [Span("  ")] + $0 }
+                for option in options {
+                    lines += Wrapper.wrap([.text(option.withoutControlCharacters, .plain)], width: width - 4).map { [Span("    ")] + $0 }
+                }
+            }
+            for answer in call.answers {
+                lines += Wrapper.wrap([.text("answer: " + answer.withoutControlCharacters, styled { $0.color = .green })], width: width - 2)
+                    .map { [Span("  ")] + $0 }
+            }
+        } else if options.tools == .compact {
             if !call.compactInput.isEmpty {
                 line += [Span(" · ", styled { $0.dim = true }), Span(call.compactInput.withoutControlCharacters, styled { $0.dim = true })]
             }

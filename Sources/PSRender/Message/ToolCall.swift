@@ -25,7 +25,7 @@ struct ToolCall {
     var stateLabel: String {
         switch state {
         case "input-streaming": return "receiving input"
-        case "input-available": return "running"
+        case "input-available": return name == "ask_user" ? "waiting for your answer" : "running"
         case "output-available": return preliminary ? "partial output" : "done"
         case "output-error": return "error"
         case "approval-requested": return "awaiting approval"
@@ -40,4 +40,40 @@ struct ToolCall {
     var succeeded: Bool { state == "output-available" && !preliminary }
 
     var compactInput: String { input.map(JSONText.compact) ?? "" }
+
+    /// PageSpace's ask_user call (apps/web/src/lib/ai/tools/ask-user-tools.ts): its questions,
+    /// each with a header and 2-4 options; nil for any other tool.
+    var questions: [AskUserQuestion]? {
+        guard name == "ask_user", let list = input?["questions"]?.arrayValue else { return nil }
+        return list.map { question in
+            AskUserQuestion(
+                header: question["header"]?.stringValue ?? "",
+                text: question["question"]?.stringValue ?? "",
+                options: (question["options"]?.arrayValue ?? []).map {
+                    (label: $0["label"]?.stringValue ?? "", description: $0["description"]?.stringValue)
+                })
+        }
+    }
+
+    /// The user's answers to an ask_user call, as words ("dismissed: …" when it was closed unanswered).
+    var answers: [String] {
+        guard let output else { return [] }
+        if output["dismissed"]?.boolValue == true { return ["dismissed: " + (output["reason"]?.stringValue ?? "")] }
+        return (output["answers"]?.arrayValue ?? []).compactMap { $0["selectedLabel"]?.stringValue ?? $0["otherText"]?.stringValue }
+    }
+}
+
+struct AskUserQuestion {
+    let header: String
+    let text: String
+    let options: [(label: String, description: String?)]
+
+    /// "Scope: Which part…?" then "1. Label — description" per option.
+    var lines: (question: String, options: [String]) {
+        let question = header.isEmpty ? text : header + ": " + text
+        let options = options.enumerated().map { index, option in
+            "\(index + 1). " + option.label + (option.description.map { " — " + $0 } ?? "")
+        }
+        return (question, options)
+    }
 }

@@ -79,7 +79,16 @@ struct TranscriptPartRenderer {
     private func tool(_ call: ToolCall) -> [StyledLine] {
         var summary = "> ⚙ " + code(call.name) + " · " + call.stateLabel
         var lines: [StyledLine] = []
-        if options.tools == .compact {
+        if let questions = call.questions {
+            // A question to the user is shown whole, whatever the tools setting.
+            lines.append(line(summary))
+            for question in questions {
+                let (text, options) = question.lines
+                lines += [line(">"), line("> **" + escaped(text) + "**")]
+                lines += options.map { line("> " + escaped($0)) }
+            }
+            for answer in call.answers { lines += [line(">"), line("> Answer: " + escaped(answer))] }
+        } else if options.tools == .compact {
             if !call.compactInput.isEmpty { summary += " · " + code(call.compactInput) }
             // A backslash keeps the error on its own line inside the same quote.
             lines.append(line(summary + (call.errorText == nil ? "" : "\\")))

@@ -24,6 +24,8 @@ enum ChunkScript {
                     "type": "tool-input-available", "toolCallId": callID, "toolName": .string(call.name),
                     "input": call.input,
                 ])
+                // A client-side tool (ask_user) has no execute: the call stays open, the turn ends.
+                guard call.output != .null else { continue }
                 out.append(["type": "tool-output-available", "toolCallId": callID, "output": call.output])
                 // The model sees the tool result in a new step, as the AI SDK runs multi-step calls.
                 if index < segments.count - 1 {
@@ -33,7 +35,10 @@ enum ChunkScript {
             }
         }
         out.append(["type": "finish-step"])
-        out.append(dialect.isCurrent ? ["type": "finish", "finishReason": "stop"] : ["type": "finish"])
+        // A turn ended on an open call: runAgentWithRetry's own finish, without a reason
+        // (apps/web/src/lib/ai/core/run-agent-with-retry.ts:297).
+        let endsOpen = if case .tool(let call)? = segments.last { call.output == .null } else { false }
+        out.append(dialect.isCurrent && !endsOpen ? ["type": "finish", "finishReason": "stop"] : ["type": "finish"])
         return out
     }
 

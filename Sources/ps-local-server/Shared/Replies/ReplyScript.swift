@@ -7,7 +7,8 @@ enum ReplySegment: Sendable {
     case tool(ToolCall)
 }
 
-/// A tool call the "model" makes, with the result the server's tool gives back.
+/// A tool call the "model" makes, with the result the server's tool gives back: none (.null)
+/// for a client-side tool, whose call the turn leaves open (AskUser).
 struct ToolCall: Sendable {
     let name: String
     let callID: String
@@ -123,13 +124,15 @@ enum ReplyScript {
     /// turn ends with the `finish` tool (lib/ai/tools/finish-tool.ts; stopWhen hasToolCall(finish),
     /// global-chat-turn.ts:1342, page-chat-turn.ts:1831), and the Global assistant first looks
     /// its tools up with `tool_search` (global-chat-turn.ts:1008).
-    static func withControlCalls(_ segments: [ReplySegment], global: Bool) -> [ReplySegment] {
+    /// A turn that ends on a question (AskUser) has no finish call.
+    static func withControlCalls(_ segments: [ReplySegment], global: Bool, finish: Bool = true) -> [ReplySegment] {
         var result = segments
         if global {
             result.insert(.tool(ToolCall(
                 name: "tool_search", callID: Identifiers.random(prefix: "call_", bytes: 8), input: ["query": "read page"],
                 output: ["tools": ["read_page"]])), at: 0)
         }
+        guard finish else { return result }
         result.append(.tool(ToolCall(
             name: "finish", callID: Identifiers.random(prefix: "call_", bytes: 8), input: [:],
             output: ["done": true, "reason": "Task completed"])))

@@ -8,9 +8,31 @@ enum ReplyStreamer {
     static func respond(
         to body: JSON, conversationID: String, state: ServerState, extraHeaders: HTTPFields = [:], global: Bool = false
     ) throws -> Response {
-        let userMessage = try userMessage(from: body, state: state)
-        guard state.store.append(userMessage, to: conversationID) else {
-            throw Refusal.notFound("Conversation not found")
+        let segments: [ReplySegment], askedAt: Int64
+        let callID = Identifiers.random(prefix: "call_", bytes: 8)
+        if state.dialect == .pagespace, let last = body["messages"]?.arrayValue?.last, last["role"]?.stringValue == "assistant" {
+            // A resume (global-chat-turn.ts:608-622, page-chat-turn.ts:1021-1036): the client
+            // answered an ask_user question; no new message is stored, the answer is merged
+            // into the stored one and the turn goes on.
+            guard state.store.conversation(conversationID) != nil else { throw Refusal.notFound("Conversation not found") }
+            let merged = AskUser.merge(AskUser.results(in: last), into: last["id"]?.stringValue, conversationID: conversationID, store: state.store)
+            segments = ReplyScript.withControlCalls([.text(AskUser.continuation(merged))], global: global)
+            askedAt = Timestamp.now()
+        } else {
+            let userMessage = try userMessage(from: body, state: state)
+            guard state.store.append(userMessage, to: conversationID) else {
+                throw Refusal.notFound("Conversation not found")
+            }
+            askedAt = userMessage.createdAt
+            if state.dialect == .pagespace {
+                // A typed message instead of an answer dismisses a pending question
+                // (global-chat-turn.ts:600-607, page-chat-turn.ts:1009-1020).
+                AskUser.dismissPending(in: conversationID, store: state.store)
+                segments = AskUser.asks(userMessage.plainText) ? AskUser.question(callID: callID, global: global)
+                    : ReplyScript.withControlCalls(ReplyScript.reply(to: userMessage.plainText, callID: callID), global: global)
+            } else {
+                segments = ReplyScript.reply(to: userMessage.plainText, callID: callID)
+            }
         }
 
         // takeOverConversationStreams (apps/web/src/lib/ai/chat-pipeline/start-chat-generation.ts:
@@ -25,10 +47,6 @@ enum ReplyStreamer {
         let generation = ReplyGeneration(
             streamID: Identifiers.random(prefix: "stream_"), messageID: state.ids.nextMessageID(),
             conversationID: conversationID, fault: state.faults.takeReply())
-        var segments = ReplyScript.reply(to: userMessage.plainText, callID: Identifiers.random(prefix: "call_", bytes: 8))
-        if state.dialect == .pagespace {
-            segments = ReplyScript.withControlCalls(segments, global: global)
-        }
         let chunks = ChunkScript.chunks(for: segments, messageID: generation.messageID, dialect: state.dialect)
         let pacing = ReplyGeneration.Pacing(paceMs: state.paceMs, slow: state.faults.takeSlow())
         let drop = state.faults.takeDrop()
@@ -41,7 +59,7 @@ enum ReplyStreamer {
                     state.store.abandonReply(generation.messageID, in: conversationID)
                 } else {
                     // After the question, even within the same millisecond.
-                    let createdAt = max(Timestamp.now(), userMessage.createdAt + 1)
+                    let createdAt = max(Timestamp.now(), askedAt + 1)
                     let reply = StoredMessage(id: generation.messageID, role: "assistant", parts: parts, createdAt: createdAt)
                     state.store.append(reply, to: conversationID, status: generation.isAborted ? "interrupted" : "complete")
                 }
