@@ -19,6 +19,7 @@ final class ServerState: Sendable {
     let faults = FaultBoard()
     let requests = RequestLog()
     let streams = StreamRegistry()
+    let pendingAborts = PendingAborts()
     let agents: AgentDirectory
     let deviceGrants = DeviceGrants()
     let grants = OAuthGrants()
