@@ -42,14 +42,19 @@ struct PageAIRoutes {
             guard state.agents.isAgent(pageID) else { throw Refusal.notFound("Page not found") }
             try await history.dropIfArmed(context)
             let conversations = state.store.list(kind: .agent(pageID: pageID))
-            // No conversation named: the page's most recently active one.
-            let conversation: Conversation?
-            if let wanted = request.query("conversationId") {
-                conversation = conversations.first { $0.id == wanted }
+            // The conversation named, or with none every conversation of the page, interleaved
+            // oldest first (route.ts:25,56-60; message-repository.ts getMessagesForPage:1255-1280,
+            // ordered by createdAt then id; the late-2025 route, 458264c5b, route.ts:35-51, by
+            // createdAt).
+            let messages: [StoredMessage]
+            if let wanted = request.query("conversationId"), !wanted.isEmpty {
+                messages = conversations.first { $0.id == wanted }?.messages ?? []
             } else {
-                conversation = conversations.first
+                messages = conversations.flatMap(\.messages).sorted {
+                    ($0.createdAt, $0.id) < ($1.createdAt, $1.id)
+                }
             }
-            return Reply.json(.array((conversation?.messages ?? []).map { $0.rendered(for: state.dialect) }))
+            return Reply.json(.array(messages.map { $0.rendered(for: state.dialect) }))
         }
 
         guard state.dialect.isCurrent else { return }
