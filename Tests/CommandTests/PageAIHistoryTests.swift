@@ -37,6 +37,40 @@ import TestSupport
         #expect(oneIDs.first == "second-question")
     }
 
+    // apps/web/src/app/api/ai/page-agents/[agentId]/conversations/[conversationId]/messages/
+    // route.ts:75-81,118,151-156,277-290
+    @Test func anAgentsConversationMessagesAreThatAgentsOnly() throws {
+        let server = try LocalServer.start(extraArguments: ["--quiet"])
+        defer { server.stop() }
+        func messages(_ agent: String, _ conversation: String) throws -> (status: Int, body: [String: Any]) {
+            let reply = try server.request(
+                "GET", "/api/ai/page-agents/\(agent)/conversations/\(conversation)/messages?limit=3", headers: Self.mcp)
+            return (reply.status, try reply.jsonObject())
+        }
+        let own = try messages("page_agent_demo", "demoagentconversation")
+        #expect(own.status == 200)
+        #expect((own.body["messages"] as? [Any])?.count == 3)
+        #expect(own.body["conversationId"] as? String == "demoagentconversation")
+        #expect(own.body["messageCount"] as? Int == 3)
+        #expect(own.body["rev"] is Int)
+
+        // The Global assistant's conversation, read through the agent: none of its messages.
+        let global = try messages("page_agent_demo", LocalServer.globalConversationID)
+        #expect(global.status == 200)
+        #expect((global.body["messages"] as? [Any])?.isEmpty == true, "\(global.body)")
+        #expect(global.body["messageCount"] as? Int == 0)
+        #expect(global.body["rev"] is Int)
+        #expect((global.body["pagination"] as? [String: Any])?["limit"] as? Int == 3)
+
+        let unknown = try messages("page_agent_demo", "nosuchconversation")
+        #expect((unknown.body["messages"] as? [Any])?.isEmpty == true)
+        #expect(unknown.body["rev"] is NSNull)
+
+        let notAnAgent = try messages("page_nope", "demoagentconversation")
+        #expect(notAnAgent.status == 404)
+        #expect(notAnAgent.body["error"] as? String == "AI agent not found")
+    }
+
     // ps-history pages through one conversation only: with --page it must be named.
     @Test func psHistoryDoesNotPageThroughThePagesMixedHistory() throws {
         let server = try LocalServer.start(extraArguments: ["--quiet"])
