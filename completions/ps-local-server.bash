@@ -165,7 +165,7 @@ _ps-local-server() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--gemini-runs-tools --print-gemini-token --quiet --watch-stdin --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--host --port --dialect --pace-ms --history-messages --messages-per-timestamp --keepalive-ms --ping-interval-ms --ping-timeout-ms --gemini-idle-ms --legacy-token-seconds --legacy-device-token-seconds --local-models)
+    local -a non_repeating_options=(--host --port --dialect --pace-ms --history-messages --messages-per-timestamp --keepalive-ms --ping-interval-ms --ping-timeout-ms --gemini-idle-ms --legacy-token-seconds --oauth-token-seconds --legacy-device-token-seconds --local-models)
     __ps-local-server_offer_flags_options 0
 
     # Offer option value completions
@@ -202,6 +202,9 @@ _ps-local-server() {
         return
         ;;
     '--legacy-token-seconds')
+        return
+        ;;
+    '--oauth-token-seconds')
         return
         ;;
     '--legacy-device-token-seconds')

@@ -20,7 +20,7 @@ function __ps-local-server_parse_tokens -S
     set -l unparsed_tokens (__ps-local-server_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-local-server'
-        __ps-local-server_parse_subcommand 0 'host=' 'port=' 'dialect=' 'pace-ms=' 'history-messages=' 'messages-per-timestamp=' 'keepalive-ms=' 'ping-interval-ms=' 'ping-timeout-ms=' 'gemini-idle-ms=' 'gemini-runs-tools' 'print-gemini-token' 'legacy-token-seconds=' 'legacy-device-token-seconds=' 'local-models=' 'quiet' 'watch-stdin' 'version' 'h/help'
+        __ps-local-server_parse_subcommand 0 'host=' 'port=' 'dialect=' 'pace-ms=' 'history-messages=' 'messages-per-timestamp=' 'keepalive-ms=' 'ping-interval-ms=' 'ping-timeout-ms=' 'gemini-idle-ms=' 'gemini-runs-tools' 'print-gemini-token' 'legacy-token-seconds=' 'oauth-token-seconds=' 'legacy-device-token-seconds=' 'local-models=' 'quiet' 'watch-stdin' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-local-server_parse_subcommand -r 1 'version'
@@ -90,6 +90,7 @@ complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" gemini-runs-tools' -l 'gemini-runs-tools' -d 'The gemini dialect runs tool calls and sends their results (the real server fails every tool call).'
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" print-gemini-token' -l 'print-gemini-token' -d 'Print the gemini dialect\'s demo Firebase ID token and exit.'
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" legacy-token-seconds' -l 'legacy-token-seconds' -d 'How long a pagespace-legacy JWT lives (the real server\'s 15 minutes; shorter to try its renewal).' -rfka ''
+complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" oauth-token-seconds' -l 'oauth-token-seconds' -d 'How long an OAuth access token of the device flow lives (the real server\'s 15 minutes).' -rfka ''
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" legacy-device-token-seconds' -l 'legacy-device-token-seconds' -d 'How long a pagespace-legacy device token lives (90 days; under 7 days it is rotated on every renewal).' -rfka ''
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" local-models' -l 'local-models' -d 'How the local model servers answer (current dialect). The deployment\'s Ollama and LM Studio are reachable (a fixed list of models each), unreachable (the routes\' fallback answers) or unconfigured (503; not offered in the AI settings).' -rfka 'reachable unreachable unconfigured'
 complete -c 'ps-local-server' -n '__ps-local-server_should_offer_completions_for_flags_or_options "ps-local-server" quiet' -l 'quiet' -d 'Do not log requests on stderr.'

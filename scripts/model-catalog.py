@@ -46,7 +46,7 @@ def providers(config):
     for line in block.splitlines()[1:]:
         if m := re.match(r"^  ([A-Za-z_0-9]+): \{", line):
             current = m.group(1)
-            result[current] = {"name": current, "models": []}
+            result[current] = {"name": current, "models": [], "modelNames": {}}
             in_models = False
         elif current and (m := re.match(r"^    name: '([^']*)'", line)):
             result[current]["name"] = m.group(1)
@@ -54,9 +54,20 @@ def providers(config):
             in_models = True
         elif in_models and re.match(r"^    \},?", line):
             in_models = False
-        elif in_models and (m := re.match(r"^\s+'([^']+)':", line)):
+        elif in_models and (m := re.match(r"^\s+'([^']+)':\s*'([^']*)'", line)):
             result[current]["models"].append(m.group(1))
+            result[current]["modelNames"][m.group(1)] = m.group(2)
     return result
+
+
+def dynamic_catalog_providers(config, dynamic):
+    """DYNAMIC_CATALOG_PROVIDERS (isDynamicModelProvider, what /api/ai/models calls dynamic):
+    DYNAMIC_MODEL_PROVIDERS spread, plus its own strings; None where the source has no such set."""
+    if (m := re.search(r"const DYNAMIC_CATALOG_PROVIDERS\b[^=]*=\s*new Set<string>\(\[(.*?)\]", config, re.S)) is None:
+        return None
+    body = re.sub(r"//[^\n]*", "", m.group(1))
+    spread = (dynamic or []) if "...DYNAMIC_MODEL_PROVIDERS" in body else []
+    return spread + [name for name in re.findall(r"'([^']+)'", body) if name not in spread]
 
 
 def string_set(text, name):
@@ -113,6 +124,7 @@ def generation(git_dir, commit):
     catalog["freeTierModels"] = string_set(config, "FREE_TIER_MODELS")
     catalog["adminOnlyProviders"] = string_set(config, "ADMIN_ONLY_PROVIDERS")
     catalog["dynamicModelProviders"] = string_set(config, "DYNAMIC_MODEL_PROVIDERS")
+    catalog["dynamicCatalogProviders"] = dynamic_catalog_providers(config, catalog["dynamicModelProviders"])
     catalog["onpremProviders"] = string_set(config, "ONPREM_ALLOWED_PROVIDERS")
     if catalog["defaultModel"] is None and (settings := show(git_dir, commit, LEGACY_SETTINGS)):
         # The legacy settings route: currentModel: user?.currentAiModel || 'glm-4.5-air'.

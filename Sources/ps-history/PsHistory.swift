@@ -197,6 +197,10 @@ struct PsHistory: ParsableCommand {
         if agent != nil && !list { throw ValidationError("--agent goes with --list (to export, use --page)") }
         if all && onePage { throw ValidationError("--all cannot go with --limit, --cursor or --direction") }
         if state != nil && onePage { throw ValidationError("--state exports everything new; drop --limit/--cursor/--direction") }
+        if onePage && page != nil && conversation == nil {
+            // The page's own history (GET /api/ai/chat/messages?pageId=) mixes all its conversations.
+            throw ValidationError("--limit, --cursor and --direction page through one conversation: with --page, name it with --conversation")
+        }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         if lockWait < 0 { throw ValidationError("--lock-wait must be 0 or more seconds") }
         if !(1...200).contains(pageSize) { throw ValidationError("--page-size must be between 1 and 200") }

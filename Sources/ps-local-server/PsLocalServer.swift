@@ -227,6 +227,10 @@ struct PsLocalServer: ParsableCommand {
         "How long a pagespace-legacy JWT lives (the real server's 15 minutes; shorter to try its renewal).", valueName: "seconds"))
     var legacyTokenSeconds = 900
 
+    @Option(name: .customLong("oauth-token-seconds"), help: ArgumentHelp(
+        "How long an OAuth access token of the device flow lives (the real server's 15 minutes).", valueName: "seconds"))
+    var oauthTokenSeconds = 900
+
     @Option(name: .customLong("legacy-device-token-seconds"), help: ArgumentHelp(
         "How long a pagespace-legacy device token lives (90 days; under 7 days it is rotated on every renewal).", valueName: "seconds"))
     var legacyDeviceTokenSeconds = 90 * 86_400
@@ -253,8 +257,8 @@ struct PsLocalServer: ParsableCommand {
         guard (50...3_600_000).contains(pingIntervalMs), (50...3_600_000).contains(pingTimeoutMs) else {
             throw ValidationError("--ping-interval-ms and --ping-timeout-ms must be between 50 and 3600000")
         }
-        guard legacyTokenSeconds >= 1, legacyDeviceTokenSeconds >= 1 else {
-            throw ValidationError("--legacy-token-seconds and --legacy-device-token-seconds must be at least 1")
+        guard legacyTokenSeconds >= 1, legacyDeviceTokenSeconds >= 1, oauthTokenSeconds >= 1 else {
+            throw ValidationError("--legacy-token-seconds, --legacy-device-token-seconds and --oauth-token-seconds must be at least 1")
         }
         guard (0...5_000_000).contains(historyMessages) else {
             throw ValidationError("--history-messages must be between 0 and 5000000")
@@ -270,7 +274,8 @@ struct PsLocalServer: ParsableCommand {
             messagesPerTimestamp: messagesPerTimestamp, keepAliveMs: keepAliveMs, localModels: localModels,
             realtimeTiming: .init(pingInterval: .milliseconds(pingIntervalMs), pingTimeout: .milliseconds(pingTimeoutMs)),
             geminiIdleMs: geminiIdleMs, geminiRunsTools: geminiRunsTools,
-            legacyLifetimes: .init(accessSeconds: Int64(legacyTokenSeconds), deviceSeconds: Int64(legacyDeviceTokenSeconds)))
+            legacyLifetimes: .init(accessSeconds: Int64(legacyTokenSeconds), deviceSeconds: Int64(legacyDeviceTokenSeconds)),
+            oauthAccessSeconds: Int64(oauthTokenSeconds))
         let server = LocalServer(state: state, host: host, port: port)
         if watchStdin { StdinWatch.start() }
         let outcome = BlockingResult()

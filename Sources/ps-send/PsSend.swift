@@ -49,8 +49,9 @@ struct PsSend: ParsableCommand {
             Ctrl-C stops cleanly: what was received is already written, and on the current API \
             the server is asked to abort the turn (POST /api/ai/abort, naming the stream and \
             the conversation; on the Gemini API POST /conversations/ID/cancel); whether it \
-            stopped is said on stderr (stopped; already over; or not confirmed, so it may \
-            still be running; 10 aborts a minute at most); exit status 130. An MCP \
+            stopped is said on stderr (stopped; already over, and then the server stops the \
+            next send to the conversation within 30s; or not confirmed, so it may still be \
+            running; 10 aborts a minute at most); exit status 130. An MCP \
             key cannot abort: the reply then goes on on the server. The same happens, quietly \
             with status 141, when the reader of the output goes away. A stream the server cuts \
             exits 9 with everything received written; one that ends without [DONE], or with \
@@ -374,14 +375,16 @@ struct PsSend: ParsableCommand {
                 stream.output.close()  // the rendered reply ends before the lines about stopping
                 // The user's message stays in the conversation, with what came of the reply.
                 try keepTurn(adapter, target, message, stream, cutShort: "interrupted (Ctrl-C) before the reply's end")
-                abortTurn(adapter, streamID: stream.streamID, conversationID: target.conversationID)
+                // A reply whose finish arrived is over on the server: an abort would find nothing,
+                // and that stops the next send (AbortOutcome's not_found).
+                if !stream.sawFinish { abortTurn(adapter, streamID: stream.streamID, conversationID: target.conversationID) }
             }
             if case .network(_, true) = failure { try keepTurn(adapter, target, message, stream) }
             throw stream.toolError(failure, request: request)
         } catch is ReaderGone {
             // Kept as for a cut stream: the next message continues this conversation.
             try keepTurn(adapter, target, message, stream, cutShort: "the reader of the output went away before the reply's end")
-            abortTurn(adapter, streamID: stream.streamID, conversationID: target.conversationID, quiet: true)
+            if !stream.sawFinish { abortTurn(adapter, streamID: stream.streamID, conversationID: target.conversationID, quiet: true) }
             throw ExitRequest(.brokenPipe)  // quietly, like every command whose reader left
         }
     }
@@ -601,8 +604,11 @@ struct PsSend: ParsableCommand {
         case .stopped:
             Diagnostics.writeLine("ps-send: the server stopped the turn")
         case .notStopped("not_found", _):
-            // The turn ended a beat before the abort (abort-stream-anywhere.ts:28-32, 60-62).
-            Diagnostics.writeLine("ps-send: the turn had already ended on the server")
+            // The turn ended a beat before the abort (abort-stream-anywhere.ts:28-32, 60-62), or
+            // had not started: the server then stops the next send to the conversation within
+            // 30 seconds (:162-177, lib/ai/core/pending-abort-intents.ts:40).
+            Diagnostics.writeLine("ps-send: the turn had already ended on the server (or not yet started); "
+                + "the server stops the next send to this conversation made within 30 seconds")
         case .notStopped("unconfirmed", _):
             // Found, asked to stop, and still generating (abort-stream-anywhere.ts:34-38, 64-66).
             Diagnostics.warning("the server could not confirm that the turn stopped: it may still be running "

@@ -171,6 +171,14 @@ final class ResponseStream {
         if isUIMessageStream && !containsDone(tail) {
             throw ToolError(.incomplete, "the stream ended without [DONE] after \(received) bytes")
         }
+        if isUIMessageStream && !finishes.sawFinish && finishes.chunkCount == 0 {
+            // createStreamLifecycle (lib/ai/core/stream-lifecycle.ts:271-351): an abort that
+            // found nothing to stop leaves a pending abort that stops the next send within 30s.
+            throw ToolError(
+                .incomplete,
+                "the server stopped the reply before it started: an abort of this conversation in the last "
+                    + "30 seconds found nothing to stop, and the server then stops the next send; send it again")
+        }
         if isUIMessageStream && !finishes.sawFinish {
             stoppedOnServer = true
             throw ToolError(

@@ -112,6 +112,25 @@ import TestSupport
         #expect(online.keys.contains("refresh_token") == false)
     }
 
+    /// issue-tokens.ts:21,36 (ACCESS_TOKEN_TTL_SECONDS) and validateOAuthAccessToken
+    /// (apps/web/src/lib/auth/index.ts:310-312): an access token stops working when it
+    /// expires; its refresh token gets a new one.
+    @Test func anAccessTokenExpires() throws {
+        let server = try LocalServer.start(extraArguments: ["--oauth-token-seconds", "1", "--quiet"])
+        defer { server.stop() }
+        let pair = try Self.approvedToken(server, scope: "account offline_access")
+        #expect(pair["expires_in"] as? Int == 1)
+        let access = try #require(pair["access_token"] as? String)
+        #expect(try server.request("GET", "/api/auth/me", headers: ["Authorization": "Bearer " + access]).status == 200)
+        Thread.sleep(forTimeInterval: 1.2)
+        let expired = try server.request("GET", "/api/auth/me", headers: ["Authorization": "Bearer " + access])
+        #expect(expired.status == 401)
+        #expect(try expired.jsonObject()["error"] as? String == "Invalid OAuth access token")
+        let renewed = try Self.refresh(server, try #require(pair["refresh_token"] as? String)).jsonObject()
+        let next = try #require(renewed["access_token"] as? String)
+        #expect(try server.request("GET", "/api/auth/me", headers: ["Authorization": "Bearer " + next]).status == 200)
+    }
+
     static func refresh(_ server: LocalServer, _ token: String, scope: String? = nil) throws -> HTTPReply {
         var body = "grant_type=refresh_token&client_id=pagespace-cli&refresh_token=\(token)"
         if let scope { body += "&scope=" + (scope.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? scope) }

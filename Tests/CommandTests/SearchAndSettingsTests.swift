@@ -226,7 +226,28 @@ import TestSupport
         // AI_PROVIDERS' order (ai-providers-config.ts:90-): OpenAI's models first.
         #expect(records.first?["id"] as? String == "openai/gpt-5.6-sol-pro" && records.first?["ownedBy"] as? String == "openai")
         #expect(catalog["defaultProvider"] as? String == "openai" && catalog["defaultModel"] as? String == "openai/gpt-5.6-luna")
-        #expect(records.allSatisfy { Set($0.keys).isSubset(of: ["id", "ownedBy", "created"]) })
+        #expect(records.allSatisfy { Set($0.keys).isSubset(of: ["id", "ownedBy", "name", "created"]) })
+    }
+
+    // apps/web/src/lib/ai/core/model-catalog.ts:42-55 (displayName: the AI_PROVIDERS entry's
+    // value; dynamic: isDynamicModelProvider, ai-providers-config.ts:440-448, Azure included)
+    @Test func theCatalogNamesItsModelsAndCallsAzureDynamic() throws {
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        let catalog = try #require(try server.request("GET", "/api/ai/models").json() as? [String: Any])
+        let providers = try #require(catalog["providers"] as? [[String: Any]])
+        func provider(_ id: String) -> [String: Any]? { providers.first { $0["provider"] as? String == id } }
+        let mini = (provider("openai")?["models"] as? [[String: Any]])?.first { $0["id"] as? String == "openai/gpt-5.4-mini" }
+        #expect(mini?["displayName"] as? String == "GPT-5.4 Mini")
+        #expect(provider("azure_openai")?["dynamic"] as? Bool == true)
+        #expect(provider("ollama")?["dynamic"] as? Bool == true)
+        #expect(provider("openai")?["dynamic"] as? Bool == false)
+
+        let sandbox = try NetworkSandbox(server: server)
+        let listed = try sandbox.run("ps-models", [])
+        let records = try Records.parse(listed.stdoutText)
+        let first = try #require(records.first)
+        #expect(first["id"] as? String == "openai/gpt-5.6-sol-pro" && first["name"] as? String == "GPT-5.6 Sol Pro", "\(first)")
     }
 
     // MARK: search on the server

@@ -157,6 +157,42 @@ import TestSupport
         _ = stoppable.finish()
     }
 
+    // lib/ai/core/abort-stream-anywhere.ts:162-177 (recordPendingAbort),
+    // lib/ai/core/stream-lifecycle.ts:271-351 (consumePendingAbort), global-chat-turn.ts:1269-1289
+    @Test func anAbortThatFindsNothingStopsTheNextSendOnce() throws {
+        let server = try LocalServer.start(extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let conversation = LocalServer.globalConversationID
+        let none = try server.request("POST", "/api/ai/abort", headers: Self.session, body: #"{"conversationId":"\#(conversation)"}"#)
+        #expect(try Self.outcome(none) == "false not_found No in-flight stream on this conversation")
+        let before = try LocalServerTests.page(server, Self.session, query: "limit=2").ids
+        let stopped = try LocalServerTests.send(server, "tell me about the launch", id: "pre-aborted")
+        #expect(stopped.status == 200)
+        #expect(stopped.chunks.isEmpty, "\(stopped.text)")
+        #expect(stopped.text.hasSuffix("data: [DONE]\n\n"))
+        // The question is kept, no reply is stored.
+        let after = try LocalServerTests.page(server, Self.session, query: "limit=2").ids
+        #expect(after.last == "pre-aborted")
+        #expect(after.dropLast().last == before.last)
+        // Consumed: the next send is answered.
+        let answered = try LocalServerTests.send(server, "tell me about the launch")
+        #expect(answered.chunks.last?["type"] as? String == "finish")
+    }
+
+    // The pre-aborted send, as ps-send says it (stream-lifecycle.ts:271-351).
+    @Test func psSendSaysASendWasStoppedByAnEarlierAbort() throws {
+        let server = try LocalServer.start(extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox(server: server)
+        _ = try server.request("POST", "/api/ai/abort", headers: Self.session,
+                               body: #"{"conversationId":"\#(LocalServer.globalConversationID)"}"#)
+        let stopped = try sandbox.run("ps-send", ["hello"])
+        #expect(stopped.status == 10)
+        #expect(stopped.stderrText.contains("ps-send: the server stopped the reply before it started: an abort"), "\(stopped.stderrText)")
+        let answered = try sandbox.run("ps-send", ["hello"])
+        #expect(answered.status == 0, "\(answered.stderrText)")
+    }
+
     // apps/web/src/app/api/ai/abort/route.ts:10-16,33-48; the limiter's sliding window,
     // packages/lib/src/security/distributed-rate-limit.ts:533-550,574-650
     @Test func abortAllowsTenAMinute() throws {

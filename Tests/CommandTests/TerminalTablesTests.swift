@@ -29,16 +29,18 @@ import TestSupport
         #expect(piped.stdoutText.contains(#""providers":{"openai":{"isAvailable":true}"#))
     }
 
-    /// apps/web/src/app/api/ai/models/route.ts: the catalog has no dates, so no CREATED column;
-    /// an OpenAI-compatible /v1/models gives `created`, shown as a date.
+    /// apps/web/src/app/api/ai/models/route.ts: the catalog has display names (model-catalog.ts:48-50)
+    /// but no dates, so a NAME column and no CREATED column; an OpenAI-compatible /v1/models gives
+    /// `created`, shown as a date.
     @Test func modelsShowTheColumnsTheServerFills() throws {
         let (server, sandbox) = try RenderedReplyTests.session()
         defer { server.stop() }
         let catalog = try RenderedReplyTests.onTerminal("ps-models", sandbox)
         #expect(catalog.status == 0)
         let header = try #require(catalog.lines.first { $0.hasPrefix("ID") })
-        #expect(header.contains("OWNER") && !header.contains("CREATED"), "\(header)")
-        #expect(catalog.lines.contains { $0.hasPrefix("openai/gpt-5 ") && $0.hasSuffix("openai") })
+        #expect(header.contains("OWNER") && header.contains("NAME") && !header.contains("CREATED"), "\(header)")
+        #expect(catalog.lines.contains { $0.hasPrefix("openai/gpt-5 ") && $0.contains(" openai ") && $0.hasSuffix(" GPT-5") },
+                "\(catalog.lines)")
 
         let openAI = try LocalServer.start(dialect: "openai")
         defer { openAI.stop() }

@@ -31,12 +31,16 @@ final class Authenticator: Sendable {
     let mcpKeys = MCPKeys()
     /// The late-2025 server's password logins.
     let legacyLogins: LegacyLogins
-    /// OAuth access tokens handed out by the device flow → the scopes granted with them.
-    private let oauthTokens = Mutex<[String: [String]]>([:])
+    /// OAuth access tokens handed out by the device flow → the scopes granted with them and
+    /// when they expire (ms since 1970).
+    private let oauthTokens = Mutex<[String: (scopes: [String], expires: Int64)]>([:])
+    /// ACCESS_TOKEN_TTL_SECONDS (packages/lib/src/auth/oauth/issue-tokens.ts:21, 36: 15 minutes).
+    let oauthAccessSeconds: Int64
 
-    init(dialect: Dialect, legacyLifetimes: LegacyLogins.Lifetimes = .init()) {
+    init(dialect: Dialect, legacyLifetimes: LegacyLogins.Lifetimes = .init(), oauthAccessSeconds: Int64 = 15 * 60) {
         self.dialect = dialect
         legacyLogins = LegacyLogins(lifetimes: legacyLifetimes)
+        self.oauthAccessSeconds = oauthAccessSeconds
     }
 
     func require(_ request: Request, scope: Scope) throws -> Credential {
@@ -95,12 +99,12 @@ final class Authenticator: Sendable {
         throw Refusal(status: .unauthorized, error: "Invalid token format")  // index.ts:484
     }
 
-    /// validateOAuthAccessToken (index.ts:279-372): a token this server issued, whose stored
-    /// scopes parse (an empty list is `empty_scope`) and carry no all_drives, update_key or
-    /// activate_key. Anything else resolves to nobody.
+    /// validateOAuthAccessToken (index.ts:279-372): a token this server issued, not expired
+    /// (:310-312), whose stored scopes parse (an empty list is `empty_scope`) and carry no
+    /// all_drives, update_key or activate_key. Anything else resolves to nobody.
     private func validOAuthToken(_ token: String) -> Bool {
-        guard let scopes = oauthTokens.withLock({ $0[token] }),
-              case .success(let parsed) = ScopeList.parse(scopes.joined(separator: " "))
+        guard let issued = oauthTokens.withLock({ $0[token] }), issued.expires > Timestamp.now(),
+              case .success(let parsed) = ScopeList.parse(issued.scopes.joined(separator: " "))
         else { return false }
         return parsed.updateKeyID == nil && parsed.activateKeyID == nil && !parsed.allDrives
     }
@@ -130,7 +134,7 @@ final class Authenticator: Sendable {
     /// stores the grant's scopes with it).
     func issueOAuthToken(scopes: [String]) -> String {
         let token = Identifiers.random(prefix: "ps_at_", bytes: 24)
-        oauthTokens.withLock { $0[token] = scopes }
+        oauthTokens.withLock { $0[token] = (scopes, Timestamp.now() + oauthAccessSeconds * 1000) }
         return token
     }
 

@@ -42,14 +42,19 @@ struct PageAIRoutes {
             guard state.agents.isAgent(pageID) else { throw Refusal.notFound("Page not found") }
             try await history.dropIfArmed(context)
             let conversations = state.store.list(kind: .agent(pageID: pageID))
-            // No conversation named: the page's most recently active one.
-            let conversation: Conversation?
-            if let wanted = request.query("conversationId") {
-                conversation = conversations.first { $0.id == wanted }
+            // The conversation named, or with none every conversation of the page, interleaved
+            // oldest first (route.ts:25,56-60; message-repository.ts getMessagesForPage:1255-1280,
+            // ordered by createdAt then id; the late-2025 route, 458264c5b, route.ts:35-51, by
+            // createdAt).
+            let messages: [StoredMessage]
+            if let wanted = request.query("conversationId"), !wanted.isEmpty {
+                messages = conversations.first { $0.id == wanted }?.messages ?? []
             } else {
-                conversation = conversations.first
+                messages = conversations.flatMap(\.messages).sorted {
+                    ($0.createdAt, $0.id) < ($1.createdAt, $1.id)
+                }
             }
-            return Reply.json(.array((conversation?.messages ?? []).map { $0.rendered(for: state.dialect) }))
+            return Reply.json(.array(messages.map { $0.rendered(for: state.dialect) }))
         }
 
         guard state.dialect.isCurrent else { return }
@@ -73,13 +78,25 @@ struct PageAIRoutes {
             ])
         }
 
-        // apps/web/src/app/api/ai/page-agents/[agentId]/conversations/[conversationId]/messages/route.ts
+        // apps/web/src/app/api/ai/page-agents/[agentId]/conversations/[conversationId]/messages/route.ts:
+        // only the agent's messages of that conversation (unifiedPageScope(agentId), :151-156):
+        // another agent's or a Global conversation has none here, though its rev is still
+        // given (:118, 289); a conversation that does not exist has a null rev. The answer
+        // names the conversation and counts the messages (:277-290).
         router.get("/api/ai/page-agents/:agentId/conversations/:conversationId/messages") { request, context in
             _ = try auth.require(request, scope: .sessionOrMCP)
-            _ = try agentPage(context)
-            return try await history.page(
-                of: context.parameters.get("conversationId") ?? "", request: request, context: context,
-                unknownDirection: .becomesBefore)
+            let pageID = try agentPage(context)
+            let conversationID = context.parameters.get("conversationId") ?? ""
+            let query = HistoryQuery(request.uri, unknownDirection: .becomesBefore)
+            try await history.dropIfArmed(context)
+            let found = state.store.page(of: conversationID, query: query, compoundCursor: true)
+            let ours = state.store.conversation(conversationID)?.kind == .agent(pageID: pageID)
+            let page = ours ? found?.page ?? .empty : .empty
+            var body = page.body(query: query, dialect: state.dialect, rev: found?.rev).objectValue ?? JSONObject()
+            body["conversationId"] = .string(conversationID)
+            body["messageCount"] = .integer(Int64(page.messages.count))
+            if found == nil { body["rev"] = .null }
+            return Reply.json(.object(body))
         }
 
         // apps/web/src/app/api/ai/page-agents/consult/route.ts: a named conversation must be
@@ -122,9 +139,11 @@ struct PageAIRoutes {
         }
     }
 
+    /// The agent of a page-agents route (conversations/route.ts:46-51,167-172,
+    /// conversations/[conversationId]/messages/route.ts:75-81: 404 "AI agent not found").
     private func agentPage(_ context: ServerContext) throws -> String {
         guard let pageID = context.parameters.get("agentId"), state.agents.isAgent(pageID) else {
-            throw Refusal.notFound("Page not found")
+            throw Refusal.notFound("AI agent not found")
         }
         return pageID
     }

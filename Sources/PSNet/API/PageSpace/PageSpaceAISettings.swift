@@ -22,7 +22,7 @@ extension PageSpaceAdapter: SettingsAPI, ModelListing, SearchAPI {
 
     /// Every model of every provider in `GET /api/ai/models`, `ownedBy` its provider, named by
     /// its displayName; the catalog gives no creation dates. Providers whose models are found
-    /// at run time (Ollama, LM Studio) list none there.
+    /// at run time (Ollama, LM Studio, Azure OpenAI: `dynamic`) list none there.
     public func listModels() throws -> [ModelInfo] {
         let catalog = try client.get("/api/ai/models")
         guard let providers = catalog["providers"]?.arrayValue else {

@@ -56,7 +56,31 @@ struct AbortRoute {
                     "reason": "The stream could not be confirmed stopped and may still be running"]
         }
         if !stopped.isEmpty { return aborted }
+        // :162-177: nothing at all found (no stream stopped, none marked) leaves a pending
+        // abort on the conversation, which the next send on it within 30 seconds consumes.
+        if let conversationID, marked.isEmpty { state.pendingAborts.record(conversationID) }
         return ["aborted": false, "code": "not_found", "reason": "No in-flight stream on this conversation"]
+    }
+}
+
+/// The pending-abort intents (apps/web/src/lib/ai/core/pending-abort-intents.ts): one per
+/// conversation (this server has one user), recorded by an abort that finds nothing
+/// (recordPendingAbort:51-74, an upsert) and consumed by the next send on the conversation
+/// (consumePendingAbort:87-125, called by createStreamLifecycle, stream-lifecycle.ts:287):
+/// one younger than PENDING_ABORT_INTENT_TTL_MS (:40, 30 s) pre-aborts that send, an older
+/// one is dropped.
+final class PendingAborts: Sendable {
+    static let ttlMs: Int64 = 30_000
+    private let recorded = Mutex<[String: Int64]>([:])
+
+    func record(_ conversationID: String, nowMs: Int64 = Timestamp.now()) {
+        recorded.withLock { $0[conversationID] = nowMs }
+    }
+
+    /// Whether the send starting now on the conversation is pre-aborted.
+    func consume(_ conversationID: String, nowMs: Int64 = Timestamp.now()) -> Bool {
+        guard let at = recorded.withLock({ $0.removeValue(forKey: conversationID) }) else { return false }
+        return nowMs - at <= Self.ttlMs
     }
 }
 

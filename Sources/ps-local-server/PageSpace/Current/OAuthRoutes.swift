@@ -17,7 +17,6 @@ struct OAuthRoutes {
     /// DEVICE_CODE_TTL_SECONDS (packages/lib/src/auth/oauth/code-lifecycle.ts:28).
     static let deviceCodeSeconds = 1800
     /// ACCESS_TOKEN_TTL_SECONDS (packages/lib/src/auth/oauth/issue-tokens.ts:21).
-    static let accessTokenSeconds = 900
     /// USER_CODE_ALPHABET (packages/lib/src/auth/oauth/user-code.ts).
     static let userCodeAlphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
 
@@ -105,7 +104,7 @@ struct OAuthRoutes {
         }
         let token = state.authenticator.issueOAuthToken(scopes: scopes)
         let grantID = state.grants.add(scopes: scopes, token: token)
-        return Self.tokenPair(access: token, scopes: scopes, refresh: { state.refreshTokens.issue(grantID: grantID, scopes: scopes) })
+        return Self.tokenPair(access: token, seconds: state.authenticator.oauthAccessSeconds, scopes: scopes, refresh: { state.refreshTokens.issue(grantID: grantID, scopes: scopes) })
     }
 
     /// handleRefreshTokenGrant (token/route.ts:333-379): both fields, the client, then the
@@ -128,17 +127,17 @@ struct OAuthRoutes {
                 state.authenticator.revokeOAuthTokens([access])
                 return Self.error("invalid_grant")
             }
-            return Self.tokenPair(access: access, scopes: scopes, refresh: { state.refreshTokens.issue(grantID: grantID, scopes: scopes) })
+            return Self.tokenPair(access: access, seconds: state.authenticator.oauthAccessSeconds, scopes: scopes, refresh: { state.refreshTokens.issue(grantID: grantID, scopes: scopes) })
         }
     }
 
     /// tokenSuccessBody (token/route.ts:56-64): a refresh token only with offline_access
     /// (issue-tokens.ts:69-95); JSON.stringify drops an undefined one, so it is absent, not null.
-    static func tokenPair(access: String, scopes: [String], refresh: () -> String) -> Response {
+    static func tokenPair(access: String, seconds: Int64, scopes: [String], refresh: () -> String) -> Response {
         var body = JSONObject()
         body["access_token"] = .string(access)
         body["token_type"] = "Bearer"
-        body["expires_in"] = .integer(Int64(accessTokenSeconds))
+        body["expires_in"] = .integer(seconds)
         if scopes.contains("offline_access") { body["refresh_token"] = .string(refresh()) }
         body["scope"] = .string(scopes.joined(separator: " "))
         return Reply.json(.object(body), headers: [.cacheControl: "no-store"])

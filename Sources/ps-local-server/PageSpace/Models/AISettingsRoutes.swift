@@ -101,19 +101,21 @@ struct AISettingsRoutes {
         return Reply.json(.object(answer))
     }
 
-    /// One provider of buildModelCatalog (apps/web/src/lib/ai/core/model-catalog.ts).
+    /// One provider of buildModelCatalog (apps/web/src/lib/ai/core/model-catalog.ts:42-55): each model
+    /// with its display name, `dynamic` by isDynamicModelProvider (ai-providers-config.ts:440-448).
+    /// contextWindow (MODEL_CONTEXT_WINDOWS) is not given.
     private static func catalogEntry(_ provider: String, _ catalog: ModelCatalog) -> JSON {
         let models = (catalog.models[provider] ?? []).map { id -> JSON in
             var model = JSONObject()
             model["id"] = .string(id)
-            model["displayName"] = .string(id)
+            model["displayName"] = .string(catalog.modelNames[id] ?? id)
             model["provider"] = .string(provider)
             model["free"] = .bool(catalog.freeTierModels.contains(id))
             return .object(model)
         }
         return [
             "provider": .string(provider), "name": .string(catalog.displayNames[provider] ?? provider),
-            "dynamic": .bool(catalog.dynamicProviders.contains(provider)), "models": .array(models),
+            "dynamic": .bool(catalog.dynamicCatalogProviders.contains(provider)), "models": .array(models),
         ]
     }
 }

@@ -10,6 +10,8 @@ struct ModelCatalog: Sendable {
     let providerIDs: [String]
     let displayNames: [String: String]
     let models: [String: [String]]
+    /// Each model's display name (the value of its AI_PROVIDERS entry), by model id.
+    let modelNames: [String: String]
     /// ALL_PROVIDER_NAMES: what PATCH /api/ai/settings accepts (the current generation).
     let providerNames: [String]
     let defaultProvider: String
@@ -18,6 +20,9 @@ struct ModelCatalog: Sendable {
     let adminOnlyProviders: Set<String>
     /// DYNAMIC_MODEL_PROVIDERS (ollama, lmstudio): models found at run time.
     let dynamicProviders: Set<String>
+    /// DYNAMIC_CATALOG_PROVIDERS (isDynamicModelProvider, ai-providers-config.ts:440-448): those
+    /// and azure_openai; /api/ai/models calls them dynamic.
+    let dynamicCatalogProviders: Set<String>
     /// ONPREM_ALLOWED_PROVIDERS: PATCH skips the model check for these too (azure_openai).
     let onpremProviders: Set<String>
     let commit: String
@@ -30,13 +35,17 @@ struct ModelCatalog: Sendable {
     init(_ json: JSON) {
         let providers = json["providers"]?.objectValue ?? JSONObject()
         providerIDs = providers.keys
-        var names: [String: String] = [:], models: [String: [String]] = [:]
+        var names: [String: String] = [:], models: [String: [String]] = [:], modelNames: [String: String] = [:]
         for (id, provider) in providers {
             names[id] = provider["name"]?.stringValue ?? id
             models[id] = (provider["models"]?.arrayValue ?? []).compactMap(\.stringValue)
+            for (model, name) in provider["modelNames"]?.objectValue ?? JSONObject() {
+                modelNames[model] = name.stringValue
+            }
         }
         displayNames = names
         self.models = models
+        self.modelNames = modelNames
         func strings(_ key: String) -> [String] { (json[key]?.arrayValue ?? []).compactMap(\.stringValue) }
         providerNames = json["providerNames"] == nil ? providerIDs : strings("providerNames")
         defaultProvider = json["defaultProvider"]?.stringValue ?? ""
@@ -44,6 +53,7 @@ struct ModelCatalog: Sendable {
         freeTierModels = Set(strings("freeTierModels"))
         adminOnlyProviders = Set(strings("adminOnlyProviders"))
         dynamicProviders = json["dynamicModelProviders"] == nil ? ["ollama", "lmstudio"] : Set(strings("dynamicModelProviders"))
+        dynamicCatalogProviders = json["dynamicCatalogProviders"] == nil ? dynamicProviders : Set(strings("dynamicCatalogProviders"))
         onpremProviders = Set(strings("onpremProviders"))
         commit = json["commit"]?.stringValue ?? ""
     }

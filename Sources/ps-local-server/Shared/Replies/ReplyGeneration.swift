@@ -147,7 +147,8 @@ final class ReplyGeneration: Sendable {
     /// were streamed (all of them, or those before an abort), then sends `[DONE]`.
     func run(chunks: [JSON], pacing: Pacing, finished: @Sendable ([JSON]) -> Void) async {
         var recorder = ReplyRecorder()
-        var aborted = false
+        // Aborted before it started (pre-aborted): it sends nothing and ends aborted.
+        var aborted = isAborted
         for (index, chunk) in chunks.enumerated() {
             if index > 0 { await pause(pacing, before: index) }
             if isAborted {

@@ -47,7 +47,15 @@ enum ReplyStreamer {
         let generation = ReplyGeneration(
             streamID: Identifiers.random(prefix: "stream_"), messageID: state.ids.nextMessageID(),
             conversationID: conversationID, fault: state.faults.takeReply())
-        let chunks = ChunkScript.chunks(for: segments, messageID: generation.messageID, dialect: state.dialect)
+        var chunks = ChunkScript.chunks(for: segments, messageID: generation.messageID, dialect: state.dialect)
+        // createStreamLifecycle (lib/ai/core/stream-lifecycle.ts:271-351) consumes a pending
+        // abort (AbortRoute, PendingAborts): the send is pre-aborted, its execute writes nothing
+        // (global-chat-turn.ts:1269-1289, page-chat-turn.ts:1746-1762), so the stream is [DONE]
+        // alone and no reply is stored.
+        if state.dialect == .pagespace, state.pendingAborts.consume(conversationID) {
+            generation.requestAbort()
+            chunks = []
+        }
         let pacing = ReplyGeneration.Pacing(paceMs: state.paceMs, slow: state.faults.takeSlow())
         let drop = state.faults.takeDrop()
 

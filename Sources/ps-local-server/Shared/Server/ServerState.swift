@@ -19,6 +19,7 @@ final class ServerState: Sendable {
     let faults = FaultBoard()
     let requests = RequestLog()
     let streams = StreamRegistry()
+    let pendingAborts = PendingAborts()
     let agents: AgentDirectory
     let deviceGrants = DeviceGrants()
     let grants = OAuthGrants()
@@ -34,7 +35,7 @@ final class ServerState: Sendable {
     init(dialect: Dialect, paceMs: Int, quiet: Bool, historyMessages: Int, messagesPerTimestamp: Int = 1,
          keepAliveMs: Int = 15_000, localModels: LocalModelServers = .reachable,
          realtimeTiming: RealtimeHub.Timing = .init(), geminiIdleMs: Int = 30 * 60 * 1000, geminiRunsTools: Bool = false,
-         legacyLifetimes: LegacyLogins.Lifetimes = .init()) {
+         legacyLifetimes: LegacyLogins.Lifetimes = .init(), oauthAccessSeconds: Int64 = 15 * 60) {
         self.dialect = dialect
         gemini = GeminiConversations(idleMs: Int64(geminiIdleMs))
         self.geminiRunsTools = geminiRunsTools
@@ -46,7 +47,7 @@ final class ServerState: Sendable {
         self.paceMs = paceMs
         self.keepAliveMs = keepAliveMs
         self.quiet = quiet
-        authenticator = Authenticator(dialect: dialect, legacyLifetimes: legacyLifetimes)
+        authenticator = Authenticator(dialect: dialect, legacyLifetimes: legacyLifetimes, oauthAccessSeconds: oauthAccessSeconds)
         let nextNumber = HistorySeeder.seed(
             store, globalMessages: historyMessages, perTimestamp: messagesPerTimestamp)
         ids = Identifiers(firstMessageNumber: nextNumber)
