@@ -81,6 +81,8 @@ let package = Package(
         .target(name: "CCurl"),
         .target(name: "CSourceHighlightLoader"),
         .target(name: "PSRender", dependencies: ["PSCore", "CCmarkGFM", "CSourceHighlightLoader"]),
+        // Prompt templates and the JSON Schema check of answers (ps-send, ps-batch): no network code.
+        .target(name: "PSPrompt", dependencies: ["PSCore"]),
         // The message archive (SQLite with FTS5): no network code.
         .target(name: "PSArchive", dependencies: ["PSCore", "CSQLite"]),
         // The same archive in PostgreSQL (--db postgresql://…); only the helper ps-archive-postgres
@@ -123,6 +125,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["PSCore"], path: "Tests/TestSupport"),
         .testTarget(name: "PSCoreTests", dependencies: ["PSCore", "TestSupport", "CJansson"]),
         .testTarget(name: "PSRenderTests", dependencies: ["PSRender", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "PSPromptTests", dependencies: ["PSPrompt", "TestSupport"]),
         .testTarget(name: "PSNetTests", dependencies: ["PSNet", "TestSupport"]),
         .testTarget(name: "PSArchiveTests", dependencies: ["PSArchive", "PSArchivePostgres", "TestSupport"]),
         .testTarget(name: "CommandTests", dependencies: ["PSCore", "TestSupport"], exclude: ["FuzzCorpus", "Terminal", "Hostile"]),
