@@ -92,6 +92,8 @@ public struct PromptTemplate: Sendable {
         } else {
             schema = nil
         }
+        // A file's last newline ends the file, not the message.
+        while body.last == "\n" || body.last == "\r\n" { body.removeLast() }
         pieces = try Self.pieces(of: body, source: source)
     }
 

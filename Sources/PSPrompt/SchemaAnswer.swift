@@ -21,7 +21,7 @@ public struct SchemaAnswer: Sendable {
             violations = schema.validate(value)
         } catch {
             value = nil
-            violations = [SchemaViolation(path: ".", message: "is not JSON (\((error as? JSONParseError)?.description ?? "\(error)"))")]
+            violations = [SchemaViolation(path: ".", message: "is not JSON (\(TerminalSafeText.sanitize((error as? JSONParseError)?.description ?? "\(error)")))")]
         }
     }
 
