@@ -104,7 +104,7 @@ let package = Package(
 
         // Commands that talk to a server.
         .executableTarget(name: "ps-auth", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
-        .executableTarget(name: "ps-send", dependencies: commandDependencies + ["PSNet", "PSRender"]),
+        .executableTarget(name: "ps-send", dependencies: commandDependencies + ["PSNet", "PSRender", "PSPrompt"]),
         .executableTarget(name: "ps-history", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
         .executableTarget(name: "ps-message", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
         .executableTarget(name: "ps-facts", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
