@@ -9,7 +9,7 @@ import Glibc
 /// template (PSPrompt), and the answer checked against a JSON Schema (SchemaTurns).
 struct PromptOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Make the message from a template: FILE, or NAME for $XDG_CONFIG_HOME/ps-tools/templates/NAME.md. --var fills {{name}}, piped text {{stdin}}.",
+        "Make the message from a template (FILE or NAME). NAME is $XDG_CONFIG_HOME/ps-tools/templates/NAME.md; --var fills {{name}}, piped text {{stdin}}.",
         valueName: "file|name"))
     var template: String?
 
@@ -17,14 +17,14 @@ struct PromptOptions: ParsableArguments {
     var vars: [String] = []
 
     @Option(name: .long, help: ArgumentHelp(
-        "Check the answer against a JSON Schema: FILE or inline JSON. The valid value becomes the reply's text; an invalid one exits 3.",
+        "Check the answer against a JSON Schema. FILE or inline JSON; the valid value becomes the reply's text, an invalid one exits 3.",
         valueName: "file|json"))
     var schema: String?
 
-    @Option(name: .long, help: ArgumentHelp("With --schema: send an invalid answer back n times (default 1). Each time with what is wrong.", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("With --schema: send a wrong answer back n times. Each time with what is wrong (default 1).", valueName: "n"))
     var repair: Int?
 
-    @Flag(name: .customLong("print"), help: "Print the message instead of sending it (a dry run). Filled in and checked for secrets, as it would be sent.")
+    @Flag(name: .customLong("print"), help: "Print the message instead of sending it. A dry run: filled in and checked for secrets, as it would be sent.")
     var printOnly = false
 
     /// What a send needs to check against ps-send's other options.

@@ -11,7 +11,7 @@ import Glibc
 struct PsSend: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-send",
-        abstract: "Send a message to an assistant on any of five backends (PageSpace, its legacy API, OpenAI-compatible, Lucid, Gemini); the answer streams to stdout, rendered on a terminal.",
+        abstract: "Send a message to an assistant on five backends (PageSpace, its legacy API, OpenAI-compatible, Lucid, Gemini); the reply streams to stdout or a terminal.",
         discussion: """
             The message is the arguments joined by spaces, or stdin when there are none (or the \
             only argument is -). With arguments AND piped input (git diff | ps-send "review \
@@ -111,6 +111,31 @@ struct PsSend: ParsableCommand {
             is exit 2 naming where (never the secret); --redact sends it as \
             [REDACTED:kind], --allow-secrets as it is.
 
+            --template FILE|NAME makes the message from a template (NAME is \
+            $XDG_CONFIG_HOME/ps-tools/templates/NAME.md; a FILE has a / or ends in .md): \
+            {{name}} is filled by --var name=VALUE, {{stdin}} by the piped text (without it, \
+            piped text follows the message after a blank line, as ever); \\{{ writes a literal \
+            {{. A placeholder with no value, a --var with no placeholder, {{stdin}} with nothing \
+            piped, or a {{ that starts no placeholder is exit 2 naming it, before anything is \
+            sent. A front matter between --- lines sets system, model and schema (a one-line \
+            value, or | and indented lines; a schema file is relative to the template); the \
+            options win over it. The secret check applies to the filled text. --print writes \
+            the message to stdout instead of sending it.
+
+            --schema FILE|JSON checks the answer against a JSON Schema of the draft 7 keywords \
+            type, properties, required, additionalProperties, items, enum, const, minimum, \
+            maximum, minLength, maxLength (code points), pattern (a Swift Regex: ECMAScript-like, \
+            no lookbehind), anyOf, oneOf and $ref within the schema; any other keyword, or a $ref \
+            beside other keywords, is exit 2. An OpenAI-compatible server gets it as \
+            response_format json_schema, every other API as a short instruction after the \
+            message. The answer (one enclosing ``` fence is allowed) is read and validated here \
+            whatever the server claims; an invalid one is sent back in the same conversation \
+            with what is wrong, up to --repair N times (default 1; a line on stderr each time). \
+            The reply is then written whole, as one text block holding the valid JSON value \
+            (compact), so that ps-render --format text | jq reads it, with \
+            metadata.schema {valid, repairs, errors} (ps-ndjson(5)). Still invalid: the last \
+            answer's text is written and the exit status is 3, naming the first error.
+
             An API that answers whole (Lucid: one JSON document, no stream) is written as the \
             same UI message stream (start, one text block, finish, [DONE]; see ps-ndjson(5)), \
             so the pipeline is unchanged; --print-ids then names the server's id of the \
@@ -126,20 +151,23 @@ struct PsSend: ParsableCommand {
               ps-send "What's in my workspace?" | ps-sse | ps-parts | ps-render
               echo "Summarise this page" | ps-send --page page_123 > reply.sse
               ps-send --agent "Research Assistant" "What changed?" | ps-sse | ps-parts
-              ps-send --conversation ckv4f9k2m0000a1b2c3d4e5f6 --provider openai \\
-                  --model openai/gpt-5.4-mini "Hello"
               ps-send --print-ids "Remember this" 2>ids.txt | ps-sse >/dev/null
               git diff | ps-send "Review this change" | ps-sse | ps-parts | ps-render
+              git diff | ps-send --template review --var project=api --print
+              ps-send --conversation ckv4f9k2m0000a1b2c3d4e5f6 --provider openai \\
+                  --model openai/gpt-5.4-mini "Hello"
               ps-send --attach chart.png --attach notes.md "What does the chart show?" \\
                   | ps-sse | ps-parts
               ps-send --list-streams
               ps-send --resume msg_123 | ps-sse | ps-parts | ps-render
               ps-send --api lucid --extract-facts-every 10 "I moved to Lyon" \\
                   | ps-sse | ps-parts | ps-render
+              ps-send --schema trip.schema.json "Plan a weekend in Lyon" \\
+                  | ps-sse | ps-parts | ps-render --format text | jq -r .city
 
             \(ConnectionOptions.environmentHelp)
 
-            \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .forbidden, .notFound,
+            \(ExitStatus.helpText([.success, .failure, .usage, .malformedInput, .authenticationNeeded, .forbidden, .notFound,
                                    .rateLimited, .serverError, .networkError, .incomplete, .assistantAsks, .interrupted,
                                    .brokenPipe]))
             """,
