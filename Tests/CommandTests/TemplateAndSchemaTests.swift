@@ -179,4 +179,21 @@ import TestSupport
         #expect(run.status == 0, "\(backend): \(run.stderrText)")
         #expect(run.stdoutText == #"{"city":"example","days":2}"# + "\n", "\(backend)")
     }
+
+    /// PageSpace's OpenAI-compatible API reads no response_format: the schema goes in words
+    /// there too, and the repair in the conversation the server keeps.
+    @Test func pageSpacesOpenAIVariantGetsTheSchemaInWords() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try PageSpaceOpenAIVariantTests.loggedIn(server, model: PageSpaceOpenAIVariantTests.agentModel)
+        let run = try sandbox.shell("ps-send --new-conversation --schema '\(Self.schema)' 'Plan a trip, wrong json' "
+            + "| ps-sse | ps-parts | ps-render --format text | jq -r .city")
+        #expect(run.status == 0, "\(run.stderrText)")
+        #expect(run.stdoutText == "example\n")
+        let sends = try PageSpaceOpenAIVariantTests.sends(server, path: "/api/v1/chat/completions")
+        #expect(sends.count == 2)
+        #expect(sends.allSatisfy { $0["response_format"] == nil })
+        let first = (sends.first?["messages"] as? [[String: Any]])?.last?["content"] as? String
+        #expect(first?.hasSuffix("matches this JSON Schema:\n" + Self.schema) == true, "\(first ?? "")")
+    }
 }
