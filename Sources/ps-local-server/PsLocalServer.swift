@@ -105,7 +105,11 @@ struct PsLocalServer: ParsableCommand {
             "think" or "reason" reasoning first; anything else a few \
             paragraphs of markdown quoting the question; on the pagespace \
             dialect "ask me" a reply that stops on an ask_user question (a \
-            trailing assistant message with its answer goes on, naming it). On the chat \
+            trailing assistant message with its answer goes on, naming it). A request for \
+            JSON (response_format json_schema, or "...matches this JSON Schema:" and the schema \
+            on the next line, as ps-send --schema asks) gets the schema's simplest value; \
+            "wrong json" in the message prose instead, "always wrong" in the schema prose \
+            every time, "fenced json" a ```json block. On the chat \
             completion routes the system messages' words count too. Events are paced \
             --pace-ms apart. The reply is stored as it was streamed (also when \
             the client hangs up, or what was sent before POST /api/ai/abort).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import PSCore
 import PSNet
+import PSPrompt
 import PSRender
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +11,7 @@ import Glibc
 struct PsSend: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-send",
-        abstract: "Send a message to an assistant on any of five backends (PageSpace, its legacy API, OpenAI-compatible, Lucid, Gemini); the answer streams to stdout, rendered on a terminal.",
+        abstract: "Send a message to an assistant on five backends (PageSpace, its legacy API, OpenAI-compatible, Lucid, Gemini); the reply streams to stdout or a terminal.",
         discussion: """
             The message is the arguments joined by spaces, or stdin when there are none (or the \
             only argument is -). With arguments AND piped input (git diff | ps-send "review \
@@ -110,6 +111,31 @@ struct PsSend: ParsableCommand {
             is exit 2 naming where (never the secret); --redact sends it as \
             [REDACTED:kind], --allow-secrets as it is.
 
+            --template FILE|NAME makes the message from a template (NAME is \
+            $XDG_CONFIG_HOME/ps-tools/templates/NAME.md; a FILE has a / or ends in .md): \
+            {{name}} is filled by --var name=VALUE, {{stdin}} by the piped text (without it, \
+            piped text follows the message after a blank line, as ever); \\{{ writes a literal \
+            {{. A placeholder with no value, a --var with no placeholder, {{stdin}} with nothing \
+            piped, or a {{ that starts no placeholder is exit 2 naming it, before anything is \
+            sent. A front matter between --- lines sets system, model and schema (a one-line \
+            value, or | and indented lines; a schema file is relative to the template); the \
+            options win over it. The secret check applies to the filled text. --print writes \
+            the message to stdout instead of sending it.
+
+            --schema FILE|JSON checks the answer against a JSON Schema of the draft 7 keywords \
+            type, properties, required, additionalProperties, items, enum, const, minimum, \
+            maximum, minLength, maxLength (code points), pattern (a Swift Regex: ECMAScript-like, \
+            no lookbehind), anyOf, oneOf and $ref within the schema; any other keyword, or a $ref \
+            beside other keywords, is exit 2. An OpenAI-compatible server gets it as \
+            response_format json_schema, every other API as a short instruction after the \
+            message. The answer (one enclosing ``` fence is allowed) is read and validated here \
+            whatever the server claims; an invalid one is sent back in the same conversation \
+            with what is wrong, up to --repair N times (default 1; a line on stderr each time). \
+            The reply is then written whole, as one text block holding the valid JSON value \
+            (compact), so that ps-render --format text | jq reads it, with \
+            metadata.schema {valid, repairs, errors} (ps-ndjson(5)). Still invalid: the last \
+            answer's text is written and the exit status is 3, naming the first error.
+
             An API that answers whole (Lucid: one JSON document, no stream) is written as the \
             same UI message stream (start, one text block, finish, [DONE]; see ps-ndjson(5)), \
             so the pipeline is unchanged; --print-ids then names the server's id of the \
@@ -125,20 +151,23 @@ struct PsSend: ParsableCommand {
               ps-send "What's in my workspace?" | ps-sse | ps-parts | ps-render
               echo "Summarise this page" | ps-send --page page_123 > reply.sse
               ps-send --agent "Research Assistant" "What changed?" | ps-sse | ps-parts
-              ps-send --conversation ckv4f9k2m0000a1b2c3d4e5f6 --provider openai \\
-                  --model openai/gpt-5.4-mini "Hello"
               ps-send --print-ids "Remember this" 2>ids.txt | ps-sse >/dev/null
               git diff | ps-send "Review this change" | ps-sse | ps-parts | ps-render
+              git diff | ps-send --template review --var project=api --print
+              ps-send --conversation ckv4f9k2m0000a1b2c3d4e5f6 --provider openai \\
+                  --model openai/gpt-5.4-mini "Hello"
               ps-send --attach chart.png --attach notes.md "What does the chart show?" \\
                   | ps-sse | ps-parts
               ps-send --list-streams
               ps-send --resume msg_123 | ps-sse | ps-parts | ps-render
               ps-send --api lucid --extract-facts-every 10 "I moved to Lyon" \\
                   | ps-sse | ps-parts | ps-render
+              ps-send --schema trip.schema.json "Plan a weekend in Lyon" \\
+                  | ps-sse | ps-parts | ps-render --format text | jq -r .city
 
             \(ConnectionOptions.environmentHelp)
 
-            \(ExitStatus.helpText([.success, .failure, .usage, .authenticationNeeded, .forbidden, .notFound,
+            \(ExitStatus.helpText([.success, .failure, .usage, .malformedInput, .authenticationNeeded, .forbidden, .notFound,
                                    .rateLimited, .serverError, .networkError, .incomplete, .assistantAsks, .interrupted,
                                    .brokenPipe]))
             """,
@@ -235,6 +264,8 @@ struct PsSend: ParsableCommand {
     @Flag(name: .long, help: "Send secrets found as they are. By default ps-send refuses to send them.")
     var allowSecrets = false
 
+    @OptionGroup var prompt: PromptOptions
+
     @Argument(help: ArgumentHelp("The message (default: read from stdin).", valueName: "message"))
     var words: [String] = []
 
@@ -281,6 +312,8 @@ struct PsSend: ParsableCommand {
         if redact && allowSecrets { throw ValidationError("give --redact or --allow-secrets, not both") }
         if maxStdinBytes < 1 { throw ValidationError("--max-stdin-bytes must be at least 1") }
         if let extractFactsEvery, extractFactsEvery < 1 { throw ValidationError("--extract-facts-every must be at least 1") }
+        try prompt.validate(words: words, sendsNewMessage: resume == nil && !listStreams && !regenerate && answer.isEmpty,
+                            stdinIsHistory: history == "-")
     }
 
     func run() throws {
@@ -303,10 +336,15 @@ struct PsSend: ParsableCommand {
         let secrets = SecretCheck(mode: allowSecrets ? .allow : redact ? .redact : .refuse)
         var files = try AttachedFiles(paths: attach)
         try files.mapTexts { try secrets.pass($0.content, from: "--attach \(TerminalSafeText.sanitize($0.filename))") }
-        let system = try self.system.map { try secrets.pass($0, from: "--system") }
-        let text = regenerate || !answer.isEmpty ? nil : files.text(withMessage: try messageText(secrets))
+        let plan = try prompt.plan()
+        let system = try (self.system ?? plan.template?.system).map { try secrets.pass($0, from: "--system") }
+        var text = regenerate || !answer.isEmpty ? nil
+            : files.text(withMessage: try plan.filledText(maxStdinBytes: maxStdinBytes, secrets: secrets) ?? messageText(secrets))
+        if prompt.printOnly, let text { return try PromptPlan.print(text) }
         let connection = try self.connection.connect()
         let adapter = connection.adapter
+        let schemaTurns = plan.schema.map { SchemaTurns(schema: $0, repairs: plan.repairs, secrets: secrets) }
+        if let schemaTurns, let message = text { text = try schemaTurns.firstText(message, nativeSchema: adapter.takesResponseSchema) }
         if !files.images.isEmpty && !adapter.takesFileParts {
             throw ToolError(.usage, "the \(adapter.kind.rawValue) API cannot take images: --attach \(TerminalSafeText.sanitize(files.images[0].filename)) "
                 + "would be lost; attach only text files")
@@ -316,7 +354,7 @@ struct PsSend: ParsableCommand {
         }
         let page = try self.page ?? agent.map { try AgentFinder.find($0, adapter: adapter).id }
         // The profile's model stands in for --model, whatever the API.
-        let model = self.model ?? connection.session.profileModel
+        let model = self.model ?? plan.template?.model ?? connection.session.profileModel
         let target: SendTarget, message: JSON
         if let history, let text {
             target = try seededTarget(adapter, from: history, text: text, model: model, secrets: secrets)
@@ -342,6 +380,18 @@ struct PsSend: ParsableCommand {
             // An API that answers whole names the message itself (WholeAnswerOutput).
             if !adapter.answersWhole { Diagnostics.writeLine("message=\(message["id"]!.stringValue!)") }
         }
+        if let schemaTurns {
+            if adapter.takesResponseSchema { options.responseSchema = schemaTurns.schema.json }
+            return try schemaTurns.run(message, output: output) { message, capture in
+                try deliver(adapter, target, message, options: options, cadence: cadence, output: capture)
+            }
+        }
+        try deliver(adapter, target, message, options: options, cadence: cadence, output: output)
+    }
+
+    /// Sends `message` and writes the reply to `output`, keeping the turn where the client keeps it.
+    private func deliver(_ adapter: APIAdapter, _ target: SendTarget, _ message: JSON, options: SendOptions,
+                         cadence: FactCadence?, output: ReplyOutput) throws {
         var request = try adapter.sendRequest(target, message: message, options: options)
         if adapter.answersWhole {
             try WholeAnswerOutput.run(request, adapter: adapter, target: target, printIDs: printIds, output: output)
