@@ -77,6 +77,13 @@ struct AgentCompletionRoutes {
         if inference.disableServerTools {
             segments = segments.filter { if case .tool = $0 { return false } else { return true } }
         }
+        // With the caller's tools (route.ts:84-95, tools without execute), a message that names
+        // them (ToolScript) gets their calls, left open for the caller, one step per request.
+        if !inference.clientToolNames.isEmpty, let steps = ToolScript.steps(in: inference.question) {
+            segments = ToolScript.reply(steps: steps, stepsDone: inference.toolStepsDone, results: inference.toolResults) {
+                Identifiers.random(prefix: "call_", bytes: 8)
+            }
+        }
         let generation = ReplyGeneration(
             streamID: Identifiers.random(prefix: "stream_"), messageID: state.ids.nextMessageID(),
             conversationID: conversationID ?? "")
@@ -96,7 +103,8 @@ struct AgentCompletionRoutes {
             }
         }
         let adapter = PageSpaceChunkAdapter(
-            id: "chatcmpl-" + Identifiers.cuid(), model: inference.model, created: Timestamp.now() / Timestamp.second)
+            id: "chatcmpl-" + Identifiers.cuid(), model: inference.model, created: Timestamp.now() / Timestamp.second,
+            clientToolNames: Set(inference.clientToolNames))
         return CompletionStream.response(generation, mapper: adapter, drop: drop)
     }
 }
