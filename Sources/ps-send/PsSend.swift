@@ -235,6 +235,8 @@ struct PsSend: ParsableCommand {
     @Flag(name: .long, help: "Send secrets found as they are. By default ps-send refuses to send them.")
     var allowSecrets = false
 
+    @OptionGroup(title: "Tools") var tools: ToolOptions
+
     @Argument(help: ArgumentHelp("The message (default: read from stdin).", valueName: "message"))
     var words: [String] = []
 
@@ -314,6 +316,7 @@ struct PsSend: ParsableCommand {
         let cadence = try extractFactsEvery.map {
             FactCadence(every: $0, facts: try Capabilities.require(adapter, FactsAPI.self, toDo: "extract facts"))
         }
+        let toolLoop = try tools.offersTools ? ToolLoop.make(tools, adapter: adapter, secrets: secrets, printIDs: printIds) : nil
         let page = try self.page ?? agent.map { try AgentFinder.find($0, adapter: adapter).id }
         // The profile's model stands in for --model, whatever the API.
         let model = self.model ?? connection.session.profileModel
@@ -342,6 +345,7 @@ struct PsSend: ParsableCommand {
             // An API that answers whole names the message itself (WholeAnswerOutput).
             if !adapter.answersWhole { Diagnostics.writeLine("message=\(message["id"]!.stringValue!)") }
         }
+        if let toolLoop { return try toolLoop.run(target, message: message, sendOptions: options, output: output) }
         var request = try adapter.sendRequest(target, message: message, options: options)
         if adapter.answersWhole {
             try WholeAnswerOutput.run(request, adapter: adapter, target: target, printIDs: printIds, output: output)

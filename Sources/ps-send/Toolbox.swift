@@ -1,0 +1,80 @@
+import PSCore
+import PSNet
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The tools offered to the model: each `--tool FILE` as `FILE --describe` defines it
+/// (`{"name","description","parameters"}`), less those `--deny-tool` names. Read before
+/// anything is sent: a file that cannot describe itself is exit 2 naming it.
+struct Toolbox {
+    struct Tool {
+        let name: String
+        let description: String
+        let parameters: JSON
+        let executable: String
+    }
+
+    let tools: [Tool]
+
+    init(_ options: ToolOptions) throws {
+        var tools: [Tool] = []
+        for path in options.tool {
+            let tool = try Self.describe(path, options: options)
+            if let same = tools.first(where: { $0.name == tool.name }) {
+                throw ToolError(.usage, "--tool \(TerminalSafeText.sanitize(path)) and --tool \(TerminalSafeText.sanitize(same.executable)) "
+                    + "are both named \(tool.name): a model could not tell them apart")
+            }
+            tools.append(tool)
+        }
+        for name in options.denyTool where !tools.contains(where: { $0.name == name }) {
+            throw ToolError(.usage, "--deny-tool \(TerminalSafeText.sanitize(name)): no tool given has that name (given: "
+                + tools.map(\.name).joined(separator: ", ") + ")")
+        }
+        self.tools = tools.filter { !options.denyTool.contains($0.name) }
+    }
+
+    func tool(named name: String) -> Tool? { tools.first { $0.name == name } }
+
+    /// The tools as OpenAI function definitions.
+    var definitions: [JSON] {
+        tools.map { tool in
+            ["type": "function", "function": [
+                "name": .string(tool.name), "description": .string(tool.description), "parameters": tool.parameters,
+            ]]
+        }
+    }
+
+    /// `FILE --describe`, bounded like a call.
+    private static func describe(_ path: String, options: ToolOptions) throws -> Tool {
+        let shown = TerminalSafeText.sanitize(path)
+        guard access(path, X_OK) == 0 else {
+            throw ToolError(.usage, "--tool \(shown): \(String(cString: strerror(errno))) (it must be an executable file)")
+        }
+        let run = ToolProcess(executable: path, arguments: ["--describe"], input: [])
+        let result = try ToolProcesses.run([run], timeout: Double(options.toolTimeout), maxOutput: options.maxToolOutput,
+                                           environment: ToolProcesses.plainEnvironment())[0]
+        guard result.succeeded else {
+            throw ToolError(.usage, "--tool \(shown): \(path) --describe " + ToolCall.failure(result, timeout: options.toolTimeout))
+        }
+        guard let definition = try? JSON.parse(bytes: result.output), definition.objectValue != nil else {
+            throw ToolError(.usage, "--tool \(shown): \(path) --describe printed no JSON object "
+                + "(it should print {\"name\",\"description\",\"parameters\"})")
+        }
+        guard let name = definition["name"]?.stringValue, Self.isToolName(name) else {
+            throw ToolError(.usage, "--tool \(shown): its \"name\" must be 1-64 letters, digits, _ or - (OpenAI's rule for a function name)")
+        }
+        let parameters = definition["parameters"] ?? ["type": "object", "properties": [:]]
+        guard parameters.objectValue != nil else {
+            throw ToolError(.usage, "--tool \(shown): its \"parameters\" must be a JSON schema object")
+        }
+        return Tool(name: name, description: definition["description"]?.stringValue ?? "", parameters: parameters, executable: path)
+    }
+
+    static func isToolName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 64 && name.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+    }
+}
