@@ -18,7 +18,9 @@ enum ChatMessages {
                 out.append(["role": .string(role), "content": .string(text(of: parts))])
                 continue
             }
-            for step in steps(parts) { out += assistantStep(step) }
+            // A step with nothing in it yet (the next one begun) is no message.
+            let steps = steps(parts).filter { !$0.isEmpty }
+            for step in steps.isEmpty ? [[]] : steps { out += assistantStep(step) }
         }
         return out
     }
