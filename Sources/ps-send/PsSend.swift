@@ -10,7 +10,7 @@ import Glibc
 struct PsSend: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-send",
-        abstract: "Send a message to an assistant on any of five backends (PageSpace, its legacy API, OpenAI-compatible, Lucid, Gemini); the answer streams to stdout, rendered on a terminal.",
+        abstract: "Send a message to an assistant (PageSpace, its legacy API, OpenAI-compatible, Lucid, Gemini); the answer streams to stdout, rendered on a terminal.",
         discussion: """
             The message is the arguments joined by spaces, or stdin when there are none (or the \
             only argument is -). With arguments AND piped input (git diff | ps-send "review \
@@ -110,6 +110,30 @@ struct PsSend: ParsableCommand {
             is exit 2 naming where (never the secret); --redact sends it as \
             [REDACTED:kind], --allow-secrets as it is.
 
+            --tool FILE (repeatable) offers the model a tool that ps-send runs itself, on an \
+            OpenAI-compatible server or PageSpace's /api/v1 (elsewhere exit 2: those backends run \
+            their own tools). FILE --describe prints the tool's definition, \
+            {"name","description","parameters":JSON schema}; a call runs FILE with the call's \
+            arguments as JSON on stdin, its stdout is the result, and a non-zero exit an error \
+            result with its stderr. The calls of one step run side by side; their results go \
+            back and the model goes on, until it answers without a call, or --max-tool-steps \
+            steps of calls have run (then exit 10, saying so). Only the tools given are offered \
+            (--deny-tool NAME takes one away); a call of any other ends the run, exit 10, naming \
+            it. Each call runs with a plain environment (PATH, HOME, USER, LOGNAME, LANG, LC_ALL, \
+            LC_CTYPE, TZ, TMPDIR: never the credential) in a process group of its own; one that \
+            takes longer than --tool-timeout seconds, or prints more than 1 MiB, is stopped with \
+            its group, and the model gets an error result while a line on stderr says so. A \
+            tool's output passes the secret check below before it is sent (refused, exit 2 \
+            naming the tool; --redact, --allow-secrets). --confirm asks before each call (y to \
+            run it, else the model is told it was declined), and needs stdin and stderr on a \
+            terminal (exit 2 otherwise), so an unattended run never waits on a prompt. The \
+            whole exchange is one stream on stdout, one message for ps-parts: each response as \
+            the server sent it, less the [DONE] between steps, each result as a \
+            tool-output-available or tool-output-error chunk, a start-step before the next \
+            response (ps-ndjson(5)); on a terminal each call shows as it runs. Where the client \
+            keeps the conversation it is kept so, calls and results in it; PageSpace's /api/v1 \
+            is sent the whole conversation with client_manages_history, and stores the steps.
+
             An API that answers whole (Lucid: one JSON document, no stream) is written as the \
             same UI message stream (start, one text block, finish, [DONE]; see ps-ndjson(5)), \
             so the pipeline is unchanged; --print-ids then names the server's id of the \
@@ -135,6 +159,8 @@ struct PsSend: ParsableCommand {
               ps-send --resume msg_123 | ps-sse | ps-parts | ps-render
               ps-send --api lucid --extract-facts-every 10 "I moved to Lyon" \\
                   | ps-sse | ps-parts | ps-render
+              ps-send --tool examples/tools/clock "What time is it in Tokyo?" \\
+                  | ps-sse | ps-parts | ps-render --tools compact
 
             \(ConnectionOptions.environmentHelp)
 
@@ -201,7 +227,7 @@ struct PsSend: ParsableCommand {
     var regenerate = false
 
     @Option(name: .long, help: ArgumentHelp(
-        "Answer the assistant's question (exit 11), once per question. An option's label picks it; other text is the answer.",
+        "Answer the assistant's question (exit 11). Once per question; an option's label picks it, other text is the answer.",
         valueName: "text"))
     var answer: [String] = []
 

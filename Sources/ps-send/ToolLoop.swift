@@ -36,7 +36,7 @@ struct ToolCall {
         case .exited(let status): return "exited with status \(status)" + said
         case .signaled(let signal): return "was stopped by signal \(signal)" + said
         case .timedOut: return "took longer than \(timeout) s (--tool-timeout) and was stopped"
-        case .outputTooLong: return "printed more than the output cap (--max-tool-output) and was stopped"
+        case .outputTooLong: return "printed more than \(ToolOptions.maxToolOutput) bytes and was stopped"
         case .couldNotStart(let why): return "could not be started: " + why
         }
     }
@@ -138,7 +138,7 @@ struct ToolLoop {
                         input: Array(call.input.serialized().utf8))
         }
         let results = try ToolProcesses.run(
-            runs, timeout: Double(options.toolTimeout), maxOutput: options.maxToolOutput,
+            runs, timeout: Double(options.toolTimeout), maxOutput: ToolOptions.maxToolOutput,
             environment: ToolProcesses.plainEnvironment(), whileWaiting: { exchange.output.tick() })
         for (call, result) in zip(approved, results) {
             let source = "the output of tool \(call.name)"

@@ -21,15 +21,14 @@ struct ToolOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Seconds a tool call may take (default 60). Past it, the call is stopped and the model told.", valueName: "seconds"))
     var toolTimeout = 60
 
-    @Option(name: .long, help: ArgumentHelp("The most output a tool call may give (default 1048576). Past it, the call is stopped and the model told.", valueName: "bytes"))
-    var maxToolOutput = 1_048_576
+    /// The most a tool call may print: more is no use as a model's context.
+    static let maxToolOutput = 1 << 20
 
     var offersTools: Bool { !tool.isEmpty }
 
     func validate() throws {
         if maxToolSteps < 1 { throw ValidationError("--max-tool-steps must be at least 1") }
         if toolTimeout < 1 { throw ValidationError("--tool-timeout must be at least 1") }
-        if maxToolOutput < 1 { throw ValidationError("--max-tool-output must be at least 1") }
         if !offersTools && (confirm || !denyTool.isEmpty) {
             throw ValidationError("--confirm and --deny-tool go with --tool")
         }

@@ -52,7 +52,7 @@ struct Toolbox {
             throw ToolError(.usage, "--tool \(shown): \(String(cString: strerror(errno))) (it must be an executable file)")
         }
         let run = ToolProcess(executable: path, arguments: ["--describe"], input: [])
-        let result = try ToolProcesses.run([run], timeout: Double(options.toolTimeout), maxOutput: options.maxToolOutput,
+        let result = try ToolProcesses.run([run], timeout: Double(options.toolTimeout), maxOutput: ToolOptions.maxToolOutput,
                                            environment: ToolProcesses.plainEnvironment())[0]
         guard result.succeeded else {
             throw ToolError(.usage, "--tool \(shown): \(path) --describe " + ToolCall.failure(result, timeout: options.toolTimeout))

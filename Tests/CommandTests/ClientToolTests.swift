@@ -122,7 +122,7 @@ import TestSupport
         let lines = run.stderrText.split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("ps-send: warning: tool slow (") && $0.contains("took longer than 2 s (--tool-timeout)") }, "\(lines)")
-        #expect(lines.contains { $0.hasPrefix("ps-send: warning: tool huge (") && $0.contains("output cap (--max-tool-output)") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("ps-send: warning: tool huge (") && $0.contains("printed more than 1048576 bytes") }, "\(lines)")
         let parts = Self.parts(try Records.parse(run.stdoutText).last)
         let errors = parts.filter { $0["state"] as? String == "output-error" }.compactMap { $0["errorText"] as? String }
         #expect(errors.count == 3, "\(parts)")
@@ -131,7 +131,7 @@ import TestSupport
         let told = (try Self.completions(server).last?["messages"] as? [[String: Any]] ?? [])
             .filter { $0["role"] as? String == "tool" }.compactMap { $0["content"] as? String }
         #expect(told.count == 3 && told.contains("exited with status 3: boom: no such page"), "\(told)")
-        #expect(told.contains { $0.contains("took longer than 2 s") } && told.contains { $0.contains("output cap") }, "\(told)")
+        #expect(told.contains { $0.contains("took longer than 2 s") } && told.contains { $0.contains("printed more than 1048576 bytes") }, "\(told)")
     }
 
     /// --max-tool-steps: a chain longer than the limit ends with exit 10, saying so; what ran is
@@ -216,6 +216,28 @@ import TestSupport
         let piped = try sandbox.run("ps-send", ["--model", "ps-demo", "--confirm", "--tool", upper, "hi"], stdin: "")
         #expect(piped.status == 2 && piped.stderrText.contains("--confirm asks on a terminal"), "\(piped.stderrText)")
         #expect(try Self.completions(server).isEmpty)
+    }
+
+    /// --confirm on a terminal (a pseudo-terminal read by pyte, Terminal/confirm_terminal.py):
+    /// asked before each call, y runs it, anything else tells the model it was declined.
+    @Test func confirmAsksOnATerminal() throws {
+        let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try Self.sandbox(server)
+        let upper = try Self.tool(sandbox, "upper", "touch '\(sandbox.directory)/ran-'$(date +%N); tr a-z A-Z")
+        let script = Executables.packageRoot.appendingPathComponent("Tests/CommandTests/Terminal/confirm_terminal.py").path
+        let command = "ps-send --model ps-demo --confirm --tool '\(upper)' 'call:upper{\"n\":\"one\"} then call:upper{\"n\":\"two\"}'"
+        let result = try Run.command(LiveTerminalTests.python, [script, command, "y", "n"], environment: sandbox.environment, timeout: 120)
+        try #require(result.status == 0, "confirm_terminal.py failed: \(result.stderrText)")
+        let screen = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let lines = screen["lines"] as? [String] ?? []
+        #expect(screen["status"] as? Int == 0, "\(lines)")
+        #expect(screen["prompts"] as? Int == 2, "\(lines)")
+        #expect(lines.contains { $0.contains("ps-send: run tool upper with {\"n\":\"one\"}? [y/N]") }, "\(lines)")
+        #expect(lines.contains { $0.contains("• upper: {\"N\":\"ONE\"}") }, "\(lines)")
+        #expect(lines.contains { $0.contains("• upper: the user declined to run this call") }, "\(lines)")
+        let ran = try FileManager.default.contentsOfDirectory(atPath: sandbox.directory).filter { $0.hasPrefix("ran-") }
+        #expect(ran.count == 1, "only the call said yes to ran")
     }
 
     /// PageSpace's /api/v1: the tools offered, the whole conversation sent with
