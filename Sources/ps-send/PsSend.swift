@@ -10,7 +10,7 @@ import Glibc
 struct PsSend: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-send",
-        abstract: "Send a message to an assistant (PageSpace, its legacy API, OpenAI-compatible, Lucid, Gemini); the answer streams to stdout, rendered on a terminal.",
+        abstract: "Send a message to an assistant on any backend; the answer streams to stdout.",
         discussion: """
             The message is the arguments joined by spaces, or stdin when there are none (or the \
             only argument is -). With arguments AND piped input (git diff | ps-send "review \

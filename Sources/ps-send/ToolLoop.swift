@@ -6,6 +6,16 @@ import Glibc
 #endif
 
 /// A call the model asks for and no one has answered yet.
+extension ToolProcessResult.End {
+    /// Past the time or output limit, or never started: said on stderr too.
+    var isLimit: Bool {
+        switch self {
+        case .timedOut, .outputTooLong, .couldNotStart: return true
+        case .exited, .signaled: return false
+        }
+    }
+}
+
 struct ToolCall {
     let id: String
     let name: String
@@ -63,12 +73,13 @@ struct ToolLoop {
     static func make(_ options: ToolOptions, adapter: APIAdapter, secrets: SecretCheck, printIDs: Bool) throws -> ToolLoop {
         guard let calling = adapter as? ClientToolCalling else {
             throw ToolError(.usage, "the \(adapter.kind.rawValue) API runs its own tools and takes none of the client's: "
-                + "--tool works with OpenAI-compatible servers and PageSpace's /api/v1")
+                + "--tool and --mcp work with OpenAI-compatible servers and PageSpace's /api/v1")
         }
         return ToolLoop(adapter: calling, toolbox: try Toolbox(options), options: options, secrets: secrets, printIDs: printIDs)
     }
 
     func run(_ target: SendTarget, message: JSON, sendOptions: SendOptions, output: ReplyOutput) throws {
+        defer { toolbox.stop() }
         let exchange = ExchangeOutput(output)
         var offer = ToolOffer(definitions: toolbox.definitions)
         var stepsRun = 0
@@ -133,27 +144,52 @@ struct ToolLoop {
             }
             approved.append(call)
         }
-        let runs = approved.map { call in
-            ToolProcess(executable: toolbox.tool(named: call.name)!.executable, arguments: [],
-                        input: Array(call.input.serialized().utf8))
+        // The MCP servers' calls first (their bridges run them meanwhile), then the executables.
+        let started = MonotonicClock.now
+        let calls = approved.map { ($0, toolbox.tool(named: $0.name)!) }
+        for (call, tool) in calls {
+            if case .mcp(let server) = tool.source { server.start(call, name: tool.name, timeout: options.toolTimeout) }
+        }
+        let runs: [(ToolCall, ToolProcess)] = calls.compactMap { call, tool in
+            guard case .executable(let path) = tool.source else { return nil }
+            return (call, ToolProcess(executable: path, arguments: [], input: Array(call.input.serialized().utf8)))
         }
         let results = try ToolProcesses.run(
-            runs, timeout: Double(options.toolTimeout), maxOutput: ToolOptions.maxToolOutput,
+            runs.map(\.1), timeout: Double(options.toolTimeout), maxOutput: ToolOptions.maxToolOutput,
             environment: ToolProcesses.plainEnvironment(), whileWaiting: { exchange.output.tick() })
-        for (call, result) in zip(approved, results) {
-            let source = "the output of tool \(call.name)"
-            if result.succeeded {
-                let text = try secrets.pass(String(decoding: result.output, as: UTF8.self), from: source)
-                try exchange.writeChunk(["type": "tool-output-available", "toolCallId": .string(call.id), "output": .string(text)])
-            } else {
-                let why = ToolCall.failure(result, timeout: options.toolTimeout)
-                if [.timedOut, .outputTooLong].contains(result.end) || { if case .couldNotStart = result.end { true } else { false } }() {
-                    Diagnostics.warning("tool \(call.name) (\(call.id)) \(TerminalSafeText.sanitize(why)); the model is told so")
-                }
-                let text = try secrets.pass(why, from: "the error output of tool \(call.name)")
-                try exchange.writeChunk(["type": "tool-output-error", "toolCallId": .string(call.id), "errorText": .string(text)])
+        var outcomes: [String: Outcome] = [:]
+        for ((call, _), result) in zip(runs, results) {
+            outcomes[call.id] = result.succeeded
+                ? .output(String(decoding: result.output, as: UTF8.self))
+                : .failure(ToolCall.failure(result, timeout: options.toolTimeout), warn: result.end.isLimit)
+        }
+        for (call, tool) in calls {
+            guard case .mcp(let server) = tool.source else { continue }
+            switch server.result(for: call.id, deadline: started + Double(options.toolTimeout) + 5) {
+            case .success(let text): outcomes[call.id] = .output(text)
+            case .failure(.timedOut): outcomes[call.id] = .failure("took longer than \(options.toolTimeout) s (--tool-timeout)", warn: true)
+            case .failure(.failed(let why, let limit)): outcomes[call.id] = .failure(why, warn: limit)
             }
         }
+        if Interrupt.isRequested { throw ToolError(.interrupted, "interrupted while the tools ran; they were stopped") }
+        for (call, _) in calls {
+            switch outcomes[call.id]! {
+            case .output(let text):
+                let checked = try secrets.pass(text, from: "the output of tool \(call.name)")
+                try exchange.writeChunk(["type": "tool-output-available", "toolCallId": .string(call.id), "output": .string(checked)])
+            case .failure(let why, let warn):
+                if warn { Diagnostics.warning("tool \(call.name) (\(call.id)) \(TerminalSafeText.sanitize(why)); the model is told so") }
+                let checked = try secrets.pass(why, from: "the error output of tool \(call.name)")
+                try exchange.writeChunk(["type": "tool-output-error", "toolCallId": .string(call.id), "errorText": .string(checked)])
+            }
+        }
+    }
+
+    /// What came of a call: its output, or why there is none (`warn`: past a limit, or its
+    /// server died, which stderr says too).
+    private enum Outcome {
+        case output(String)
+        case failure(String, warn: Bool)
     }
 
     /// "run clock {"zone":"UTC"}? [y/N]" on stderr, the answer from stdin (a terminal).

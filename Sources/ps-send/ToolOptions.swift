@@ -9,6 +9,11 @@ struct ToolOptions: ParsableArguments {
         valueName: "file"), completion: .file())
     var tool: [String] = []
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Offer this MCP server's tools (repeatable). A name in mcp.json, an http(s) URL, or a command line (stdio).",
+        valueName: "server"))
+    var mcp: [String] = []
+
     @Option(name: .long, help: ArgumentHelp("Do not offer the tool NAME (repeatable). A call of it then ends the run (exit 10).", valueName: "name"))
     var denyTool: [String] = []
 
@@ -24,13 +29,13 @@ struct ToolOptions: ParsableArguments {
     /// The most a tool call may print: more is no use as a model's context.
     static let maxToolOutput = 1 << 20
 
-    var offersTools: Bool { !tool.isEmpty }
+    var offersTools: Bool { !tool.isEmpty || !mcp.isEmpty }
 
     func validate() throws {
         if maxToolSteps < 1 { throw ValidationError("--max-tool-steps must be at least 1") }
         if toolTimeout < 1 { throw ValidationError("--tool-timeout must be at least 1") }
         if !offersTools && (confirm || !denyTool.isEmpty) {
-            throw ValidationError("--confirm and --deny-tool go with --tool")
+            throw ValidationError("--confirm and --deny-tool go with --tool or --mcp")
         }
         if confirm && !(Terminal.isTerminal(0) && Terminal.isTerminal(2)) {
             throw ValidationError("--confirm asks on a terminal, and stdin or stderr is not one: run unattended without --confirm "
