@@ -164,7 +164,7 @@ _ps-send() {
 
     local -a repeating_flags=()
     local -a non_repeating_flags=(--insecure --new-conversation --print-ids --regenerate --no-resume --list-streams --raw --render --redact --allow-secrets --confirm --version -h --help)
-    local -a repeating_options=(--answer --attach --tool --deny-tool)
+    local -a repeating_options=(--answer --attach --tool --mcp --deny-tool)
     local -a non_repeating_options=(--max-record-size --profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --conversation --page --agent --drive --provider --model --system --max-stdin-bytes --resume --from-seq --history --extract-facts-every --max-tool-steps --tool-timeout)
     __ps-send_offer_flags_options -1
 
@@ -244,6 +244,9 @@ _ps-send() {
         ;;
     '--tool')
         __ps-send_add_completions -f
+        return
+        ;;
+    '--mcp')
         return
         ;;
     '--deny-tool')

@@ -20,7 +20,7 @@ function __ps-send_parse_tokens -S
     set -l unparsed_tokens (__ps-send_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-send'
-        __ps-send_parse_subcommand -r 1 'max-record-size=' 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'conversation=' 'page=' 'agent=' 'new-conversation' 'drive=' 'provider=' 'model=' 'system=' 'max-stdin-bytes=' 'print-ids' 'resume=' 'from-seq=' 'regenerate' 'answer=+' 'history=' 'no-resume' 'list-streams' 'extract-facts-every=' 'attach=+' 'raw' 'render' 'redact' 'allow-secrets' 'tool=+' 'deny-tool=+' 'confirm' 'max-tool-steps=' 'tool-timeout=' 'version' 'h/help'
+        __ps-send_parse_subcommand -r 1 'max-record-size=' 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'conversation=' 'page=' 'agent=' 'new-conversation' 'drive=' 'provider=' 'model=' 'system=' 'max-stdin-bytes=' 'print-ids' 'resume=' 'from-seq=' 'regenerate' 'answer=+' 'history=' 'no-resume' 'list-streams' 'extract-facts-every=' 'attach=+' 'raw' 'render' 'redact' 'allow-secrets' 'tool=+' 'mcp=+' 'deny-tool=+' 'confirm' 'max-tool-steps=' 'tool-timeout=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-send_parse_subcommand -r 1 'version'
@@ -111,6 +111,7 @@ complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_option
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" redact' -l 'redact' -d 'Send with each secret found replaced. A secret becomes [REDACTED:kind].'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" allow-secrets' -l 'allow-secrets' -d 'Send secrets found as they are. By default ps-send refuses to send them.'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send"' -l 'tool' -d 'Offer this executable as a tool (repeatable). FILE --describe prints its definition; a call runs FILE, arguments as JSON on stdin.' -rF
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send"' -l 'mcp' -d 'Offer this MCP server\'s tools (repeatable). A name in mcp.json, an http(s) URL, or a command line (stdio).' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send"' -l 'deny-tool' -d 'Do not offer the tool NAME (repeatable). A call of it then ends the run (exit 10).' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" confirm' -l 'confirm' -d 'Ask before each tool call. Only on a terminal (stdin and stderr); refused otherwise (exit 2).'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" max-tool-steps' -l 'max-tool-steps' -d 'The most steps of tool calls (default 10). A model that asks for more: exit 10.' -rfka ''

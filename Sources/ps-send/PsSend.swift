@@ -134,6 +134,17 @@ struct PsSend: ParsableCommand {
             keeps the conversation it is kept so, calls and results in it; PageSpace's /api/v1 \
             is sent the whole conversation with client_manages_history, and stores the steps.
 
+            --mcp SERVER (repeatable) offers an MCP server's tools the same way, bounded and \
+            checked alike. SERVER is a name in $XDG_CONFIG_HOME/ps-tools/mcp.json, \
+            {"mcpServers":{"NAME":{"command":"...","args":[...],"env":{...}}}} as other MCP \
+            clients read it (the server runs with the plain environment plus env; {"url":...} \
+            there names an HTTP one); an http(s) URL, a server over streamable HTTP that answers \
+            in JSON; or a command line, split at spaces, run over stdio. ps-send runs one ps-mcp \
+            (package ps-tools-mcp, ps-mcp(1)) per server, which starts or reaches it and lists \
+            its tools before anything is sent: without ps-mcp, or a server that does not start \
+            or answer within --tool-timeout seconds, exit 2 naming it. A server that dies during \
+            a call, or sends a message over 8 MiB, is an error result with its last words.
+
             An API that answers whole (Lucid: one JSON document, no stream) is written as the \
             same UI message stream (start, one text block, finish, [DONE]; see ps-ndjson(5)), \
             so the pipeline is unchanged; --print-ids then names the server's id of the \
@@ -161,6 +172,8 @@ struct PsSend: ParsableCommand {
                   | ps-sse | ps-parts | ps-render
               ps-send --tool examples/tools/clock "What time is it in Tokyo?" \\
                   | ps-sse | ps-parts | ps-render --tools compact
+              ps-send --mcp 'uvx mcp-server-time' --mcp git "What changed today?" \\
+                  | ps-sse | ps-parts | ps-render
 
             \(ConnectionOptions.environmentHelp)
 

@@ -110,6 +110,31 @@ import TestSupport
         #expect(told == "the deploy key is [REDACTED:github-token]", "\(told ?? "")")
     }
 
+    /// Streamable HTTP: the tests' own server on loopback, answering in JSON (the SDK reads no
+    /// event stream on Linux).
+    @Test func aServerOverStreamableHTTP() throws {
+        let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try ClientToolTests.sandbox(server)
+        let port = try FreePort.take()
+        let script = Executables.packageRoot.appendingPathComponent("Tests/CommandTests/MCP/hostile_mcp_server.py").path
+        let http = try ChildProcess.spawn("\(Self.venv)/python", [script, "--http", String(port)])
+        defer {
+            http.signalGroup(SIGKILL)
+            _ = http.wait()
+        }
+        var listening = false
+        for _ in 0..<100 where !listening {
+            listening = try Run.shell("curl -s -o /dev/null http://127.0.0.1:\(port)/mcp").status == 0
+            if !listening { usleep(100_000) }
+        }
+        try #require(listening, "the MCP server did not listen")
+        let run = try sandbox.shell(
+            "ps-send --model ps-demo --mcp http://127.0.0.1:\(port)/mcp 'call:echo{\"text\":\"over http\"}' | ps-sse | ps-parts --final")
+        #expect(run.status == 0, "\(run.stderrText)")
+        #expect(try Self.parts(run.stdoutText).contains { $0["output"] as? String == "echo: over http" }, "\(run.stdoutText)")
+    }
+
     /// Without ps-mcp beside ps-send (nor in ../lib/ps-tools), --mcp is exit 2 naming the package.
     @Test func withoutTheHelperMcpIsAUsageError() throws {
         let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
