@@ -240,6 +240,26 @@ import TestSupport
         #expect(ran.count == 1, "only the call said yes to ran")
     }
 
+    /// On a terminal each call shows as it runs: seen on screen before the tool ended.
+    @Test func onATerminalACallShowsWhileItRuns() throws {
+        let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try Self.sandbox(server)
+        let ended = sandbox.directory + "/ended"
+        let nap = try Self.tool(sandbox, "nap", "sleep 2; date +%s.%N > '\(ended)'; echo rested")
+        let script = Executables.packageRoot.appendingPathComponent("Tests/CommandTests/Terminal/reply_terminal.py").path
+        let command = "ps-send --model ps-demo --tool '\(nap)' 'call:nap{\"minutes\":20}'"
+        let result = try Run.command(LiveTerminalTests.python, [script, command, "⚙ nap"], environment: sandbox.environment, timeout: 120)
+        try #require(result.status == 0, "reply_terminal.py failed: \(result.stderrText)")
+        let screen = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let lines = screen["lines"] as? [String] ?? []
+        #expect(screen["status"] as? Int == 0, "\(lines)")
+        #expect(lines.contains { $0.contains("• nap: rested") }, "\(lines)")
+        let seen = try #require(screen["watchedAt"] as? Double, "the call was never on screen: \(lines)")
+        let toolEnded = try #require(Double(try String(contentsOfFile: ended, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(seen < toolEnded, "the call was on screen only after it ran")
+    }
+
     /// PageSpace's /api/v1: the tools offered, the whole conversation sent with
     /// client_manages_history, the results back step by step.
     @Test func pageSpaceV1TakesTheClientsTools() throws {
@@ -261,5 +281,11 @@ import TestSupport
         #expect(sent.allSatisfy { $0["client_manages_history"] as? Bool == true && $0["conversation_id"] is String && $0["tools"] != nil })
         let last = sent.last?["messages"] as? [[String: Any]] ?? []
         #expect(last.map { $0["role"] as? String } == ["user", "assistant", "tool", "tool", "assistant", "tool"], "\(last)")
+        // The server stored the steps, the results a request carries before its last message
+        // written into its calls (back-filled); those of its last message are not (route.ts:440,
+        // messages.slice(0, -1)), so the last step's call stays without its result there.
+        let kept = try Records.parse(try sandbox.run("ps-history", []).stdoutText)
+        let keptCalls = kept.flatMap { Self.parts($0) }.filter { $0["toolCallId"] != nil }
+        #expect(keptCalls.map { $0["output"] != nil } == [true, true, false], "\(kept)")
     }
 }

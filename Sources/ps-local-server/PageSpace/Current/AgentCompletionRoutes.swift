@@ -40,6 +40,7 @@ struct AgentCompletionRoutes {
             if let conversationID, !inference.clientManagesHistory {
                 inference = inference.threaded(history: state.store.conversation(conversationID)?.messages ?? [])
             }
+            if let conversationID, inference.clientManagesHistory { backFillToolResults(inference, conversationID: conversationID) }
             let askedAt = Timestamp.now()
             if let conversationID, let last = inference.messages.last, last.role == "user" {
                 state.store.append(
@@ -67,6 +68,38 @@ struct AgentCompletionRoutes {
             state.store.update(id) { $0.agentPageID = inference.pageID }
         }
         return id
+    }
+
+    /// route.ts:432-473: with client_manages_history, the tool results the request carries in
+    /// the messages before its last (role:tool collapsed into the calls' parts; those of the last
+    /// message are not looked at, :440) are written into the stored replies whose calls have the
+    /// same toolCallId (updateMessageToolResults).
+    private func backFillToolResults(_ inference: InferenceRequest, conversationID: String) {
+        var results: [String: JSON] = [:]
+        for message in inference.messages.dropLast() where message.role == "assistant" {
+            for part in message.parts {
+                guard let id = part["toolCallId"]?.stringValue,
+                      ["output-available", "output-error"].contains(part["state"]?.stringValue ?? "") else { continue }
+                results[id] = part
+            }
+        }
+        guard !results.isEmpty, let stored = state.store.conversation(conversationID)?.messages else { return }
+        for message in stored where message.role == "assistant" {
+            var changed = false
+            let parts = message.parts.map { part -> JSON in
+                guard let id = part["toolCallId"]?.stringValue, let result = results[id], part["output"] == nil,
+                      case .object(var filled) = part else { return part }
+                changed = true
+                filled["state"] = result["state"]
+                filled["output"] = result["output"]
+                filled["errorText"] = result["errorText"]
+                return .object(filled)
+            }
+            if changed {
+                state.store.append(
+                    StoredMessage(id: message.id, role: message.role, parts: parts, createdAt: message.createdAt), to: conversationID)
+            }
+        }
     }
 
     private func stream(_ inference: InferenceRequest, conversationID: String?, askedAt: Int64) -> Response {
