@@ -282,7 +282,7 @@ import TestSupport
         let last = sent.last?["messages"] as? [[String: Any]] ?? []
         #expect(last.map { $0["role"] as? String } == ["user", "assistant", "tool", "tool", "assistant", "tool"], "\(last)")
         // The server stored the steps, the results a request carries before its last message
-        // written into its calls (back-filled); those of its last message are not (route.ts:440,
+        // written into its calls (back-filled); those of its last message are not (route.ts:439,
         // messages.slice(0, -1)), so the last step's call stays without its result there.
         let kept = try Records.parse(try sandbox.run("ps-history", []).stdoutText)
         let keptCalls = kept.flatMap { Self.parts($0) }.filter { $0["toolCallId"] != nil }

@@ -72,7 +72,7 @@ struct AgentCompletionRoutes {
 
     /// route.ts:432-473: with client_manages_history, the tool results the request carries in
     /// the messages before its last (role:tool collapsed into the calls' parts; those of the last
-    /// message are not looked at, :440) are written into the stored replies whose calls have the
+    /// message are not looked at, :439) are written into the stored replies whose calls have the
     /// same toolCallId (updateMessageToolResults).
     private func backFillToolResults(_ inference: InferenceRequest, conversationID: String) {
         var results: [String: JSON] = [:]
