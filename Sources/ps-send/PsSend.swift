@@ -313,6 +313,9 @@ struct PsSend: ParsableCommand {
         if answer.contains(where: { $0.allSatisfy(\.isWhitespace) }) {
             throw ValidationError("--answer needs text: an option's label, or the answer in your words")
         }
+        if tools.offersTools && (resume != nil || listStreams) {
+            throw ValidationError("--tool and --mcp go with a send, not with --resume or --list-streams")
+        }
         if fromSeq != nil && resume == nil { throw ValidationError("--from-seq goes with --resume") }
         if let fromSeq, fromSeq < 0 { throw ValidationError("--from-seq must be 0 or more") }
         if newConversation && (conversation != nil || page != nil || agent != nil) {

@@ -215,6 +215,8 @@ import TestSupport
         #expect(missing.status == 2 && missing.stderrText.contains("it must be an executable file"), "\(missing.stderrText)")
         let piped = try sandbox.run("ps-send", ["--model", "ps-demo", "--confirm", "--tool", upper, "hi"], stdin: "")
         #expect(piped.status == 2 && piped.stderrText.contains("--confirm asks on a terminal"), "\(piped.stderrText)")
+        let resumed = try sandbox.run("ps-send", ["--tool", upper, "--resume", "msg_1"])
+        #expect(resumed.status == 2 && resumed.stderrText.contains("--tool and --mcp go with a send"), "\(resumed.stderrText)")
         #expect(try Self.completions(server).isEmpty)
     }
 
