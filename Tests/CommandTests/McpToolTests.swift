@@ -84,6 +84,23 @@ import TestSupport
         #expect(tooBig.stderrText.contains("sent a message of more than 8388608 bytes, and was stopped"), "\(tooBig.stderrText)")
     }
 
+    /// The server runs with the plain environment (never the credential) plus mcp.json's env.
+    @Test func aServerSeesOnlyThePlainEnvironmentAndItsEnv() throws {
+        let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try ClientToolTests.sandbox(server)
+        let script = Executables.packageRoot.appendingPathComponent("Tests/CommandTests/MCP/hostile_mcp_server.py").path
+        let config = #"{"mcpServers":{"hostile":{"command":"\#(Self.venv)/python","args":["\#(script)"],"env":{"HOSTILE_SETTING":"on"}}}}"#
+        try FileManager.default.createDirectory(atPath: sandbox.directory + "/config/ps-tools", withIntermediateDirectories: true)
+        try config.write(toFile: sandbox.directory + "/config/ps-tools/mcp.json", atomically: true, encoding: .utf8)
+        let run = try sandbox.shell("ps-send --model ps-demo --mcp hostile 'call:environment' | ps-sse | ps-parts --final",
+                                    env: ["SOME_SECRET_SETTING": "x"])
+        #expect(run.status == 0, "\(run.stderrText)")
+        let names = (try Self.parts(run.stdoutText).compactMap { $0["output"] as? String }.first ?? "").split(separator: " ").map(String.init)
+        #expect(names.contains("HOSTILE_SETTING") && names.contains("PATH"), "\(names)")
+        #expect(!names.contains { $0.hasPrefix("PAGESPACE") || $0 == "SOME_SECRET_SETTING" || $0.hasPrefix("XDG") }, "\(names)")
+    }
+
     /// A server that dies mid-call: an error result saying so, with its last words.
     @Test func aServerThatDiesMidCall() throws {
         let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])

@@ -1,6 +1,6 @@
 """An MCP server of the tool tests' own, on the official Python SDK (MCPServer, FastMCP before
 2.x): tools that fail, take their time, answer too much, leak a secret, or kill the server
-mid-call, and one that echoes. Over stdio by default; `--http PORT` serves streamable HTTP with
+mid-call, one that echoes and one that names its environment. Over stdio by default; `--http PORT` serves streamable HTTP with
 JSON answers on 127.0.0.1 (printing the port once it listens).
 """
 import asyncio
@@ -41,6 +41,12 @@ def huge(megabytes: int = 5) -> str:
 def leak() -> str:
     """Answers with a secret in it."""
     return "the deploy key is ghp_" + "aB3dE" * 7 + "x"
+
+
+@server.tool()
+def environment() -> str:
+    """The names of the server's environment variables."""
+    return " ".join(sorted(os.environ))
 
 
 @server.tool()
