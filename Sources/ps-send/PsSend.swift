@@ -58,7 +58,7 @@ struct PsSend: ParsableCommand {
             [DONE] but no finish chunk (a reply stopped or taken over on the server), or a \
             Gemini stream without its done event (an error event says why), exits 10, as does a \
             reply that asks for a tool (an OpenAI-compatible server's finish_reason tool_calls, \
-            or a call left without result): the client runs no tools, so it says which and \
+            or a call left without result): the client runs no tools but those given (below), so it says which and \
             stops there. Where the client keeps the conversation (an OpenAI-compatible server), \
             the message and what came of the reply are kept however the reply ended (cut, \
             Ctrl-C, | head, waiting for a tool: marked incomplete, see ps-ndjson(5)).
