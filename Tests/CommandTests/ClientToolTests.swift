@@ -242,6 +242,34 @@ import TestSupport
         #expect(ran.count == 1, "only the call said yes to ran")
     }
 
+    /// Ctrl-C while a tool runs: the tool is stopped with its process group, exit 130.
+    @Test func ctrlCStopsTheTools() throws {
+        let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try Self.sandbox(server)
+        let pidFile = sandbox.directory + "/nap.pid"
+        let nap = try Self.tool(sandbox, "nap", "sleep 30 & echo $! > '\(pidFile)'; wait")
+        let send = try ChildProcess.spawn(Executables.url("ps-send").path, ["--model", "ps-demo", "--tool", nap, "call:nap"],
+                                          environment: sandbox.environment)
+        var started = false
+        for _ in 0..<100 where !started {
+            started = FileManager.default.fileExists(atPath: pidFile)
+            if !started { usleep(100_000) }
+        }
+        try #require(started, "the tool never ran")
+        usleep(200_000)
+        send.signalGroup(SIGINT)
+        let result = send.collect(input: nil, timeout: 20)
+        #expect(result.status == 130, "\(result.stderrText)")
+        #expect(result.stderrText.contains("ps-send: interrupted while the tools ran; they were stopped"), "\(result.stderrText)")
+        let sleeper = try #require(pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        usleep(200_000)
+        // Gone, or a zombie left for its new parent to reap: not running either way.
+        let stat = (try? String(contentsOfFile: "/proc/\(sleeper)/stat", encoding: .utf8)) ?? ""
+        let state = stat.split(separator: ")").last?.split(separator: " ").first ?? "gone"
+        #expect(state == "gone" || state == "Z", "what the tool started still runs (\(stat))")
+    }
+
     /// On a terminal each call shows as it runs: seen on screen before the tool ended.
     @Test func onATerminalACallShowsWhileItRuns() throws {
         let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
