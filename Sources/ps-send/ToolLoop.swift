@@ -178,7 +178,10 @@ struct ToolLoop {
                 let checked = try secrets.pass(text, from: "the output of tool \(call.name)")
                 try exchange.writeChunk(["type": "tool-output-available", "toolCallId": .string(call.id), "output": .string(checked)])
             case .failure(let why, let warn):
-                if warn { Diagnostics.warning("tool \(call.name) (\(call.id)) \(TerminalSafeText.sanitize(why)); the model is told so") }
+                if warn {
+                    exchange.output.makeRoomForLine()
+                    Diagnostics.warning("tool \(call.name) (\(call.id)) \(TerminalSafeText.sanitize(why)); the model is told so")
+                }
                 let checked = try secrets.pass(why, from: "the error output of tool \(call.name)")
                 try exchange.writeChunk(["type": "tool-output-error", "toolCallId": .string(call.id), "errorText": .string(checked)])
             }
@@ -194,7 +197,7 @@ struct ToolLoop {
 
     /// "run clock {"zone":"UTC"}? [y/N]" on stderr, the answer from stdin (a terminal).
     private func confirm(_ call: ToolCall, exchange: ExchangeOutput) -> Bool {
-        exchange.output.tick()
+        exchange.output.makeRoomForLine()
         let input = call.input.serialized()
         let shown = TerminalSafeText.sanitize(input.count > 400 ? String(input.prefix(400)) + "…" : input)
         FileDescriptorOutput.writeAll(fd: 2, Array(TerminalSafeText.sanitize("ps-send: run tool \(call.name) with \(shown)? [y/N] ").utf8))

@@ -236,6 +236,8 @@ import TestSupport
         #expect(screen["status"] as? Int == 0, "\(lines)")
         #expect(screen["prompts"] as? Int == 2, "\(lines)")
         #expect(lines.contains { $0.contains("ps-send: run tool upper with {\"n\":\"one\"}? [y/N]") }, "\(lines)")
+        // The questions stand between the finished output and the live reply, which is drawn once.
+        #expect(lines.filter { $0.hasPrefix("── Assistant") }.count == 1, "\(lines)")
         #expect(lines.contains { $0.contains("• upper: {\"N\":\"ONE\"}") }, "\(lines)")
         #expect(lines.contains { $0.contains("• upper: the user declined to run this call") }, "\(lines)")
         let ran = try FileManager.default.contentsOfDirectory(atPath: sandbox.directory).filter { $0.hasPrefix("ran-") }
