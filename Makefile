@@ -17,8 +17,9 @@ COMMANDS = ps-sse ps-parts ps-render ps-auth ps-send ps-history ps-message ps-mo
 LIBRARIES = libCSourceHighlight.so
 # Internal helpers the commands run from $(bindir)/../lib/ps-tools/, off PATH, with a page and
 # completions as the commands have: ps-archive-postgres, the only one linking PostgreSQL's
-# client, which ps-archive becomes for a postgresql:// archive and ps-search runs to search one.
-HELPERS = ps-archive-postgres
+# client, which ps-archive becomes for a postgresql:// archive and ps-search runs to search one;
+# ps-mcp, the only one linking the MCP SDK (and Foundation), which ps-send runs per --mcp server.
+HELPERS = ps-archive-postgres ps-mcp
 # ps-local-server's model catalog: SwiftPM's resource bundle, found beside the executable.
 RESOURCES = ps-tools_ps-local-server.resources
 

@@ -35,6 +35,8 @@ let package = Package(
         .executable(name: "ps-archive", targets: ["ps-archive"]),
         // ps-archive's PostgreSQL half, an internal helper (installed in lib/ps-tools, not a command).
         .executable(name: "ps-archive-postgres", targets: ["ps-archive-postgres"]),
+        // ps-send's bridge to MCP servers, an internal helper (lib/ps-tools, package ps-tools-mcp).
+        .executable(name: "ps-mcp", targets: ["ps-mcp"]),
         .executable(name: "ps-local-server", targets: ["ps-local-server"]),
         // libCSourceHighlight.so: the highlighter, opened by PSRender the first time code is coloured.
         .library(name: "CSourceHighlight", type: .dynamic, targets: ["CSourceHighlight"]),
@@ -45,6 +47,9 @@ let package = Package(
         .package(path: "Vendor/swift-argument-parser"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // The MCP Swift SDK, for ps-mcp alone (it imports Foundation): ps-send stays without both.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
         // C libraries from Debian's -dev packages.
@@ -115,6 +120,13 @@ let package = Package(
         .executableTarget(name: "ps-models", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
         .executableTarget(name: "ps-search", dependencies: commandDependencies + ["PSNet", "PSArchive"], linkerSettings: staticCxx),
 
+        // ps-send's bridge to MCP servers: the only target linking the MCP SDK (and Foundation).
+        .executableTarget(
+            name: "ps-mcp",
+            dependencies: commandDependencies + [
+                .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log"),
+            ]),
+
         // The local PageSpace server for tests and the demo.
         .executableTarget(
             name: "ps-local-server",
@@ -128,7 +140,7 @@ let package = Package(
         .testTarget(name: "PSPromptTests", dependencies: ["PSPrompt", "TestSupport"]),
         .testTarget(name: "PSNetTests", dependencies: ["PSNet", "TestSupport"]),
         .testTarget(name: "PSArchiveTests", dependencies: ["PSArchive", "PSArchivePostgres", "TestSupport"]),
-        .testTarget(name: "CommandTests", dependencies: ["PSCore", "TestSupport"], exclude: ["FuzzCorpus", "Terminal", "Hostile"]),
+        .testTarget(name: "CommandTests", dependencies: ["PSCore", "TestSupport"], exclude: ["FuzzCorpus", "Terminal", "Hostile", "MCP"]),
     ],
     swiftLanguageModes: [.v5]
 )

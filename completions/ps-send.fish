@@ -20,7 +20,7 @@ function __ps-send_parse_tokens -S
     set -l unparsed_tokens (__ps-send_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-send'
-        __ps-send_parse_subcommand -r 1 'max-record-size=' 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'conversation=' 'page=' 'agent=' 'new-conversation' 'drive=' 'provider=' 'model=' 'system=' 'max-stdin-bytes=' 'print-ids' 'resume=' 'from-seq=' 'regenerate' 'answer=+' 'history=' 'no-resume' 'list-streams' 'extract-facts-every=' 'attach=+' 'raw' 'render' 'redact' 'allow-secrets' 'template=' 'var=+' 'schema=' 'repair=' 'print' 'version' 'h/help'
+        __ps-send_parse_subcommand -r 1 'max-record-size=' 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'conversation=' 'page=' 'agent=' 'new-conversation' 'drive=' 'provider=' 'model=' 'system=' 'max-stdin-bytes=' 'print-ids' 'resume=' 'from-seq=' 'regenerate' 'answer=+' 'history=' 'no-resume' 'list-streams' 'extract-facts-every=' 'attach=+' 'raw' 'render' 'redact' 'allow-secrets' 'template=' 'var=+' 'schema=' 'repair=' 'print' 'tool=+' 'mcp=+' 'deny-tool=+' 'confirm' 'max-tool-steps=' 'tool-timeout=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-send_parse_subcommand -r 1 'version'
@@ -100,7 +100,7 @@ complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_option
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" resume' -l 'resume' -d 'Write a reply that is being generated. Nothing is sent; the current API, with a session token.' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" from-seq' -l 'from-seq' -d 'With --resume: start at this chunk (default 0).' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" regenerate' -l 'regenerate' -d 'Ask again: replace the last reply. The conversation\'s last reply is deleted and its last message sent once more.'
-complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send"' -l 'answer' -d 'Answer the assistant\'s question (exit 11), once per question. An option\'s label picks it; other text is the answer.' -rfka ''
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send"' -l 'answer' -d 'Answer the assistant\'s question (exit 11). Once per question; an option\'s label picks it, other text is the answer.' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" history' -l 'history' -d 'Start a conversation from these messages. They are ps-history output (- for stdin), for APIs where the client keeps conversations.' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" no-resume' -l 'no-resume' -d 'On a broken connection, stop (exit 9). By default ps-send joins the reply again.'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" list-streams' -l 'list-streams' -d 'List the replies being generated now. They are NDJSON (messageId, conversationId, ...); nothing is sent.'
@@ -115,6 +115,12 @@ complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_option
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" schema' -l 'schema' -d 'Check the answer against a JSON Schema. FILE or inline JSON; the valid value becomes the reply\'s text, an invalid one exits 3.' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" repair' -l 'repair' -d 'With --schema: send a wrong answer back n times. Each time with what is wrong (default 1).' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" print' -l 'print' -d 'Print the message instead of sending it. A dry run: filled in and checked for secrets, as it would be sent.'
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send"' -l 'tool' -d 'Offer this executable as a tool (repeatable). FILE --describe prints its definition; a call runs FILE, arguments as JSON on stdin.' -rF
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send"' -l 'mcp' -d 'Offer this MCP server\'s tools (repeatable). A name in mcp.json, an http(s) URL, or a command line (stdio).' -rfka ''
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send"' -l 'deny-tool' -d 'Do not offer the tool NAME (repeatable). A call of it then ends the run (exit 10).' -rfka ''
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" confirm' -l 'confirm' -d 'Ask before each tool call. Only on a terminal (stdin and stderr); refused otherwise (exit 2).'
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" max-tool-steps' -l 'max-tool-steps' -d 'The most steps of tool calls (default 10). A model that asks for more: exit 10.' -rfka ''
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" tool-timeout' -l 'tool-timeout' -d 'Seconds a tool call may take (default 60). Past it, the call is stopped and the model told.' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" version' -l 'version' -d 'Show the version.'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send help" version' -l 'version' -d 'Show the version.'

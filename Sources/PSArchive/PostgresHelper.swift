@@ -11,19 +11,14 @@ import PSCore
 public enum PostgresHelper {
     public static let name = "ps-archive-postgres"
 
-    /// The folders it is looked for in, in order: the running executable's, then
-    /// ../lib/ps-tools beside it; empty when /proc/self/exe cannot be read.
-    public static func folders() -> [String] {
-        guard let own = executableFolder() else { return [] }
-        let parent = own.lastIndex(of: "/").map { String(own[..<$0]) } ?? ""
-        return [own, parent + "/lib/ps-tools"]
-    }
+    /// The folders it is looked for in (InternalHelper).
+    public static func folders() -> [String] { InternalHelper.folders() }
 
     /// Its path; without it, exit 1 saying so and where it was looked for, after `purpose`
     /// ("cannot open a PostgreSQL archive").
     public static func locate(for purpose: String) throws -> String {
         let folders = folders()
-        if let found = folders.map({ $0 + "/" + name }).first(where: { access($0, X_OK) == 0 }) { return found }
+        if let found = InternalHelper.path(name) { return found }
         let places = folders.isEmpty ? "the folder of \(Diagnostics.programName) is unknown"
             : "neither in " + folders.joined(separator: " nor in ")
         throw ToolError(.failure, "\(purpose): \(name) is not installed (\(places))")
@@ -36,15 +31,5 @@ public enum PostgresHelper {
         let path = try locate(for: purpose)
         execv(path, CommandLine.unsafeArgv)
         throw ToolError(.failure, "\(purpose): cannot run \(path): \(String(cString: strerror(errno)))")
-    }
-
-    /// The folder of the running executable, symbolic links resolved.
-    static func executableFolder() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))
-        guard count > 0 else { return nil }
-        let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = path.lastIndex(of: "/") else { return nil }
-        return String(path[..<slash])
     }
 }

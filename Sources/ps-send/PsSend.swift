@@ -11,7 +11,7 @@ import Glibc
 struct PsSend: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ps-send",
-        abstract: "Send a message to an assistant on five backends (PageSpace, its legacy API, OpenAI-compatible, Lucid, Gemini); the reply streams to stdout or a terminal.",
+        abstract: "Send a message to an assistant on any backend; the answer streams to stdout.",
         discussion: """
             The message is the arguments joined by spaces, or stdin when there are none (or the \
             only argument is -). With arguments AND piped input (git diff | ps-send "review \
@@ -59,7 +59,7 @@ struct PsSend: ParsableCommand {
             [DONE] but no finish chunk (a reply stopped or taken over on the server), or a \
             Gemini stream without its done event (an error event says why), exits 10, as does a \
             reply that asks for a tool (an OpenAI-compatible server's finish_reason tool_calls, \
-            or a call left without result): the client runs no tools, so it says which and \
+            or a call left without result): the client runs no tools but those given (below), so it says which and \
             stops there. Where the client keeps the conversation (an OpenAI-compatible server), \
             the message and what came of the reply are kept however the reply ended (cut, \
             Ctrl-C, | head, waiting for a tool: marked incomplete, see ps-ndjson(5)).
@@ -136,6 +136,41 @@ struct PsSend: ParsableCommand {
             metadata.schema {valid, repairs, errors} (ps-ndjson(5)). Still invalid: the last \
             answer's text is written and the exit status is 3, naming the first error.
 
+            --tool FILE (repeatable) offers the model a tool that ps-send runs itself, on an \
+            OpenAI-compatible server or PageSpace's /api/v1 (elsewhere exit 2: those backends run \
+            their own tools). FILE --describe prints the tool's definition, \
+            {"name","description","parameters":JSON schema}; a call runs FILE with the call's \
+            arguments as JSON on stdin, its stdout is the result, and a non-zero exit an error \
+            result with its stderr. The calls of one step run side by side; their results go \
+            back and the model goes on, until it answers without a call, or --max-tool-steps \
+            steps of calls have run (then exit 10, saying so). Only the tools given are offered \
+            (--deny-tool NAME takes one away); a call of any other ends the run, exit 10, naming \
+            it. Each call runs with a plain environment (PATH, HOME, USER, LOGNAME, LANG, LC_ALL, \
+            LC_CTYPE, TZ, TMPDIR: never the credential) in a process group of its own; one that \
+            takes longer than --tool-timeout seconds, or prints more than 1 MiB, is stopped with \
+            its group, and the model gets an error result while a line on stderr says so. A \
+            tool's output passes the secret check below before it is sent (refused, exit 2 \
+            naming the tool; --redact, --allow-secrets). --confirm asks before each call (y to \
+            run it, else the model is told it was declined), and needs stdin and stderr on a \
+            terminal (exit 2 otherwise), so an unattended run never waits on a prompt. The \
+            whole exchange is one stream on stdout, one message for ps-parts: each response as \
+            the server sent it, less the [DONE] between steps, each result as a \
+            tool-output-available or tool-output-error chunk, a start-step before the next \
+            response (ps-ndjson(5)); on a terminal each call shows as it runs. Where the client \
+            keeps the conversation it is kept so, calls and results in it; PageSpace's /api/v1 \
+            is sent the whole conversation with client_manages_history, and stores the steps.
+
+            --mcp SERVER (repeatable) offers an MCP server's tools the same way, bounded and \
+            checked alike. SERVER is a name in $XDG_CONFIG_HOME/ps-tools/mcp.json, \
+            {"mcpServers":{"NAME":{"command":"...","args":[...],"env":{...}}}} as other MCP \
+            clients read it (the server runs with the plain environment plus env; {"url":...} \
+            there names an HTTP one); an http(s) URL, a server over streamable HTTP that answers \
+            in JSON; or a command line, split at spaces, run over stdio. ps-send runs one ps-mcp \
+            (package ps-tools-mcp, ps-mcp(1)) per server, which starts or reaches it and lists \
+            its tools before anything is sent: without ps-mcp, or a server that does not start \
+            or answer within --tool-timeout seconds, exit 2 naming it. A server that dies during \
+            a call, or sends a message over 8 MiB, is an error result with its last words.
+
             An API that answers whole (Lucid: one JSON document, no stream) is written as the \
             same UI message stream (start, one text block, finish, [DONE]; see ps-ndjson(5)), \
             so the pipeline is unchanged; --print-ids then names the server's id of the \
@@ -164,6 +199,10 @@ struct PsSend: ParsableCommand {
                   | ps-sse | ps-parts | ps-render
               ps-send --schema trip.schema.json "Plan a weekend in Lyon" \\
                   | ps-sse | ps-parts | ps-render --format text | jq -r .city
+              ps-send --tool examples/tools/clock "What time is it in Tokyo?" \\
+                  | ps-sse | ps-parts | ps-render --tools compact
+              ps-send --mcp 'uvx mcp-server-time' --mcp git "What changed today?" \\
+                  | ps-sse | ps-parts | ps-render
 
             \(ConnectionOptions.environmentHelp)
 
@@ -230,7 +269,7 @@ struct PsSend: ParsableCommand {
     var regenerate = false
 
     @Option(name: .long, help: ArgumentHelp(
-        "Answer the assistant's question (exit 11), once per question. An option's label picks it; other text is the answer.",
+        "Answer the assistant's question (exit 11). Once per question; an option's label picks it, other text is the answer.",
         valueName: "text"))
     var answer: [String] = []
 
@@ -265,6 +304,7 @@ struct PsSend: ParsableCommand {
     var allowSecrets = false
 
     @OptionGroup var prompt: PromptOptions
+    @OptionGroup(title: "Tools") var tools: ToolOptions
 
     @Argument(help: ArgumentHelp("The message (default: read from stdin).", valueName: "message"))
     var words: [String] = []
@@ -302,6 +342,9 @@ struct PsSend: ParsableCommand {
         }
         if answer.contains(where: { $0.allSatisfy(\.isWhitespace) }) {
             throw ValidationError("--answer needs text: an option's label, or the answer in your words")
+        }
+        if tools.offersTools && (resume != nil || listStreams) {
+            throw ValidationError("--tool and --mcp go with a send, not with --resume or --list-streams")
         }
         if fromSeq != nil && resume == nil { throw ValidationError("--from-seq goes with --resume") }
         if let fromSeq, fromSeq < 0 { throw ValidationError("--from-seq must be 0 or more") }
@@ -352,6 +395,7 @@ struct PsSend: ParsableCommand {
         let cadence = try extractFactsEvery.map {
             FactCadence(every: $0, facts: try Capabilities.require(adapter, FactsAPI.self, toDo: "extract facts"))
         }
+        let toolLoop = try tools.offersTools ? ToolLoop.make(tools, adapter: adapter, secrets: secrets, printIDs: printIds) : nil
         let page = try self.page ?? agent.map { try AgentFinder.find($0, adapter: adapter).id }
         // The profile's model stands in for --model, whatever the API.
         let model = self.model ?? plan.template?.model ?? connection.session.profileModel
@@ -383,15 +427,16 @@ struct PsSend: ParsableCommand {
         if let schemaTurns {
             if adapter.takesResponseSchema { options.responseSchema = schemaTurns.schema.json }
             return try schemaTurns.run(message, output: output) { message, capture in
-                try deliver(adapter, target, message, options: options, cadence: cadence, output: capture)
+                try deliver(adapter, target, message, options: options, cadence: cadence, toolLoop: toolLoop, output: capture)
             }
         }
-        try deliver(adapter, target, message, options: options, cadence: cadence, output: output)
+        try deliver(adapter, target, message, options: options, cadence: cadence, toolLoop: toolLoop, output: output)
     }
 
     /// Sends `message` and writes the reply to `output`, keeping the turn where the client keeps it.
     private func deliver(_ adapter: APIAdapter, _ target: SendTarget, _ message: JSON, options: SendOptions,
-                         cadence: FactCadence?, output: ReplyOutput) throws {
+                         cadence: FactCadence?, toolLoop: ToolLoop?, output: ReplyOutput) throws {
+        if let toolLoop { return try toolLoop.run(target, message: message, sendOptions: options, output: output) }
         var request = try adapter.sendRequest(target, message: message, options: options)
         if adapter.answersWhole {
             try WholeAnswerOutput.run(request, adapter: adapter, target: target, printIDs: printIds, output: output)

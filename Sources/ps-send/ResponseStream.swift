@@ -33,6 +33,8 @@ final class ResponseStream {
     /// join resumes at an event boundary), the rest waits in `heldBack` for its blank line.
     let resumable: Bool
     private var heldBack: [UInt8] = []
+    /// The client runs the tools the reply asks for (ToolLoop): a reply that waits for them is whole.
+    var runsTools = false
     /// The stream closed with [DONE] but no finish: the server stopped the reply.
     private(set) var stoppedOnServer = false
 
@@ -150,7 +152,7 @@ final class ResponseStream {
             guard collector.status != nil else {
                 throw ToolError(.incomplete, "the answer held no reply ps-parts can read (\(received) bytes were written)")
             }
-            if !collector.waitingForTools.isEmpty {
+            if !collector.waitingForTools.isEmpty && !runsTools {
                 throw ToolError(.incomplete, "the reply is not whole: \(PendingToolCalls.detail(collector.waitingForTools)); what arrived was written")
             }
             return

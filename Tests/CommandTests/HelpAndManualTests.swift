@@ -9,7 +9,7 @@ import TestSupport
         "ps-sse", "ps-parts", "ps-render", "ps-send", "ps-history", "ps-message", "ps-models", "ps-local-server", "ps-auth", "ps-facts", "ps-summary", "ps-settings", "ps-agents", "ps-keys", "ps-search", "ps-archive",
     ]
     /// Installed in lib/ps-tools, off PATH, but with the manners, page and completions of a command.
-    static let helpers = ["ps-archive-postgres"]
+    static let helpers = ["ps-archive-postgres", "ps-mcp"]
     static let documented = commands + helpers
     static let withSubcommands: Set<String> = ["ps-auth", "ps-message", "ps-facts", "ps-summary", "ps-agents", "ps-keys"]
     static let singleCommands = documented.filter { !withSubcommands.contains($0) }

@@ -49,6 +49,9 @@ public final class MessageStream {
         self.emit = emit
     }
 
+    /// The message being streamed, as it stands (nil between messages).
+    public var messageSoFar: JSON? { state == .streaming ? assembler.message : nil }
+
     /// Handles one input record (line `line`). Throws MalformedRecord after ending the message.
     public func consume(_ record: JSON, line: Int) throws {
         lastLine = line

@@ -1,6 +1,6 @@
 /// The tool calls of a message that have no result: a reply that asks its client to run a
 /// tool (an OpenAI-compatible server's `finish_reason:"tool_calls"`, or a call the stream
-/// left open). The ps-tools client runs no tools, so such a reply stops there.
+/// left open). ps-send runs only the tools it is given (--tool, --mcp): for any other such a reply stops there.
 public enum PendingToolCalls {
     /// The names of the tools called without an output, an error or a denial, in order.
     public static func names(in message: JSON) -> [String] {

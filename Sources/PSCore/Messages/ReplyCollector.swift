@@ -36,6 +36,9 @@ public final class ReplyCollector {
         }
     }
 
+    /// The reply as it stands: the ended one, else the one still streaming.
+    public var messageSoFar: JSON? { reply ?? stream.messageSoFar }
+
     /// Takes the next bytes of the body. A part that is not an event ps-parts reads is skipped:
     /// the bytes still reach the user, who sees what ps-parts says of them. A line or event
     /// longer than InputLimits allows throws RecordTooLong.

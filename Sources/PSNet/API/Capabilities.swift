@@ -31,6 +31,27 @@ public protocol SubscriptionAPI: APIAdapter {
     func subscriptionStatus() throws -> JSON
 }
 
+/// Offering the client's own tools to the model, and sending their results back: the model
+/// asks for a call, the client runs it (ps-send --tool).
+public protocol ClientToolCalling: APIAdapter {
+    /// The send of `message` with `tools` offered and, after the first step, the reply so far
+    /// (its calls with their results), for the model to go on from there.
+    func toolSendRequest(_ target: SendTarget, message: JSON, options: SendOptions, tools: ToolOffer) throws -> HTTPRequest
+}
+
+/// The client's tools (OpenAI function definitions, `{type:"function", function:{name,
+/// description, parameters}}`) and the reply they have answered so far, a UIMessage whose
+/// `step-start` parts divide its steps.
+public struct ToolOffer: Sendable {
+    public var definitions: [JSON]
+    public var reply: JSON?
+
+    public init(definitions: [JSON], reply: JSON? = nil) {
+        self.definitions = definitions
+        self.reply = reply
+    }
+}
+
 public enum Capabilities {
     /// The adapter as `T`, or a usage error (exit 2) saying that this API cannot `what`.
     public static func require<T>(_ adapter: APIAdapter, _ type: T.Type, toDo what: String) throws -> T {

@@ -60,6 +60,17 @@ public final class LiveRegion {
         try write(text)
     }
 
+    /// Takes the region off the screen now, writing what was appended, so that another writer's
+    /// line (a question on stderr) comes below the finished output; the next `show` draws the
+    /// region again below it.
+    public func clear() throws {
+        erase()
+        linesShown = []
+        let text = frame
+        frame = ""
+        if !text.isEmpty { try write(text) }
+    }
+
     /// The window changed size: the region is drawn again at the next `show`.
     public func resize(_ size: Size) {
         // Rows are counted as drawn: each line is one row, cut to the old width. A narrower window

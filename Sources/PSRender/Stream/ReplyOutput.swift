@@ -19,6 +19,12 @@ public protocol ReplyOutput: AnyObject {
 extension ReplyOutput {
     /// Ends the output when the command fails anyway: its own error is the one to report.
     public func close() { try? finish() }
+
+    /// Makes room for a line on the terminal from another writer (stderr): a live display
+    /// takes its live region off the screen, to draw it again below that line.
+    public func makeRoomForLine() {
+        (self as? RenderedReplyOutput)?.clearLiveRegion()
+    }
 }
 
 /// Stdout's reader went away (`| head`).
@@ -119,6 +125,12 @@ public final class RenderedReplyOutput: ReplyOutput {
 
     public func tick() {
         try? draw(force: false)
+    }
+
+    /// Draws what waits, then takes the live region off the screen (`makeRoomForLine`).
+    func clearLiveRegion() {
+        try? draw(force: true)
+        try? region?.clear()
     }
 
     public func finish() throws {

@@ -20,6 +20,11 @@ struct ChatRequest {
     /// `response_format: {type:"json_schema", json_schema:{name, schema}}`: the schema the
     /// answer must match (SchemaReply).
     let responseSchema: JSON?
+    /// The calls a message asks for by name (ToolScript), the steps of them already answered
+    /// since the newest user message, and their results.
+    let toolSteps: [[ToolScript.Call]]?
+    let toolStepsDone: Int
+    let toolResults: [ToolScript.Result]
 
     static let roles = ["system", "assistant", "user", "function", "tool", "developer"]
 
@@ -48,6 +53,17 @@ struct ChatRequest {
             .map(Self.text).joined(separator: "\n\n")
         answersToolResults = messages.last?["role"]?.stringValue == "tool"
         promptText = messages.map(Self.text).joined(separator: "\n")
+        toolSteps = ToolScript.steps(in: question)
+        let sinceQuestion = messages.suffix(from: (messages.lastIndex { $0["role"]?.stringValue == "user" } ?? -1) + 1)
+        let calls = sinceQuestion.filter { $0["role"]?.stringValue == "assistant" }.compactMap { $0["tool_calls"]?.arrayValue }
+        toolStepsDone = calls.filter { !$0.isEmpty }.count
+        var names: [String: String] = [:]
+        for call in calls.joined() {
+            if let id = call["id"]?.stringValue { names[id] = call["function"]?["name"]?.stringValue ?? "" }
+        }
+        toolResults = sinceQuestion.filter { $0["role"]?.stringValue == "tool" }.map {
+            ToolScript.Result(name: names[$0["tool_call_id"]?.stringValue ?? ""] ?? "", content: Self.text($0))
+        }
         responseSchema = try Self.checkResponseFormat(body["response_format"])
     }
 
@@ -83,7 +99,15 @@ struct ChatRequest {
 
     /// What the assistant says this turn: the scripted reply up to its tool call (a model
     /// stops there for the client to run the tool), or, once the results are in, the rest.
+    /// A message that names tools (ToolScript) gets their calls, a step at a time.
     func segments(callID: String) -> [ReplySegment] {
+        if let toolSteps, toolsAllowed {
+            var count = 0
+            return ToolScript.reply(steps: toolSteps, stepsDone: toolStepsDone, results: toolResults) {
+                count += 1
+                return callID + "_\(count)"
+            }
+        }
         let all = ReplyScript.reply(to: question, instructions: instructions, schema: responseSchema, callID: callID)
         let toolAt = all.firstIndex { if case .tool = $0 { return true } else { return false } }
         guard toolsAllowed, let toolAt else { return all.filter { if case .tool = $0 { return false } else { return true } } }

@@ -4,10 +4,11 @@ pseudo-terminal and reads what it shows with a terminal emulator (pyte).
 
   reply_terminal.py COMMAND [WATCH]
 
-Prints one JSON object: {"status": N, "lines": [...], "watchedWhileRunning": bool, "bytes": B64}:
-the exit status, every line the terminal shows or scrolled away at the end, whether WATCH (a few
-words of the reply) was on screen while the command was still running (the reply is live), and
-every byte that reached the terminal (base64), for what must never reach it.
+Prints one JSON object: {"status": N, "lines": [...], "watchedWhileRunning": bool, "watchedAt": T,
+"bytes": B64}: the exit status, every line the terminal shows or scrolled away at the end, whether
+WATCH (a few words of the reply) was on screen while the command was still running (the reply is
+live) and when it was first seen (seconds since 1970, or null), and every byte that reached the
+terminal (base64), for what must never reach it.
 """
 import base64
 import json
@@ -32,16 +33,18 @@ def main():
         feed(data)
     terminal.stream.feed = keep
     watched = False
+    watched_at = None
     end = time.monotonic() + 60
     while terminal.process.poll() is None and time.monotonic() < end:
         terminal.pump(0.005)
         if watch and not watched and terminal.process.poll() is None and watch in terminal.visible_text():
             watched = True
+            watched_at = time.time()
     terminal.pump(0.2)
     if terminal.process.poll() is None:
         terminal.process.kill()
     status = terminal.process.wait()
-    print(json.dumps({"status": status, "lines": terminal.lines(), "watchedWhileRunning": watched,
+    print(json.dumps({"status": status, "lines": terminal.lines(), "watchedWhileRunning": watched, "watchedAt": watched_at,
                       "bytes": base64.b64encode(bytes(received)).decode()}))
 
 

@@ -46,11 +46,13 @@ final class ClientKeptConversations: ConversationKeeping {
 
     func agentModel(pageID: String) throws -> String { throw Self.noAgents }
 
-    func sendFields(conversationID: String, message: JSON, system: String?) throws -> JSONObject {
+    func sendFields(conversationID: String, message: JSON, system: String?, tools: ToolOffer?) throws -> JSONObject {
         let history = try conversations.messages(conversationID)
         var fields = JSONObject()
-        fields["messages"] = .array(ChatMessages.make(system: system, history: history + [message]))
+        let reply = tools?.reply.map { [$0] } ?? []
+        fields["messages"] = .array(ChatMessages.make(system: system, history: history + [message] + reply))
         fields["stream_options"] = ["include_usage": true]
+        if let tools { fields["tools"] = .array(tools.definitions) }
         return fields
     }
 

@@ -22,8 +22,8 @@ protocol ConversationKeeping: AnyObject {
     /// The model that `ps-send --page ID` means.
     func agentModel(pageID: String) throws -> String
     /// The fields of a send's body other than `model` and `stream`: the messages, and
-    /// whatever names the conversation.
-    func sendFields(conversationID: String, message: JSON, system: String?) throws -> JSONObject
+    /// whatever names the conversation; with `tools`, the client's tools and the reply so far.
+    func sendFields(conversationID: String, message: JSON, system: String?, tools: ToolOffer?) throws -> JSONObject
 
     /// Whether `keepTurn` keeps anything (then the reply is rebuilt from the stream).
     var keepsTurns: Bool { get }

@@ -13,7 +13,7 @@ import PSCore
 ///
 /// A key is sent when the profile has one; a plain server needs none. When a send names no
 /// model (neither --model nor the profile's), the one model the server lists is used.
-public final class OpenAIAdapter: APIAdapter, ConversationDeleting, ConversationSeeding, ModelListing {
+public final class OpenAIAdapter: APIAdapter, ConversationDeleting, ConversationSeeding, ModelListing, ClientToolCalling {
     public let kind = APIKind.openai
     public let client: APIClient
     let keeper: ConversationKeeping
@@ -102,6 +102,14 @@ public final class OpenAIAdapter: APIAdapter, ConversationDeleting, Conversation
     }
 
     public func sendRequest(_ target: SendTarget, message: JSON, options: SendOptions) throws -> HTTPRequest {
+        try sendRequest(target, message: message, options: options, tools: nil)
+    }
+
+    public func toolSendRequest(_ target: SendTarget, message: JSON, options: SendOptions, tools: ToolOffer) throws -> HTTPRequest {
+        try sendRequest(target, message: message, options: options, tools: tools)
+    }
+
+    private func sendRequest(_ target: SendTarget, message: JSON, options: SendOptions, tools: ToolOffer?) throws -> HTTPRequest {
         let conversationID: String, model: String
         switch target {
         case .global(let id):
@@ -112,7 +120,7 @@ public final class OpenAIAdapter: APIAdapter, ConversationDeleting, Conversation
             conversationID = id
             model = try keeper.agentModel(pageID: page)
         }
-        var body = try keeper.sendFields(conversationID: conversationID, message: message, system: options.system)
+        var body = try keeper.sendFields(conversationID: conversationID, message: message, system: options.system, tools: tools)
         body["model"] = .string(model)
         body["stream"] = true
         if let schema = options.responseSchema {

@@ -110,7 +110,7 @@ final class ServerKeptConversations: ConversationKeeping {
     /// Only the new message and the conversation's id; the conversation becomes the current one.
     /// A system prompt would be dropped by the server (the agent's own is used in a kept
     /// conversation), so it is refused rather than ignored.
-    func sendFields(conversationID: String, message: JSON, system: String?) throws -> JSONObject {
+    func sendFields(conversationID: String, message: JSON, system: String?, tools: ToolOffer?) throws -> JSONObject {
         if system != nil {
             throw ToolError(.usage, "PageSpace's /api/v1 answers with the agent's own system prompt in a kept conversation: "
                 + "drop --system (edit the agent's prompt in PageSpace instead)")
@@ -124,6 +124,18 @@ final class ServerKeptConversations: ConversationKeeping {
         var fields = JSONObject()
         fields["messages"] = [.object(sent)]
         fields["conversation_id"] = .string(conversationID)
+        if let tools {
+            // The route takes the tool results only in the request's messages, and loads the
+            // stored history only without client_manages_history, taking then just the last
+            // message (route.ts:419-430): so the client sends the whole conversation, as read
+            // once before the first step (the server stores what the steps add), and the
+            // server back-fills the results into its stored calls (route.ts:432-473).
+            let history = try messages(.global(conversationID: conversationID))
+            let reply = tools.reply.map { [$0] } ?? []
+            fields["messages"] = .array(ChatMessages.make(system: nil, history: history + [message] + reply))
+            fields["client_manages_history"] = true
+            fields["tools"] = .array(tools.definitions)
+        }
         try current.write(conversationID)
         return fields
     }

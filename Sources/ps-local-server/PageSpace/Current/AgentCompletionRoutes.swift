@@ -40,6 +40,7 @@ struct AgentCompletionRoutes {
             if let conversationID, !inference.clientManagesHistory {
                 inference = inference.threaded(history: state.store.conversation(conversationID)?.messages ?? [])
             }
+            if let conversationID, inference.clientManagesHistory { backFillToolResults(inference, conversationID: conversationID) }
             let askedAt = Timestamp.now()
             if let conversationID, let last = inference.messages.last, last.role == "user" {
                 state.store.append(
@@ -69,6 +70,38 @@ struct AgentCompletionRoutes {
         return id
     }
 
+    /// route.ts:432-473: with client_manages_history, the tool results the request carries in
+    /// the messages before its last (role:tool collapsed into the calls' parts; those of the last
+    /// message are not looked at, :439) are written into the stored replies whose calls have the
+    /// same toolCallId (updateMessageToolResults).
+    private func backFillToolResults(_ inference: InferenceRequest, conversationID: String) {
+        var results: [String: JSON] = [:]
+        for message in inference.messages.dropLast() where message.role == "assistant" {
+            for part in message.parts {
+                guard let id = part["toolCallId"]?.stringValue,
+                      ["output-available", "output-error"].contains(part["state"]?.stringValue ?? "") else { continue }
+                results[id] = part
+            }
+        }
+        guard !results.isEmpty, let stored = state.store.conversation(conversationID)?.messages else { return }
+        for message in stored where message.role == "assistant" {
+            var changed = false
+            let parts = message.parts.map { part -> JSON in
+                guard let id = part["toolCallId"]?.stringValue, let result = results[id], part["output"] == nil,
+                      case .object(var filled) = part else { return part }
+                changed = true
+                filled["state"] = result["state"]
+                filled["output"] = result["output"]
+                filled["errorText"] = result["errorText"]
+                return .object(filled)
+            }
+            if changed {
+                state.store.append(
+                    StoredMessage(id: message.id, role: message.role, parts: parts, createdAt: message.createdAt), to: conversationID)
+            }
+        }
+    }
+
     private func stream(_ inference: InferenceRequest, conversationID: String?, askedAt: Int64) -> Response {
         var segments = ReplyScript.reply(
             to: inference.question, instructions: inference.systemText,
@@ -76,6 +109,13 @@ struct AgentCompletionRoutes {
         // disable_server_tools without client tools: the model has no tools at all.
         if inference.disableServerTools {
             segments = segments.filter { if case .tool = $0 { return false } else { return true } }
+        }
+        // With the caller's tools (route.ts:84-95, tools without execute), a message that names
+        // them (ToolScript) gets their calls, left open for the caller, one step per request.
+        if !inference.clientToolNames.isEmpty, let steps = ToolScript.steps(in: inference.question) {
+            segments = ToolScript.reply(steps: steps, stepsDone: inference.toolStepsDone, results: inference.toolResults) {
+                Identifiers.random(prefix: "call_", bytes: 8)
+            }
         }
         let generation = ReplyGeneration(
             streamID: Identifiers.random(prefix: "stream_"), messageID: state.ids.nextMessageID(),
@@ -96,7 +136,8 @@ struct AgentCompletionRoutes {
             }
         }
         let adapter = PageSpaceChunkAdapter(
-            id: "chatcmpl-" + Identifiers.cuid(), model: inference.model, created: Timestamp.now() / Timestamp.second)
+            id: "chatcmpl-" + Identifiers.cuid(), model: inference.model, created: Timestamp.now() / Timestamp.second,
+            clientToolNames: Set(inference.clientToolNames))
         return CompletionStream.response(generation, mapper: adapter, drop: drop)
     }
 }

@@ -18,6 +18,9 @@ struct InferenceRequest {
     let conversationID: String?
     let disableServerTools: Bool
     let clientManagesHistory: Bool
+    /// The names of the caller's own tools (`tools`), which the server returns as tool_calls
+    /// for the caller to run (route.ts:84-95).
+    let clientToolNames: [String]
 
     static let agentModelPrefix = "ps-agent://"
     static let validRoles: Set<String> = ["user", "assistant", "system", "tool"]
@@ -53,6 +56,24 @@ struct InferenceRequest {
         conversationID = trimmed.flatMap { $0.isEmpty ? nil : $0 }
         disableServerTools = body["disable_server_tools"]?.boolValue == true
         clientManagesHistory = body["client_manages_history"]?.boolValue == true
+        clientToolNames = (body["tools"]?.arrayValue ?? []).compactMap { $0["function"]?["name"]?.stringValue }
+    }
+
+    /// The assistant messages since the newest user message: the client-tool steps answered.
+    private var sinceQuestion: ArraySlice<Message> {
+        messages.suffix(from: (messages.lastIndex { $0.role == "user" } ?? -1) + 1)
+    }
+
+    var toolStepsDone: Int {
+        sinceQuestion.filter { $0.role == "assistant" && $0.parts.contains { $0["toolCallId"] != nil } }.count
+    }
+
+    /// The results those steps carried back (normalizeMessages made them tool parts' outputs).
+    var toolResults: [ToolScript.Result] {
+        sinceQuestion.flatMap(\.parts).compactMap { part in
+            guard let type = part["type"]?.stringValue, type.hasPrefix("tool-"), let output = part["output"] else { return nil }
+            return ToolScript.Result(name: String(type.dropFirst(5)), content: output.stringValue ?? output.serialized())
+        }
     }
 
     /// What the model is given in a conversation the server keeps (a conversation_id without

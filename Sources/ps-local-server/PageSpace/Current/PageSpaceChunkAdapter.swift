@@ -8,7 +8,8 @@ import PSCore
 /// What goes out: `start` → `{role:"assistant",content:""}`; `text-delta` → `{content}`;
 /// `tool-input-available` → one `tool_calls` delta with the whole arguments;
 /// `tool-output-available` → `{role:"tool",tool_call_id,tool_result}`; a `finish-step`
-/// after tool calls → `finish_reason:"tool_calls"`; `finish` → `finish_reason:"stop"`.
+/// after tool calls → `finish_reason:"tool_calls"`; `finish` → `finish_reason:"stop"`, or
+/// `"tool_calls"` when the last step called one of the caller's own tools (route.ts:648-686).
 /// Reasoning, text and tool-input starts and deltas, and the other chunks send nothing.
 struct PageSpaceChunkAdapter: CompletionChunkMapper {
     let id: String
@@ -18,11 +19,15 @@ struct PageSpaceChunkAdapter: CompletionChunkMapper {
     private var stepHadToolCalls = false
     private var toolCalls: [JSON] = []
     private var stepCount = 0
+    let clientToolNames: Set<String>
+    private var hadClientToolThisStep = false
+    private var streamEndedOnClientTool = false
 
-    init(id: String, model: String, created: Int64) {
+    init(id: String, model: String, created: Int64, clientToolNames: Set<String> = []) {
         self.id = id
         self.model = model
         self.created = created
+        self.clientToolNames = clientToolNames
     }
 
     mutating func map(_ chunk: JSON) -> [JSON] {
@@ -30,6 +35,7 @@ struct PageSpaceChunkAdapter: CompletionChunkMapper {
         if type == "start-step" {
             stepToolCallIndex = 0
             stepHadToolCalls = false
+            hadClientToolThisStep = false
             stepCount += 1
         }
         let toolCallIndex = stepToolCallIndex
@@ -37,7 +43,9 @@ struct PageSpaceChunkAdapter: CompletionChunkMapper {
             stepHadToolCalls = true
             stepToolCallIndex += 1
             toolCalls.append(["toolCallId": chunk["toolCallId"] ?? "", "toolName": chunk["toolName"] ?? ""])
+            if clientToolNames.contains(chunk["toolName"]?.stringValue ?? "") { hadClientToolThisStep = true }
         }
+        if type == "finish-step" && hadClientToolThisStep { streamEndedOnClientTool = true }
         switch type {
         case "start":
             return [make(["role": "assistant", "content": ""], finishReason: .null)]
@@ -58,7 +66,7 @@ struct PageSpaceChunkAdapter: CompletionChunkMapper {
         case "finish-step":
             return stepHadToolCalls ? [make([:], finishReason: "tool_calls")] : []
         case "finish":
-            return [make([:], finishReason: "stop")]
+            return [make([:], finishReason: streamEndedOnClientTool ? "tool_calls" : "stop")]
         default:
             return []
         }
