@@ -33,7 +33,7 @@ let package = Package(
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
         .target(name: "CToolVersion", cSettings: [.define("PS_TOOLS_VERSION", to: "\"\(version)\"")]),
         // libcurl, opened on the first request (dlopen) rather than linked: a command that makes
-        // none never loads it and its thirty libraries. Its header is libcurl4-openssl-dev's.
+        // none never loads it and the libraries it needs. Its header is libcurl4-openssl-dev's.
         .target(name: "CCurl"),
         // Opens the highlighter (ps-tools' product CSourceHighlight) when code is first coloured.
         .target(name: "CSourceHighlightLoader"),
