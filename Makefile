@@ -1,20 +1,31 @@
-# Install in one line:   make install PREFIX=~/.local
-# and take it away:      make uninstall PREFIX=~/.local (its files, and the folders it
-#                        made once they are empty)
-# `make install` builds in release mode first; `make install-files BUILD=.build/debug` installs
-# binaries already built (the tests use it). DESTDIR is honoured, for packagers; the binaries
-# are stripped unless STRIP= is given empty (packagers that strip themselves).
+# Install in one line:   make install PREFIX="$HOME/.local"
+# and take it away:      make uninstall PREFIX="$HOME/.local" (its files, and the folders it
+#                        made once they are empty; it names what it leaves: your configuration,
+#                        credentials, archive and state)
+# As Debian packages:    make deb  (ps-tools_VERSION_amd64.deb and ps-tools-server_VERSION_amd64.deb)
+# `make install` and `make deb` build in release mode first (scripts/build-release, the one
+# release build both reuse); `make install-files BUILD=.build/debug` installs binaries already
+# built (the tests use it). DESTDIR is honoured, for packagers; the binaries and libraries are
+# stripped unless STRIP= is given empty (packagers that strip themselves).
+# Every command links libPSKit.so and the Swift runtime as shared objects: install-files copies
+# them, the runtime's objects that the binaries need (scripts/runtime-libraries), into
+# lib/ps-tools, where the commands' RPATH ($ORIGIN/../lib/ps-tools) finds them, so that no Swift
+# toolchain is needed to run them.
 
 PREFIX ?= /usr/local
 BUILD ?= .build/release
 DESTDIR ?=
 STRIP ?= -s
+# zsh's folder for completions, under PREFIX: the one zsh searches for /usr/local; Debian's
+# package uses share/zsh/vendor-completions.
+ZSH_COMPLETIONS ?= share/zsh/site-functions
 
 COMMANDS = ps-sse ps-parts ps-render ps-auth ps-send ps-history ps-message ps-models \
 	ps-search ps-archive ps-facts ps-summary ps-settings ps-agents ps-keys ps-local-server
-# Shared objects the commands open themselves (dlopen), from $(bindir)/../lib/ps-tools/: the
-# highlighter of fenced code, which the commands that render open only when they colour code.
-LIBRARIES = libCSourceHighlight.so
+# ps-tools' shared objects, in $(bindir)/../lib/ps-tools/: the libraries every command links
+# (libPSKit.so, kit/Package.swift), and the highlighter of fenced code, which the commands that
+# render open themselves (dlopen) only when they colour code.
+LIBRARIES = libPSKit.so libCSourceHighlight.so
 # Internal helpers the commands run from $(bindir)/../lib/ps-tools/, off PATH, with a page and
 # completions as the commands have: ps-archive-postgres, the only one linking PostgreSQL's
 # client, which ps-archive becomes for a postgresql:// archive and ps-search runs to search one;
@@ -28,10 +39,10 @@ bindir = $(root)/bin
 libdir = $(root)/lib/ps-tools
 mandir = $(root)/share/man
 bashdir = $(root)/share/bash-completion/completions
-zshdir = $(root)/share/zsh/site-functions
+zshdir = $(root)/$(ZSH_COMPLETIONS)
 fishdir = $(root)/share/fish/vendor_completions.d
 
-.PHONY: all build install install-files uninstall
+.PHONY: all build install install-files uninstall deb
 
 all: build
 
@@ -40,12 +51,18 @@ build:
 
 install: build install-files
 
+deb: build
+	scripts/build-deb
+
 install-files:
 	install -d "$(bindir)" "$(mandir)/man1" "$(mandir)/man5" "$(mandir)/man7" \
 		"$(bashdir)" "$(zshdir)" "$(fishdir)" "$(bindir)/$(RESOURCES)" "$(libdir)"
 	for c in $(COMMANDS); do install $(STRIP) -m 755 "$(BUILD)/$$c" "$(bindir)/$$c" || exit 1; done
-	for l in $(LIBRARIES); do install -m 644 "$(BUILD)/$$l" "$(libdir)/$$l" || exit 1; done
 	for h in $(HELPERS); do install $(STRIP) -m 755 "$(BUILD)/$$h" "$(libdir)/$$h" || exit 1; done
+	for l in $(foreach l,$(LIBRARIES),"$(BUILD)/$(l)") $$(scripts/runtime-libraries $(foreach f,$(COMMANDS) $(HELPERS) $(LIBRARIES),"$(BUILD)/$(f)")); do \
+		install -m 644 "$$l" "$(libdir)/" && \
+		{ [ -z "$(STRIP)" ] || strip --strip-unneeded "$(libdir)/$${l##*/}"; } || exit 1; \
+	done
 	install -m 644 "$(BUILD)/$(RESOURCES)"/* "$(bindir)/$(RESOURCES)/"
 	install -m 644 man/*.1 "$(mandir)/man1/"
 	install -m 644 man/*.5 "$(mandir)/man5/"
@@ -60,7 +77,8 @@ uninstall:
 	for c in $(COMMANDS) $(HELPERS); do \
 		rm -f "$(bindir)/$$c" "$(mandir)/man1/$$c.1" "$(bashdir)/$$c" "$(zshdir)/_$$c" "$(fishdir)/$$c.fish"; \
 	done
-	for l in $(LIBRARIES) $(HELPERS); do rm -f "$(libdir)/$$l"; done
+	# lib/ps-tools is ps-tools' own folder: the helpers, the highlighter and the Swift runtime.
+	rm -f "$(libdir)"/lib*.so $(foreach h,$(HELPERS),"$(libdir)/$(h)")
 	rm -rf "$(bindir)/$(RESOURCES)"
 	rm -f "$(mandir)/man5/ps-ndjson.5" "$(mandir)/man7/ps-tools.7"
 	# The folders install made, once empty, up to PREFIX (never PREFIX itself, never one
@@ -68,3 +86,4 @@ uninstall:
 	for d in "$(bindir)" "$(libdir)" "$(mandir)/man1" "$(mandir)/man5" "$(mandir)/man7" "$(bashdir)" "$(zshdir)" "$(fishdir)"; do \
 		while [ "$$d" != "$(root)" ] && [ "$$d" != "/" ] && rmdir "$$d" 2>/dev/null; do d=$$(dirname "$$d"); done; \
 	done
+	@scripts/uninstall-leaves

@@ -22,6 +22,7 @@ import TestSupport
         if link(Executables.url("ps-archive").path, copy.path) != 0 {
             try FileManager.default.copyItem(at: Executables.url("ps-archive"), to: copy)
         }
+        try Executables.linkSharedLibrary(into: folder)
         return copy.path
     }
 

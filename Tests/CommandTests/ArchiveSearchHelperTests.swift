@@ -21,6 +21,7 @@ import TestSupport
         if link(Executables.url("ps-search").path, copy.path) != 0 {
             try FileManager.default.copyItem(at: Executables.url("ps-search"), to: copy)
         }
+        try Executables.linkSharedLibrary(into: folder)
         return copy
     }
 

@@ -121,6 +121,7 @@ import TestSupport
         // that another test starts meanwhile, and exec would fail (ETXTBSY).
         let copied = try Run.command("/bin/cp", [Executables.url("ps-render").path, render.path])
         try #require(copied.status == 0, "\(copied.stderrText)")
+        try Executables.linkSharedLibrary(into: folder)
         let library = folder.appendingPathComponent("libCSourceHighlight.so")
         let cases: [(String, () throws -> Void)] = [
             ("missing", {}),

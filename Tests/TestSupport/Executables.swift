@@ -8,6 +8,13 @@ public enum Executables {
 
     public static func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
 
+    /// Puts beside a command copied into `folder` the shared object every command links and
+    /// finds beside itself ($ORIGIN): libPSKit.so (kit/Package.swift), as a symbolic link.
+    public static func linkSharedLibrary(into folder: URL) throws {
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("libPSKit.so"), withDestinationURL: url("libPSKit.so"))
+    }
+
     /// The package's root folder (for examples/, man/, completions/).
     public static let packageRoot: URL = {
         var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

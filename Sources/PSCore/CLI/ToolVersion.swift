@@ -1,7 +1,9 @@
+import CToolVersion
+
 /// The toolkit's one version: every command's `--version` prints `ps-NAME VERSION`.
 public enum ToolVersion {
-    /// Bumped once per release, for all commands together.
-    public static let number = "0.17.0"
+    /// The file VERSION at the package's root, read when the package is built.
+    public static let number = String(cString: ps_tools_version())
 
     /// What `--version` prints: the running command's name and the version.
     public static var line: String { "\(Diagnostics.programName) \(number)" }

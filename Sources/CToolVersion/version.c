@@ -1,0 +1,3 @@
+#include "CToolVersion.h"
+
+const char *ps_tools_version(void) { return PS_TOOLS_VERSION; }
