@@ -29,7 +29,7 @@ let package = Package(
         .executable(name: "ps-archive", targets: ["ps-archive"]),
         // ps-archive's PostgreSQL half, an internal helper (installed in lib/ps-tools, not a command).
         .executable(name: "ps-archive-postgres", targets: ["ps-archive-postgres"]),
-        // ps-send's bridge to MCP servers, an internal helper (lib/ps-tools, package ps-tools-mcp).
+        // ps-send's bridge to MCP servers, an internal helper (lib/ps-tools, package ps-tools-server).
         .executable(name: "ps-mcp", targets: ["ps-mcp"]),
         .executable(name: "ps-local-server", targets: ["ps-local-server"]),
         // libCSourceHighlight.so: the highlighter, opened by PSRender the first time code is coloured.

@@ -13,7 +13,7 @@ struct PsMcp: ParsableCommand {
         usage: "ps-mcp --serve < requests > replies",
         discussion: """
             ps-send --mcp runs it, one per server, in lib/ps-tools beside the commands' bin \
-            folder; it comes in the package ps-tools-mcp. With --serve it reads requests on \
+            folder; it comes in the package ps-tools-server. With --serve it reads requests on \
             standard input, one JSON object a line, and writes one reply a line on standard \
             output, each flushed. The first request names the server:
 

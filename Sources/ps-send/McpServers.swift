@@ -11,7 +11,7 @@ import Glibc
 /// http(s) URL (streamable HTTP), or a command line, split at spaces.
 final class McpServer {
     static let helper = "ps-mcp"
-    static let package = "ps-tools-mcp"
+    static let package = "ps-tools-server"
 
     let label: String
     let pid: pid_t

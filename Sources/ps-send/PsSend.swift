@@ -166,7 +166,7 @@ struct PsSend: ParsableCommand {
             clients read it (the server runs with the plain environment plus env; {"url":...} \
             there names an HTTP one); an http(s) URL, a server over streamable HTTP that answers \
             in JSON; or a command line, split at spaces, run over stdio. ps-send runs one ps-mcp \
-            (package ps-tools-mcp, ps-mcp(1)) per server, which starts or reaches it and lists \
+            (package ps-tools-server, ps-mcp(1)) per server, which starts or reaches it and lists \
             its tools before anything is sent: without ps-mcp, or a server that does not start \
             or answer within --tool-timeout seconds, exit 2 naming it. A server that dies during \
             a call, or sends a message over 8 MiB, is an error result with its last words.

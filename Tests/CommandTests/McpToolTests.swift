@@ -163,7 +163,7 @@ import TestSupport
         try #require(copied.status == 0, "\(copied.stderrText)")
         let run = try Run.command(bin + "/ps-send", ["--model", "ps-demo", "--mcp", "x", "hi"], environment: sandbox.environment)
         #expect(run.status == 2, "\(run.stderrText)")
-        #expect(run.stderrText.contains("--mcp needs ps-mcp, which the package ps-tools-mcp provides"), "\(run.stderrText)")
+        #expect(run.stderrText.contains("--mcp needs ps-mcp, which the package ps-tools-server provides"), "\(run.stderrText)")
         #expect(try ClientToolTests.completions(server).isEmpty)
     }
 }
