@@ -23,6 +23,7 @@ let package = Package(
         .executable(name: "ps-render", targets: ["ps-render"]),
         .executable(name: "ps-auth", targets: ["ps-auth"]),
         .executable(name: "ps-send", targets: ["ps-send"]),
+        .executable(name: "ps-batch", targets: ["ps-batch"]),
         .executable(name: "ps-history", targets: ["ps-history"]),
         .executable(name: "ps-message", targets: ["ps-message"]),
         .executable(name: "ps-facts", targets: ["ps-facts"]),
@@ -103,6 +104,7 @@ let package = Package(
         // Commands that talk to a server.
         .executableTarget(name: "ps-auth", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
         .executableTarget(name: "ps-send", dependencies: commandDependencies + ["PSNet", "PSRender"]),
+        .executableTarget(name: "ps-batch", dependencies: commandDependencies + ["PSNet"]),
         .executableTarget(name: "ps-history", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
         .executableTarget(name: "ps-message", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
         .executableTarget(name: "ps-facts", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
