@@ -10,7 +10,7 @@ BUILD ?= .build/release
 DESTDIR ?=
 STRIP ?= -s
 
-COMMANDS = ps-sse ps-parts ps-render ps-auth ps-send ps-history ps-message ps-models \
+COMMANDS = ps-sse ps-parts ps-render ps-auth ps-send ps-batch ps-history ps-message ps-models \
 	ps-search ps-archive ps-facts ps-summary ps-settings ps-agents ps-keys ps-local-server
 # Shared objects the commands open themselves (dlopen), from $(bindir)/../lib/ps-tools/: the
 # highlighter of fenced code, which the commands that render open only when they colour code.

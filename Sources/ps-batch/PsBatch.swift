@@ -50,7 +50,7 @@ struct PsBatch: ParsableCommand {
             EXAMPLES:
               ps-batch jobs.ndjson > results.ndjson
               jq -c '{id: .file, message: ("Summarise: " + .text)}' docs.ndjson \\
-                  | ps-batch --concurrency 4 --rate 30/m --state batch.state >> results.ndjson
+                  | ps-batch --concurrency 4 --rate 30/m --state jobs.state >> out.ndjson
               ps-batch --conversation ckv4f9k2m0000a1b2c3d4e5f6 steps.ndjson \\
                   | jq -r 'select(.status == "ok") | .text'
 
