@@ -82,6 +82,8 @@ let package = Package(
         .target(name: "CCurl"),
         .target(name: "CSourceHighlightLoader"),
         .target(name: "PSRender", dependencies: ["PSCore", "CCmarkGFM", "CSourceHighlightLoader"]),
+        // Prompt templates and the JSON Schema check of answers (ps-send, ps-batch): no network code.
+        .target(name: "PSPrompt", dependencies: ["PSCore"]),
         // The message archive (SQLite with FTS5): no network code.
         .target(name: "PSArchive", dependencies: ["PSCore", "CSQLite"]),
         // The same archive in PostgreSQL (--db postgresql://…); only the helper ps-archive-postgres
@@ -103,8 +105,8 @@ let package = Package(
 
         // Commands that talk to a server.
         .executableTarget(name: "ps-auth", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
-        .executableTarget(name: "ps-send", dependencies: commandDependencies + ["PSNet", "PSRender"]),
-        .executableTarget(name: "ps-batch", dependencies: commandDependencies + ["PSNet"]),
+        .executableTarget(name: "ps-send", dependencies: commandDependencies + ["PSNet", "PSRender", "PSPrompt"]),
+        .executableTarget(name: "ps-batch", dependencies: commandDependencies + ["PSNet", "PSPrompt"]),
         .executableTarget(name: "ps-history", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
         .executableTarget(name: "ps-message", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
         .executableTarget(name: "ps-facts", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
@@ -125,6 +127,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["PSCore"], path: "Tests/TestSupport"),
         .testTarget(name: "PSCoreTests", dependencies: ["PSCore", "TestSupport", "CJansson"]),
         .testTarget(name: "PSRenderTests", dependencies: ["PSRender", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "PSPromptTests", dependencies: ["PSPrompt", "TestSupport"]),
         .testTarget(name: "PSNetTests", dependencies: ["PSNet", "TestSupport"]),
         .testTarget(name: "PSArchiveTests", dependencies: ["PSArchive", "PSArchivePostgres", "TestSupport"]),
         .testTarget(name: "CommandTests", dependencies: ["PSCore", "TestSupport"], exclude: ["FuzzCorpus", "Terminal", "Hostile"]),

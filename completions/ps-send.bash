@@ -163,9 +163,9 @@ _ps-send() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--insecure --new-conversation --print-ids --regenerate --no-resume --list-streams --raw --render --redact --allow-secrets --version -h --help)
-    local -a repeating_options=(--answer --attach)
-    local -a non_repeating_options=(--max-record-size --profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --conversation --page --agent --drive --provider --model --system --max-stdin-bytes --resume --from-seq --history --extract-facts-every)
+    local -a non_repeating_flags=(--insecure --new-conversation --print-ids --regenerate --no-resume --list-streams --raw --render --redact --allow-secrets --print --version -h --help)
+    local -a repeating_options=(--answer --attach --var)
+    local -a non_repeating_options=(--max-record-size --profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --conversation --page --agent --drive --provider --model --system --max-stdin-bytes --resume --from-seq --history --extract-facts-every --template --schema --repair)
     __ps-send_offer_flags_options -1
 
     # Offer option value completions
@@ -240,6 +240,18 @@ _ps-send() {
         return
         ;;
     '--attach')
+        return
+        ;;
+    '--template')
+        return
+        ;;
+    '--var')
+        return
+        ;;
+    '--schema')
+        return
+        ;;
+    '--repair')
         return
         ;;
     esac

@@ -1,6 +1,7 @@
 import ArgumentParser
 import PSCore
 import PSNet
+import PSPrompt
 import PSRender
 #if canImport(Glibc)
 import Glibc
@@ -235,6 +236,8 @@ struct PsSend: ParsableCommand {
     @Flag(name: .long, help: "Send secrets found as they are. By default ps-send refuses to send them.")
     var allowSecrets = false
 
+    @OptionGroup var prompt: PromptOptions
+
     @Argument(help: ArgumentHelp("The message (default: read from stdin).", valueName: "message"))
     var words: [String] = []
 
@@ -281,6 +284,8 @@ struct PsSend: ParsableCommand {
         if redact && allowSecrets { throw ValidationError("give --redact or --allow-secrets, not both") }
         if maxStdinBytes < 1 { throw ValidationError("--max-stdin-bytes must be at least 1") }
         if let extractFactsEvery, extractFactsEvery < 1 { throw ValidationError("--extract-facts-every must be at least 1") }
+        try prompt.validate(words: words, sendsNewMessage: resume == nil && !listStreams && !regenerate && answer.isEmpty,
+                            stdinIsHistory: history == "-")
     }
 
     func run() throws {
@@ -303,10 +308,15 @@ struct PsSend: ParsableCommand {
         let secrets = SecretCheck(mode: allowSecrets ? .allow : redact ? .redact : .refuse)
         var files = try AttachedFiles(paths: attach)
         try files.mapTexts { try secrets.pass($0.content, from: "--attach \(TerminalSafeText.sanitize($0.filename))") }
-        let system = try self.system.map { try secrets.pass($0, from: "--system") }
-        let text = regenerate || !answer.isEmpty ? nil : files.text(withMessage: try messageText(secrets))
+        let plan = try prompt.plan()
+        let system = try (self.system ?? plan.template?.system).map { try secrets.pass($0, from: "--system") }
+        var text = regenerate || !answer.isEmpty ? nil
+            : files.text(withMessage: try plan.filledText(maxStdinBytes: maxStdinBytes, secrets: secrets) ?? messageText(secrets))
+        if prompt.printOnly, let text { return try PromptPlan.print(text) }
         let connection = try self.connection.connect()
         let adapter = connection.adapter
+        let schemaTurns = plan.schema.map { SchemaTurns(schema: $0, repairs: plan.repairs, secrets: secrets) }
+        if let schemaTurns, let message = text { text = try schemaTurns.firstText(message, nativeSchema: adapter.takesResponseSchema) }
         if !files.images.isEmpty && !adapter.takesFileParts {
             throw ToolError(.usage, "the \(adapter.kind.rawValue) API cannot take images: --attach \(TerminalSafeText.sanitize(files.images[0].filename)) "
                 + "would be lost; attach only text files")
@@ -316,7 +326,7 @@ struct PsSend: ParsableCommand {
         }
         let page = try self.page ?? agent.map { try AgentFinder.find($0, adapter: adapter).id }
         // The profile's model stands in for --model, whatever the API.
-        let model = self.model ?? connection.session.profileModel
+        let model = self.model ?? plan.template?.model ?? connection.session.profileModel
         let target: SendTarget, message: JSON
         if let history, let text {
             target = try seededTarget(adapter, from: history, text: text, model: model, secrets: secrets)
@@ -342,6 +352,18 @@ struct PsSend: ParsableCommand {
             // An API that answers whole names the message itself (WholeAnswerOutput).
             if !adapter.answersWhole { Diagnostics.writeLine("message=\(message["id"]!.stringValue!)") }
         }
+        if let schemaTurns {
+            if adapter.takesResponseSchema { options.responseSchema = schemaTurns.schema.json }
+            return try schemaTurns.run(message, output: output) { message, capture in
+                try deliver(adapter, target, message, options: options, cadence: cadence, output: capture)
+            }
+        }
+        try deliver(adapter, target, message, options: options, cadence: cadence, output: output)
+    }
+
+    /// Sends `message` and writes the reply to `output`, keeping the turn where the client keeps it.
+    private func deliver(_ adapter: APIAdapter, _ target: SendTarget, _ message: JSON, options: SendOptions,
+                         cadence: FactCadence?, output: ReplyOutput) throws {
         var request = try adapter.sendRequest(target, message: message, options: options)
         if adapter.answersWhole {
             try WholeAnswerOutput.run(request, adapter: adapter, target: target, printIDs: printIds, output: output)

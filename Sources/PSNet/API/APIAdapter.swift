@@ -59,6 +59,9 @@ public protocol APIAdapter: AnyObject {
     /// Whether a sent message's file parts (images) reach the model; where they would be
     /// dropped, `ps-send --attach IMAGE` is refused before sending.
     var takesFileParts: Bool { get }
+    /// Whether `SendOptions.responseSchema` goes to the server natively (OpenAI's
+    /// `response_format`); elsewhere the schema is asked for in words after the message.
+    var takesResponseSchema: Bool { get }
 }
 
 extension APIAdapter {
@@ -73,6 +76,7 @@ extension APIAdapter {
     public var historyPaging: HistoryPaging { .newestFirstCursor }
     public var answersWhole: Bool { false }
     public var takesFileParts: Bool { false }
+    public var takesResponseSchema: Bool { false }
     public func streamRecords(fromAnswer answer: JSON, target: SendTarget) throws -> WholeAnswer {
         throw ToolError(.failure, "the \(kind.rawValue) API streams its answers")
     }
@@ -221,6 +225,8 @@ public struct SendOptions: Sendable {
     public var system: String?
     /// The current API's per-run browser session id.
     public var browserSessionID: String
+    /// A JSON Schema the answer must match, where the adapter `takesResponseSchema`.
+    public var responseSchema: JSON?
 
     public init(provider: String? = nil, model: String? = nil, location: SendLocation? = nil,
                 browserSessionID: String = RandomID.browserSessionID()) {

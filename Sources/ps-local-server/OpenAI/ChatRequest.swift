@@ -17,6 +17,9 @@ struct ChatRequest {
     let answersToolResults: Bool
     /// Every message's text, for the usage estimate.
     let promptText: String
+    /// `response_format: {type:"json_schema", json_schema:{name, schema}}`: the schema the
+    /// answer must match (SchemaReply).
+    let responseSchema: JSON?
 
     static let roles = ["system", "assistant", "user", "function", "tool", "developer"]
 
@@ -45,12 +48,43 @@ struct ChatRequest {
             .map(Self.text).joined(separator: "\n\n")
         answersToolResults = messages.last?["role"]?.stringValue == "tool"
         promptText = messages.map(Self.text).joined(separator: "\n")
+        responseSchema = try Self.checkResponseFormat(body["response_format"])
+    }
+
+    /// `response_format` as OpenAI checks it (API reference, "Create chat completion",
+    /// response_format: `text`, `json_object`, or `json_schema` with a `name` of letters,
+    /// digits, `_` and `-`, at most 64, and the `schema`). `json_object` asks for any JSON: no schema.
+    private static func checkResponseFormat(_ value: JSON?) throws -> JSON? {
+        guard let value, !value.isNull else { return nil }
+        guard value.objectValue != nil else { throw OpenAIError.wrongType("response_format", expected: "an object", got: value) }
+        guard let type = value["type"] else { throw OpenAIError.missing("response_format.type") }
+        switch type.stringValue {
+        case "text", "json_object": return nil
+        case "json_schema":
+            guard let format = value["json_schema"], !format.isNull else { throw OpenAIError.missing("response_format.json_schema") }
+            guard format.objectValue != nil else {
+                throw OpenAIError.wrongType("response_format.json_schema", expected: "an object", got: format)
+            }
+            guard let name = format["name"] else { throw OpenAIError.missing("response_format.json_schema.name") }
+            guard let text = name.stringValue, (1...64).contains(text.count),
+                  text.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") })
+            else {
+                throw OpenAIError.invalid(
+                    "Invalid 'response_format.json_schema.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.",
+                    param: "response_format.json_schema.name", code: "invalid_value")
+            }
+            return format["schema"] ?? [:]
+        default:
+            throw OpenAIError.invalid(
+                "Invalid value: '\(type.stringValue ?? type.serialized())'. Supported values are: 'json_object', 'json_schema', and 'text'.",
+                param: "response_format.type", code: "invalid_value")
+        }
     }
 
     /// What the assistant says this turn: the scripted reply up to its tool call (a model
     /// stops there for the client to run the tool), or, once the results are in, the rest.
     func segments(callID: String) -> [ReplySegment] {
-        let all = ReplyScript.reply(to: question, instructions: instructions, callID: callID)
+        let all = ReplyScript.reply(to: question, instructions: instructions, schema: responseSchema, callID: callID)
         let toolAt = all.firstIndex { if case .tool = $0 { return true } else { return false } }
         guard toolsAllowed, let toolAt else { return all.filter { if case .tool = $0 { return false } else { return true } } }
         return answersToolResults ? Array(all[(toolAt + 1)...]) : Array(all[...toolAt])

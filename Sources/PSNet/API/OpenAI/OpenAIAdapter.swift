@@ -115,6 +115,10 @@ public final class OpenAIAdapter: APIAdapter, ConversationDeleting, Conversation
         var body = try keeper.sendFields(conversationID: conversationID, message: message, system: options.system)
         body["model"] = .string(model)
         body["stream"] = true
+        if let schema = options.responseSchema {
+            // Structured output as OpenAI takes it (vLLM, llama.cpp, Ollama and LiteLLM pass it on).
+            body["response_format"] = ["type": "json_schema", "json_schema": ["name": "answer", "schema": schema]]
+        }
         return client.request("POST", "/chat/completions", body: .object(body), headers: [("Accept", "text/event-stream")])
     }
 
@@ -129,6 +133,10 @@ public final class OpenAIAdapter: APIAdapter, ConversationDeleting, Conversation
     }
 
     public var keepsTurns: Bool { keeper.keepsTurns }
+
+    /// Not PageSpace's /api/v1: its chat route takes no `response_format` (apps/web/src/app/api/v1/
+    /// chat/completions/route.ts:82 reads pageId, model, messages and the conversation only).
+    public var takesResponseSchema: Bool { !(keeper is ServerKeptConversations) }
 
     public func keepTurn(_ target: SendTarget, message: JSON, reply: JSON?) throws {
         guard case .global(let id) = target else { return }

@@ -18,9 +18,11 @@ struct ToolCall: Sendable {
 
 /// Chooses what the assistant answers. The reply depends only on the user's words
 /// (case-insensitive keywords, see the contract), so tests know what to expect. A caller's
-/// system instructions, where a route takes them, steer it with the same keywords.
+/// system instructions, where a route takes them, steer it with the same keywords. A request
+/// for JSON that matches a schema gets that JSON alone (SchemaReply).
 enum ReplyScript {
-    static func reply(to question: String, instructions: String = "", callID: String) -> [ReplySegment] {
+    static func reply(to question: String, instructions: String = "", schema: JSON? = nil, callID: String) -> [ReplySegment] {
+        if let json = SchemaReply.answer(to: question, schema: schema) { return [.text(json)] }
         let lowered = (instructions + "\n" + question).lowercased()
         var segments: [ReplySegment] = []
         var sections: [String] = []
