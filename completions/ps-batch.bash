@@ -165,7 +165,7 @@ _ps-batch() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--insecure --redact --allow-secrets --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--max-record-size --profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --concurrency --rate --state --conversation --model)
+    local -a non_repeating_options=(--max-record-size --profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --concurrency --rate --state --conversation --model --template --schema --repair)
     __ps-batch_offer_flags_options 1
 
     # Offer option value completions
@@ -213,6 +213,15 @@ _ps-batch() {
         return
         ;;
     '--model')
+        return
+        ;;
+    '--template')
+        return
+        ;;
+    '--schema')
+        return
+        ;;
+    '--repair')
         return
         ;;
     esac

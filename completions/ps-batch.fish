@@ -20,7 +20,7 @@ function __ps-batch_parse_tokens -S
     set -l unparsed_tokens (__ps-batch_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-batch'
-        __ps-batch_parse_subcommand 1 'max-record-size=' 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'concurrency=' 'rate=' 'state=' 'conversation=' 'model=' 'redact' 'allow-secrets' 'version' 'h/help'
+        __ps-batch_parse_subcommand 1 'max-record-size=' 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'concurrency=' 'rate=' 'state=' 'conversation=' 'model=' 'template=' 'schema=' 'repair=' 'redact' 'allow-secrets' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-batch_parse_subcommand -r 1 'version'
@@ -92,6 +92,9 @@ complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_opti
 complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_options "ps-batch" state' -l 'state' -d 'Keep each job\'s progress in this file. A rerun skips the jobs done and never sends an accepted message again.' -rfka ''
 complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_options "ps-batch" conversation' -l 'conversation' -d 'Send every job to this conversation, one at a time, in order. By default each job gets a new one.' -rfka '(__ps-batch_custom_completion ---completion -- --conversation (count (__ps-batch_tokens -pc)) (__ps-batch_tokens -tC))'
 complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_options "ps-batch" model' -l 'model' -d 'The model for jobs that name none. Default: the profile\'s (ps-auth set-model).' -rfka ''
+complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_options "ps-batch" template' -l 'template' -d 'Make each job\'s message from a template, filled from its vars. FILE, or NAME for $XDG_CONFIG_HOME/ps-tools/templates/NAME.md.' -rfka ''
+complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_options "ps-batch" schema' -l 'schema' -d 'Check each answer against a JSON Schema: FILE or inline JSON. The valid value goes in json; an invalid one is status invalid.' -rfka ''
+complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_options "ps-batch" repair' -l 'repair' -d 'With --schema: send an invalid answer back n times (default 1). Each time with what is wrong.' -rfka ''
 complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_options "ps-batch" redact' -l 'redact' -d 'Send with each secret found replaced. A secret becomes [REDACTED:kind].'
 complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_options "ps-batch" allow-secrets' -l 'allow-secrets' -d 'Send secrets found as they are. By default ps-batch refuses to send them.'
 complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_positional "ps-batch" -eq 1' -F

@@ -1,5 +1,6 @@
 import PSCore
 import PSNet
+import PSPrompt
 import Synchronization
 
 /// What the run shared by every worker knows.
@@ -15,6 +16,13 @@ struct BatchSettings: @unchecked Sendable {
     var replyWait: Double
     /// Retries are said on stderr when no progress line shows them.
     var warnsOnRetry: Bool
+    /// --template's system prompt (OpenAI-compatible servers take one).
+    var system: String?
+    /// --schema (or the template's): each answer is checked, an invalid one sent back with
+    /// what is wrong up to `repairs` times (--repair).
+    var schema: JSONSchema?
+    var repairs = 1
+    var secrets = SecretCheck(mode: .refuse)
 }
 
 /// The counts of the run: the progress line on a terminal, the summary at the end, the exit status.

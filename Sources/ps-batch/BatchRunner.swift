@@ -1,6 +1,7 @@
 import Dispatch
 import PSCore
 import PSNet
+import PSPrompt
 import Synchronization
 
 /// Runs the lanes of jobs on `workers` threads, each with its own connection (one adapter a
@@ -66,10 +67,11 @@ final class BatchRunner: @unchecked Sendable {
             progress.started(-1)
             throw error
         }
-        let status = outcome.error == nil ? "ok" : "failed"
+        let status = outcome.status
         try writer.withLock { try $0.write(Self.record(job, outcome, status: status)) }
         try settings.state?.record(job.id, BatchState.Entry(
-            status: status, conversation: outcome.conversation, messageID: outcome.messageID, attempts: outcome.attempts))
+            status: status, conversation: outcome.conversation, messageID: outcome.messageID, attempts: outcome.attempts,
+            repairs: outcome.repairs))
         progress.ended(status, exit: outcome.error?.status)
     }
 
@@ -87,6 +89,17 @@ final class BatchRunner: @unchecked Sendable {
         if let error = outcome.error {
             record["error"] = .string(TerminalSafeText.sanitize(error.message))
             record["exit"] = .integer(Int64(error.status.rawValue))
+        }
+        if let answer = outcome.answer {
+            if answer.isValid {
+                record["json"] = answer.value
+            } else {
+                let after = outcome.repairs == 0 ? "" : " after \(outcome.repairs) repair\(outcome.repairs == 1 ? "" : "s")"
+                record["error"] = .string("the answer does not match the schema\(after): \(answer.firstError)")
+                record["errors"] = .array(answer.violations.map { .string($0.description) })
+                record["exit"] = .integer(Int64(ExitStatus.malformedInput.rawValue))
+            }
+            record["repairs"] = .integer(Int64(outcome.repairs))
         }
         record["conversation"] = outcome.conversation.map(JSON.string)
         record["attempts"] = .integer(Int64(outcome.attempts))

@@ -25,6 +25,9 @@ final class BatchState: @unchecked Sendable {
         var conversation: String?
         var messageID: String?
         var attempts: Int
+        /// With --schema: how many times an invalid answer was sent back (the message named
+        /// by `messageID` is then the last of those).
+        var repairs = 0
     }
 
     let path: String
@@ -92,6 +95,7 @@ final class BatchState: @unchecked Sendable {
         object["conversation"] = entry.conversation.map(JSON.string)
         object["messageId"] = entry.messageID.map(JSON.string)
         object["attempts"] = .integer(Int64(entry.attempts))
+        if entry.repairs > 0 { object["repairs"] = .integer(Int64(entry.repairs)) }
         var bytes: [UInt8] = []
         JSON.object(object).write(to: &bytes)
         bytes.append(0x0A)
@@ -102,9 +106,11 @@ final class BatchState: @unchecked Sendable {
 
     private static func entry(_ record: JSON) -> Entry? {
         guard let status = record["status"]?.stringValue, statuses.contains(status),
-              let attempts = record["attempts"]?.intValue, attempts >= 0 else { return nil }
+              let attempts = record["attempts"]?.intValue, attempts >= 0,
+              (record["repairs"]?.intValue ?? 0) >= 0 else { return nil }
         for key in ["conversation", "messageId"] where record[key] != nil && record[key]?.stringValue == nil { return nil }
         return Entry(status: status, conversation: record["conversation"]?.stringValue,
-                     messageID: record["messageId"]?.stringValue, attempts: Int(attempts))
+                     messageID: record["messageId"]?.stringValue, attempts: Int(attempts),
+                     repairs: Int(record["repairs"]?.intValue ?? 0))
     }
 }

@@ -1,16 +1,23 @@
 import PSCore
 import PSNet
+import PSPrompt
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// What came of one job: the reply (status ok), or the error that ended it (failed).
+/// What came of one job: the reply (status ok, or invalid when its answer does not match the
+/// schema), or the error that ended it (failed).
 struct JobOutcome {
     var reply: JSON?
     var error: ToolError?
     var conversation: String?
     var messageID: String?
     var attempts: Int
+    /// With --schema: the last answer, read and checked, and how often one was sent back.
+    var answer: SchemaAnswer?
+    var repairs = 0
+
+    var status: String { error != nil ? "failed" : answer?.isValid == false ? "invalid" : "ok" }
 }
 
 /// The second Ctrl-C stopped the job in flight: it gets no result, and its state stays as it
@@ -44,29 +51,66 @@ final class JobSender {
     }
 
     func run(_ job: BatchJob, previous: BatchState.Entry?) throws -> JobOutcome {
-        var outcome = JobOutcome(reply: nil, error: nil, conversation: nil, messageID: nil, attempts: previous?.attempts ?? 0)
+        var outcome = JobOutcome(reply: nil, error: nil, conversation: nil, messageID: nil, attempts: previous?.attempts ?? 0,
+                                 repairs: previous?.repairs ?? 0)
         do {
-            let conversation: String, messageID: String
+            let conversation: String
+            var messageID: String, text: String, reply: JSON?
             if let previous, let known = previous.conversation, let id = previous.messageID {
                 (conversation, messageID) = (known, id)
                 outcome.conversation = conversation
                 outcome.messageID = messageID
+                text = try turnText(job, repairs: outcome.repairs, conversation: conversation)
                 // A job a run before began: its message may be in the conversation already.
-                if serverKeepsConversations, let reply = try readBack(job, conversation: conversation, messageID: messageID) {
-                    outcome.reply = reply
-                    return outcome
+                if serverKeepsConversations {
+                    reply = try readBack(text, conversation: conversation, messageID: messageID)
                 }
             } else {
                 conversation = try newConversation(for: job)
                 messageID = RandomID.messageID()
                 outcome.conversation = conversation
                 outcome.messageID = messageID
+                text = try firstText(job)
             }
-            outcome.reply = try send(job, conversation: conversation, messageID: messageID, attempts: &outcome.attempts)
+            while true {
+                let answer = try reply ?? send(job, text: text, conversation: conversation, messageID: messageID, outcome: &outcome)
+                outcome.reply = answer
+                guard let schema = settings.schema else { return outcome }
+                let checked = SchemaAnswer(text: Self.text(of: answer), schema: schema)
+                outcome.answer = checked
+                if checked.isValid || outcome.repairs >= settings.repairs { return outcome }
+                // Sent back once more, in the same conversation, with what is wrong.
+                outcome.repairs += 1
+                text = try settings.secrets.pass(checked.repairMessage(), from: "the repair message")
+                messageID = RandomID.messageID()
+                outcome.messageID = messageID
+                reply = nil
+            }
         } catch let error as ToolError {
             outcome.error = error
         }
         return outcome
+    }
+
+    /// The job's message, with the schema asked for in words where the server takes none natively.
+    private func firstText(_ job: BatchJob) throws -> String {
+        guard let schema = settings.schema, !adapter.takesResponseSchema else { return job.text }
+        return job.text + "\n\n" + (try settings.secrets.pass(SchemaAnswer.instruction(schema), from: "--schema"))
+    }
+
+    /// The message of a job's turn `repairs`: the first, or the one that sent back the answer
+    /// before it (made again from that answer, the conversation's last reply).
+    private func turnText(_ job: BatchJob, repairs: Int, conversation: String) throws -> String {
+        guard repairs > 0, let schema = settings.schema else { return try firstText(job) }
+        let messages = try adapter.historyPage(.global(conversationID: conversation), query: historyQuery).messages
+        guard let last = messages.last(where: { $0["role"]?.stringValue == "assistant" }) else {
+            throw ToolError(.notFound, "the conversation \(conversation) holds no answer to send back")
+        }
+        return try settings.secrets.pass(SchemaAnswer(text: Self.text(of: last), schema: schema).repairMessage(), from: "the repair message")
+    }
+
+    private var historyQuery: HistoryQuery {
+        adapter.historyPaging == .newestFirstCursor ? HistoryQuery(limit: 50) : HistoryQuery(limit: 500, offset: 0)
     }
 
     private func newConversation(for job: BatchJob) throws -> String {
@@ -83,16 +127,18 @@ final class JobSender {
 
     /// Sends until the reply is whole, the retries are spent or the error is one that sending
     /// again cannot mend. The state says `sending` (with the conversation) before each send.
-    private func send(_ job: BatchJob, conversation: String, messageID: String, attempts: inout Int) throws -> JSON {
+    private func send(_ job: BatchJob, text: String, conversation: String, messageID: String, outcome: inout JobOutcome) throws -> JSON {
         let target = SendTarget.global(conversationID: conversation)
-        let message = UserMessage.make(text: job.text, id: messageID)
-        let options = SendOptions(model: job.model ?? settings.model)
+        let message = UserMessage.make(text: text, id: messageID)
+        var options = SendOptions(model: job.model ?? settings.model)
+        options.system = settings.system
+        if adapter.takesResponseSchema { options.responseSchema = settings.schema?.json }
         var retry = 0
         while true {
-            attempts += 1
-            try settings.state?.record(
-                job.id, BatchState.Entry(status: "sending", conversation: conversation, messageID: messageID, attempts: attempts),
-                durable: true)
+            outcome.attempts += 1
+            try settings.state?.record(job.id, BatchState.Entry(
+                status: "sending", conversation: conversation, messageID: messageID, attempts: outcome.attempts,
+                repairs: outcome.repairs), durable: true)
             if let pacer = settings.pacer, !pacer.waitForSlot() { throw JobAborted() }
             let error: ToolError, retryAfter: Double?
             switch try attempt(adapter.sendRequest(target, message: message, options: options), target: target) {
@@ -105,7 +151,7 @@ final class JobSender {
                 (error, retryAfter) = (failure, after)
             case .cut(let failure):
                 // The server has the message: it is never sent again, its reply is read back.
-                if serverKeepsConversations, let reply = try readBack(job, conversation: conversation, messageID: messageID) {
+                if serverKeepsConversations, let reply = try readBack(text, conversation: conversation, messageID: messageID) {
                     return reply
                 }
                 (error, retryAfter) = (failure, nil)
@@ -213,20 +259,19 @@ final class JobSender {
     /// The reply to the job's message as the conversation holds it, waiting while the server is
     /// still generating it; nil when the conversation does not hold the message (the server never
     /// took it: it may be sent). Found by its id, or, where the server gives messages its own
-    /// ids (Lucid, Gemini), as the newest message of the user with the job's text.
-    private func readBack(_ job: BatchJob, conversation: String, messageID: String) throws -> JSON? {
+    /// ids (Lucid, Gemini), as the newest message of the user with the `text` sent.
+    private func readBack(_ text: String, conversation: String, messageID: String) throws -> JSON? {
         let source = HistorySource.global(conversationID: conversation)
         let deadline = MonotonicClock.now + settings.replyWait
         while true {
-            let query = adapter.historyPaging == .newestFirstCursor ? HistoryQuery(limit: 50) : HistoryQuery(limit: 500, offset: 0)
             let messages: [JSON]
             do {
-                messages = try adapter.historyPage(source, query: query).messages
+                messages = try adapter.historyPage(source, query: historyQuery).messages
             } catch let error as ToolError where error.status == .notFound {
                 return nil  // a conversation made by the first message, which never arrived
             }
             let index = messages.lastIndex { $0["id"]?.stringValue == messageID }
-                ?? messages.lastIndex { $0["role"]?.stringValue == "user" && Self.text(of: $0) == job.text }
+                ?? messages.lastIndex { $0["role"]?.stringValue == "user" && Self.text(of: $0) == text }
             guard let index else { return nil }
             if let reply = messages[(index + 1)...].first(where: { $0["role"]?.stringValue == "assistant" }) {
                 return reply

@@ -1,6 +1,7 @@
 import ArgumentParser
 import PSCore
 import PSNet
+import PSPrompt
 
 @main
 struct PsBatch: ParsableCommand {
@@ -21,6 +22,17 @@ struct PsBatch: ParsableCommand {
             order they end: status ok with the reply's text, message, conversation, attempts \
             and usage; or failed, with error (one line) and exit (the status ps-send would \
             have given).
+
+            --template FILE|NAME makes each job's message from a template (as ps-send \
+            --template: {{name}} placeholders, \\{{ for a literal {{, a front matter's system, \
+            model and schema), filled from the job's "vars" object instead of a "message"; a \
+            placeholder without a value or a value without a placeholder is exit 2 naming \
+            the job, before anything is sent. --schema FILE|JSON (or the template's) checks \
+            each answer here, as ps-send --schema does: asked for natively where the server \
+            takes it (response_format), in words after the message elsewhere; an invalid \
+            answer is sent back with what is wrong, in the same conversation, up to --repair \
+            times (default 1). The record of a valid answer has its value in "json"; still \
+            invalid, status invalid with "errors", the text kept, and exit 3.
 
             --concurrency N jobs are in flight at once (default 1). --rate N/s or N/m paces \
             the sends of all of them, evenly spaced: 60/m is one send a second, never sixty \
@@ -89,6 +101,19 @@ struct PsBatch: ParsableCommand {
         "The model for jobs that name none. Default: the profile's (ps-auth set-model).", valueName: "name"))
     var model: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Make each job's message from a template, filled from its vars. FILE, or NAME for $XDG_CONFIG_HOME/ps-tools/templates/NAME.md.",
+        valueName: "file|name"))
+    var template: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Check each answer against a JSON Schema: FILE or inline JSON. The valid value goes in json; an invalid one is status invalid.",
+        valueName: "file|json"))
+    var schema: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --schema: send an invalid answer back n times (default 1). Each time with what is wrong.", valueName: "n"))
+    var repair: Int?
+
     @Flag(name: .long, help: "Send with each secret found replaced. A secret becomes [REDACTED:kind].")
     var redact = false
 
@@ -104,6 +129,8 @@ struct PsBatch: ParsableCommand {
             throw ValidationError("--rate must be N/s or N/m with N a positive number (60/m is one send a second), not \(rate)")
         }
         if redact && allowSecrets { throw ValidationError("give --redact or --allow-secrets, not both") }
+        if let repair, repair < 0 { throw ValidationError("--repair must be 0 or more") }
+        if repair != nil && schema == nil && template == nil { throw ValidationError("--repair goes with --schema") }
     }
 
     func run() throws {
@@ -112,16 +139,23 @@ struct PsBatch: ParsableCommand {
         if path == nil {
             try Terminal.refuseInteractiveStdin(usage: "usage: ps-batch JOBS.ndjson, or: ps-batch < JOBS.ndjson")
         }
-        let jobs = try BatchInput.read(path, secrets: SecretCheck(mode: allowSecrets ? .allow : redact ? .redact : .refuse))
+        let secrets = SecretCheck(mode: allowSecrets ? .allow : redact ? .redact : .refuse)
+        let template = try self.template.map { try PromptTemplate.load($0, environment: Environment.current) }
+        let schema = try self.schema.map { try JSONSchema.load($0) }
+            ?? template?.schema.map { try JSONSchema.load($0, option: "\(template!.source)'s schema") }
+        if repair != nil && schema == nil { throw ToolError(.usage, "--repair goes with --schema (the template sets none)") }
+        let system = try template?.system.map { try secrets.pass($0, from: "\(template!.source)'s system") }
+        let jobs = try BatchInput.read(path, secrets: secrets, template: template)
         let lanes = BatchInput.lanes(jobs, sharedConversation: conversation)
         let batchState = try state.map(BatchState.open)
         let first = try connection.connect()
         let http = first.adapter.client.http.options
         let live = Terminal.isTerminal(2)
         let settings = BatchSettings(
-            conversation: conversation, model: model ?? first.session.profileModel, state: batchState,
+            conversation: conversation, model: model ?? template?.model ?? first.session.profileModel, state: batchState,
             pacer: rate.flatMap(RatePacer.interval).map(RatePacer.init), retry: http.retry,
-            replyWait: Double(http.idleTimeout), warnsOnRetry: !live)
+            replyWait: Double(http.idleTimeout), warnsOnRetry: !live, system: system, schema: schema,
+            repairs: repair ?? 1, secrets: secrets)
         let progress = BatchProgress(total: jobs.count, live: live)
         // One connection a worker: libcurl's handle and the adapter are one thread's.
         let workers = min(concurrency, max(lanes.count, 1))
