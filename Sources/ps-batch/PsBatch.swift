@@ -170,6 +170,8 @@ struct PsBatch: ParsableCommand {
         let runner = BatchRunner(lanes: lanes, settings: settings, progress: progress)
         do {
             try runner.run(senders: senders)
+        } catch let request as ExitRequest where request.status == .brokenPipe {
+            throw request  // quietly, like every command whose reader left
         } catch {
             progress.summary(interrupted: false)
             throw error

@@ -131,6 +131,50 @@ import TestSupport
         }
     }
 
+    /// The first Ctrl-C starts no new job and lets those in flight finish: every job sent has its
+    /// result, the rest is left for a rerun with --state; exit 130.
+    @Test func ctrlCLetsTheJobsInFlightFinish() throws {
+        let server = try LocalServer.start(extraArguments: ["--quiet", "--pace-ms", "30"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox(server: server)
+        let folder = sandbox.directory
+        try Self.jobs(12).write(toFile: folder + "/jobs.ndjson", atomically: true, encoding: .utf8)
+        let run = try sandbox.shell("""
+            cd '\(folder)'
+            ps-batch --concurrency 3 --state run.state jobs.ndjson > out.ndjson 2> err.txt &
+            pid=$!
+            for _ in $(seq 1 200); do
+                [ "$(wc -l < out.ndjson)" -ge 1 ] && break
+                sleep 0.05
+            done
+            kill -INT $pid
+            wait $pid
+            echo "status $?"
+            """)
+        #expect(run.stdoutText.contains("status 130"), "\(run.stdoutText)")
+        let records = try Records.parse(try String(contentsOfFile: folder + "/out.ndjson", encoding: .utf8))
+        let sends = try Self.sends(server)
+        #expect(records.count < 12, "every job ran")
+        #expect(records.allSatisfy { $0["status"] as? String == "ok" })
+        #expect(records.count == sends.count, "\(sends.count) sent, \(records.count) results")
+        let stderr = try String(contentsOfFile: folder + "/err.txt", encoding: .utf8)
+        #expect(stderr.contains("\(12 - records.count) not run") && stderr.contains("interrupted"), "\(stderr)")
+        let rerun = try sandbox.shell("cd '\(folder)' && ps-batch --concurrency 3 --state run.state jobs.ndjson")
+        #expect(rerun.status == 0)
+        #expect(try Records.parse(rerun.stdoutText).count == 12 - records.count)
+    }
+
+    /// `| head -1` ends ps-batch quietly: status 141, nothing on stderr.
+    @Test func aReaderThatLeavesEndsTheRunQuietly() throws {
+        let server = try LocalServer.start(extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox(server: server)
+        let result = try sandbox.shell("printf '%s' '\(Self.jobs(6))' | ps-batch 2> \"$HOME/err.txt\" | head -1; echo \"${PIPESTATUS[1]}\"; cat \"$HOME/err.txt\"")
+        let lines = result.stdoutText.split(separator: "\n")
+        #expect(lines.count == 2 && lines[1] == "141", "\(result.stdoutText)")
+        #expect(try Self.sends(server).count < 6)
+    }
+
     @Test func aDuplicateIdIsRefusedBeforeAnythingIsSent() throws {
         let server = try LocalServer.start(extraArguments: ["--quiet"])
         defer { server.stop() }
