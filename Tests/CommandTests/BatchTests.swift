@@ -175,6 +175,43 @@ import TestSupport
         #expect(try Self.sends(server).count < 6)
     }
 
+    /// Every backend, through its profile: a job a killed run had sent (its state says
+    /// `sending`, naming the conversation and the message) is read back where the server keeps
+    /// the conversation, not sent again; on a plain OpenAI-compatible server it is sent again.
+    /// The other job runs as usual, and a third run has nothing left to do.
+    @Test(arguments: EveryBackendTests.backends)
+    func everyBackendRunsJobsAndReadsBackOneAlreadySent(_ backend: EveryBackendTests.Backend) throws {
+        let server = try LocalServer.start(dialect: backend.dialect, extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        let login = try backend.login(sandbox, server.baseURL + backend.path)
+        #expect(login.status == 0, "\(backend): \(login.stderrText)")
+        let env = ["PS_PROFILE": backend.kind]
+        let sent = try sandbox.shell("ps-send --new-conversation --print-ids 'Question number 001, briefly' 2>&1 >/dev/null", env: env)
+        let conversation = try #require(Records.value("conversation", in: sent.stdoutText), "\(backend): \(sent.stdoutText)")
+        let message = Records.value("message", in: sent.stdoutText) ?? "unknown"
+        let state = sandbox.directory + "/run.state"
+        try "{\"id\":\"j1\",\"status\":\"sending\",\"conversation\":\"\(conversation)\",\"messageId\":\"\(message)\",\"attempts\":1}\n"
+            .write(toFile: state, atomically: true, encoding: .utf8)
+        let run = try sandbox.run("ps-batch", ["--concurrency", "2", "--state", state], stdin: Self.jobs(2), env: env)
+        #expect(run.status == 0, "\(backend): \(run.stderrText)")
+        let records = try Records.parse(run.stdoutText)
+        #expect(Set(Records.ids(records)) == ["j1", "j2"], "\(backend)")
+        #expect(records.allSatisfy { $0["status"] as? String == "ok" && !(($0["text"] as? String) ?? "").isEmpty }, "\(backend): \(records)")
+        let first = try #require(records.first { $0["id"] as? String == "j1" })
+        #expect(first["conversation"] as? String == conversation)
+        // The sends: every POST but those that make a conversation (titled with the message).
+        let posts = try server.requestLog().filter {
+            $0["method"] as? String == "POST" && ($0["path"] as? String)?.hasSuffix("conversations") == false
+        }
+        let keeps = backend.kind != "openai"
+        #expect(Self.count(posts, job: 1) == (keeps ? 1 : 2), "\(backend): job 1 sent \(Self.count(posts, job: 1)) times")
+        #expect(first["attempts"] as? Int == (keeps ? 1 : 2), "\(backend)")
+        #expect(Self.count(posts, job: 2) == 1, "\(backend)")
+        let again = try sandbox.run("ps-batch", ["--state", state], stdin: Self.jobs(2), env: env)
+        #expect(again.status == 0 && again.stdoutText.isEmpty && again.stderrText.contains("2 done before"), "\(backend): \(again.stderrText)")
+    }
+
     @Test func aDuplicateIdIsRefusedBeforeAnythingIsSent() throws {
         let server = try LocalServer.start(extraArguments: ["--quiet"])
         defer { server.stop() }
