@@ -20,7 +20,7 @@ STRIP ?= -s
 # package uses share/zsh/vendor-completions.
 ZSH_COMPLETIONS ?= share/zsh/site-functions
 
-COMMANDS = ps-sse ps-parts ps-render ps-auth ps-send ps-history ps-message ps-models \
+COMMANDS = ps-sse ps-parts ps-render ps-auth ps-send ps-batch ps-history ps-message ps-models \
 	ps-search ps-archive ps-facts ps-summary ps-settings ps-agents ps-keys ps-local-server
 # ps-tools' shared objects, in $(bindir)/../lib/ps-tools/: the libraries every command links
 # (libPSKit.so, kit/Package.swift), and the highlighter of fenced code, which the commands that

@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "ps-render", targets: ["ps-render"]),
         .executable(name: "ps-auth", targets: ["ps-auth"]),
         .executable(name: "ps-send", targets: ["ps-send"]),
+        .executable(name: "ps-batch", targets: ["ps-batch"]),
         .executable(name: "ps-history", targets: ["ps-history"]),
         .executable(name: "ps-message", targets: ["ps-message"]),
         .executable(name: "ps-facts", targets: ["ps-facts"]),
@@ -86,6 +87,7 @@ let package = Package(
         // Commands that talk to a server.
         .executableTarget(name: "ps-auth", dependencies: commandDependencies),
         .executableTarget(name: "ps-send", dependencies: commandDependencies + ["PSPrompt"]),
+        .executableTarget(name: "ps-batch", dependencies: commandDependencies + ["PSPrompt"]),
         .executableTarget(name: "ps-history", dependencies: commandDependencies),
         .executableTarget(name: "ps-message", dependencies: commandDependencies),
         .executableTarget(name: "ps-facts", dependencies: commandDependencies),

@@ -176,7 +176,8 @@ struct PsLocalServer: ParsableCommand {
 
              GET /_test/requests lists the \
             requests received (method, path, query, headers, JSON body; \
-            secrets replaced by "<redacted>"); DELETE empties it.
+            secrets replaced by "<redacted>"; receivedAt in milliseconds \
+            since 1970); DELETE empties it.
 
             EXAMPLES:
               ps-local-server --port 8080 --pace-ms 30

@@ -9,7 +9,7 @@ import TestSupport
 /// build links Foundation as a shared library when anything uses it.
 @Suite struct FoundationLoadingTests {
     static let commands = [
-        "ps-sse", "ps-parts", "ps-render", "ps-auth", "ps-send", "ps-history", "ps-message", "ps-facts", "ps-summary",
+        "ps-sse", "ps-parts", "ps-render", "ps-auth", "ps-send", "ps-batch", "ps-history", "ps-message", "ps-facts", "ps-summary",
         "ps-settings", "ps-agents", "ps-keys", "ps-models", "ps-search", "ps-archive",
     ]
 

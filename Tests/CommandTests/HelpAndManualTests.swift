@@ -6,7 +6,7 @@ import TestSupport
 /// nothing to warn about, and single commands offer no `help` subcommand.
 @Suite struct HelpAndManualTests {
     static let commands = [
-        "ps-sse", "ps-parts", "ps-render", "ps-send", "ps-history", "ps-message", "ps-models", "ps-local-server", "ps-auth", "ps-facts", "ps-summary", "ps-settings", "ps-agents", "ps-keys", "ps-search", "ps-archive",
+        "ps-sse", "ps-parts", "ps-render", "ps-send", "ps-batch", "ps-history", "ps-message", "ps-models", "ps-local-server", "ps-auth", "ps-facts", "ps-summary", "ps-settings", "ps-agents", "ps-keys", "ps-search", "ps-archive",
     ]
     /// Installed in lib/ps-tools, off PATH, but with the manners, page and completions of a command.
     static let helpers = ["ps-archive-postgres", "ps-mcp"]

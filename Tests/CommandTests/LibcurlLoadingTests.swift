@@ -7,7 +7,7 @@ import TestSupport
 /// dynamic loader's own account of the files it opens (LD_DEBUG=files, on stderr).
 @Suite struct LibcurlLoadingTests {
     static let networkCommands = [
-        "ps-auth", "ps-send", "ps-history", "ps-message", "ps-facts", "ps-summary", "ps-settings", "ps-agents",
+        "ps-auth", "ps-send", "ps-batch", "ps-history", "ps-message", "ps-facts", "ps-summary", "ps-settings", "ps-agents",
         "ps-keys", "ps-models", "ps-search",
     ]
 

@@ -17,6 +17,19 @@ public enum Interrupt {
 
     public static var isRequested: Bool { flag != 0 }
 
+    nonisolated(unsafe) private static var signals: sig_atomic_t = 0
+
+    /// For a command that lets the work in flight finish after a first Ctrl-C (ps-batch): the
+    /// signals are counted (`signalCount`), and only from the second on do transfers stop.
+    public static func installCounting() {
+        StopSignals.handle { _ in
+            Interrupt.signals += 1
+            if Interrupt.signals >= 2 { Interrupt.flag = 1 }
+        }
+    }
+
+    public static var signalCount: Int { Int(signals) }
+
     /// Set by a command that may sit idle on the network for long (a follower): a transfer
     /// then also stops when stdout's reader has gone, as `tail -f | head` ends without waiting
     /// for the next line.

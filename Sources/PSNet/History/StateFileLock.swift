@@ -14,8 +14,9 @@ public final class StateFileLock {
     private let fd: Int32
 
     /// Takes the lock, waiting up to `wait` seconds for another holder; `onWait` is called once
-    /// when it has to wait (with the holder's pid, when known).
-    public init(statePath: String, wait: Double, onWait: (Int?) -> Void = { _ in }) throws {
+    /// when it has to wait (with the holder's pid, when known). `command` names the holder in
+    /// the message of the one that gives up waiting.
+    public init(statePath: String, wait: Double, command: String = "ps-history", onWait: (Int?) -> Void = { _ in }) throws {
         path = statePath + ".lock"
         try SecureFile.makeDirectory(SecureFile.parent(of: statePath))
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -31,10 +32,11 @@ public final class StateFileLock {
             guard Self.waitForLock(fd, seconds: wait) else {
                 close(fd)
                 if Interrupt.isRequested { throw ToolError(.interrupted, "interrupted while waiting for \(path)") }
-                let who = holder.map { "another ps-history (pid \($0))" } ?? "another ps-history"
+                let who = holder.map { "another \(command) (pid \($0))" } ?? "another \(command)"
+                let undone = command == "ps-history" ? "nothing was exported" : "nothing was done"
                 throw ToolError(
                     .failure,
-                    "\(who) is still using \(statePath) after \(Self.seconds(wait)); nothing was exported. "
+                    "\(who) is still using \(statePath) after \(Self.seconds(wait)); \(undone). "
                         + "Run again later, or wait longer with --lock-wait SECONDS")
             }
         }

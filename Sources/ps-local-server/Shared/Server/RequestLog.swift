@@ -28,6 +28,8 @@ final class RequestLog: Sendable {
         entry["query"] = request.uri.query.map(JSON.string)
         entry["headers"] = .object(headers)
         entry["body"] = body.map(Self.redacting)
+        // When it arrived (milliseconds since 1970), for tests that measure a client's pace.
+        entry["receivedAt"] = .integer(Timestamp.now())
         entries.withLock { log in
             if log.count >= Self.capacity { log.removeFirst(log.count / 2) }
             log.append(.object(entry))

@@ -1,13 +1,13 @@
-import PSCore
-
-/// What ps-send does with a secret found in what it is about to send (SecretScanner): refuse
+/// What a command that sends messages (ps-send, ps-batch) does with a secret found in what it is about to send (SecretScanner): refuse
 /// (exit 2, naming where it is and its kind, never the secret), redact it, or send it.
-struct SecretCheck {
-    enum Mode { case refuse, redact, allow }
-    let mode: Mode
+public struct SecretCheck: Sendable {
+    public enum Mode: Sendable { case refuse, redact, allow }
+    public let mode: Mode
+
+    public init(mode: Mode) { self.mode = mode }
 
     /// `text` as it may be sent; `source` names it in messages (the message, stdin, --attach FILE).
-    func pass(_ text: String, from source: String) throws -> String {
+    public func pass(_ text: String, from source: String) throws -> String {
         guard mode != .allow, !text.isEmpty else { return text }
         switch mode {
         case .refuse:
@@ -18,7 +18,7 @@ struct SecretCheck {
             let (redacted, found) = SecretScanner.redact(text)
             if !found.isEmpty {
                 let lines = found.map { "\($0.line) (\($0.kind))" }.joined(separator: ", ")
-                Diagnostics.writeLine("ps-send: redacted \(found.count) secret\(found.count == 1 ? "" : "s") in \(source): line \(lines)")
+                Diagnostics.writeLine("\(Diagnostics.programName): redacted \(found.count) secret\(found.count == 1 ? "" : "s") in \(source): line \(lines)")
             }
             return redacted
         case .allow:
