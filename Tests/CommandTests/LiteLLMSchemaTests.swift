@@ -4,13 +4,14 @@ import TestSupport
 
 /// `ps-send --schema` through a real OpenAI-compatible proxy, LiteLLM's (`pip install
 /// 'litellm[proxy]'`), in front of the local server's openai dialect: the proxy passes
-/// `response_format` json_schema on, on the first send and on the repair. LiteLLM is large and
-/// not a Debian package, so scripts/setup does not install it: the test runs when
-/// PS_TEST_LITELLM names its `litellm` command (or one is on PATH), and is skipped otherwise.
+/// `response_format` json_schema on, on the first send and on the repair. scripts/setup installs
+/// LiteLLM into the build's venv (.build/mcp-venv, beside the MCP servers); PS_TEST_LITELLM
+/// may name another `litellm` command.
 @Suite struct LiteLLMSchemaTests {
     static let binary: String? = {
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["PS_TEST_LITELLM"], FileManager.default.isExecutableFile(atPath: path) { return path }
+        if FileManager.default.isExecutableFile(atPath: McpToolTests.venv + "/litellm") { return McpToolTests.venv + "/litellm" }
         return (environment["PATH"] ?? "").split(separator: ":").map { $0 + "/litellm" }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
