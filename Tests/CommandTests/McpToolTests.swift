@@ -161,6 +161,7 @@ import TestSupport
         // Copied by a child process, so that no process forked meanwhile holds it open (ETXTBSY).
         let copied = try Run.shell("mkdir -p '\(bin)' && cp '\(Executables.url("ps-send").path)' '\(bin)/ps-send'")
         try #require(copied.status == 0, "\(copied.stderrText)")
+        try Executables.linkSharedLibrary(into: URL(fileURLWithPath: bin))
         let run = try Run.command(bin + "/ps-send", ["--model", "ps-demo", "--mcp", "x", "hi"], environment: sandbox.environment)
         #expect(run.status == 2, "\(run.stderrText)")
         #expect(run.stderrText.contains("--mcp needs ps-mcp, which the package ps-tools-server provides"), "\(run.stderrText)")
