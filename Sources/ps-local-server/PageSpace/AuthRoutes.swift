@@ -103,7 +103,9 @@ struct AuthRoutes {
             // apps/web/src/app/api/auth/me/route.ts: session or OAuth; MCP keys are refused.
             router.get("/api/auth/me") { request, _ in
                 _ = try state.authenticator.require(request, scope: .sessionOrOAuth)
-                return Reply.json(SeedData.user)
+                var user = SeedData.user.objectValue ?? JSONObject()
+                user["subscriptionTier"] = .string(state.subscriptionTier)
+                return Reply.json(.object(user))
             }
             // apps/web/src/app/api/auth/logout/route.ts: ends the session of the browser's
             // cookie; a bearer token is left as it was (this server has no cookie sessions).
