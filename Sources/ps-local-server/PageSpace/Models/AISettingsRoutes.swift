@@ -99,7 +99,8 @@ struct AISettingsRoutes {
 
     /// One provider of buildModelCatalog (apps/web/src/lib/ai/core/model-catalog.ts:42-55): each model
     /// with its display name, `dynamic` by isDynamicModelProvider (ai-providers-config.ts:440-448).
-    /// contextWindow (MODEL_CONTEXT_WINDOWS) is not given.
+    /// contextWindow where MODEL_CONTEXT_WINDOWS has one (model-catalog.ts:53; undefined, so
+    /// left out, where it has none).
     private static func catalogEntry(_ provider: String, _ catalog: ModelCatalog) -> JSON {
         let models = (catalog.models[provider] ?? []).map { id -> JSON in
             var model = JSONObject()
@@ -107,6 +108,7 @@ struct AISettingsRoutes {
             model["displayName"] = .string(catalog.modelNames[id] ?? id)
             model["provider"] = .string(provider)
             model["free"] = .bool(catalog.freeTierModels.contains(id))
+            model["contextWindow"] = catalog.contextWindows[id].map(JSON.integer)
             return .object(model)
         }
         return [
