@@ -109,6 +109,35 @@ import TestSupport
         #expect(list.status == 0, "\(list.stderrText)")
     }
 
+    /// The token runs out between ps-send's reads and its send: the POST itself is refused
+    /// 401 as an expired JWT is (here armed once on the send's path, with the words of the
+    /// real refusal); ps-send renews with the device token and sends once more, and the reply
+    /// streams as if nothing happened.
+    @Test func aTokenThatExpiresJustBeforeTheSendIsRenewedAndTheSendGoesThrough() throws {
+        let server = try LocalServer.start(dialect: "pagespace-legacy", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        #expect(try sandbox.login(server).status == 0)
+        let before = try #require(try Self.storedCredential(sandbox)["token"] as? String)
+        let path = "/api/ai_conversations/\(LocalServer.globalConversationID)/messages"
+        let armed = try server.request("POST", "/_test/faults", body: """
+            {"status":401,"path":"\(path)","times":1,"body":{"error":"Invalid or expired session"}}
+            """)
+        #expect(armed.status == 200, "\(armed.text)")
+        let send = try sandbox.run("ps-send", ["--conversation", LocalServer.globalConversationID, "just in time"])
+        #expect(send.status == 0, "\(send.stderrText)")
+        #expect(send.stdoutText.contains(#""type":"finish""#))
+        let renewed = try #require(try Self.storedCredential(sandbox)["token"] as? String)
+        #expect(renewed != before)
+        let log = try server.requestLog().compactMap { entry -> String? in
+            guard let p = entry["path"] as? String else { return nil }
+            return "\(entry["method"] as? String ?? "") \(p)"
+        }
+        let posts = log.filter { $0 == "POST " + path }
+        #expect(posts.count == 2, "\(log)")
+        #expect(log.contains("POST /api/auth/mobile/refresh"), "\(log)")
+    }
+
     /// A device token the server no longer knows: one line saying to log in again, exit 4.
     @Test func aRenewalRefusedSaysToLogInAgain() throws {
         let server = try LocalServer.start(dialect: "pagespace-legacy", extraArguments: ["--legacy-token-seconds", "1"])
