@@ -138,6 +138,26 @@ import TestSupport
         #expect(log.contains("POST /api/auth/mobile/refresh"), "\(log)")
     }
 
+    /// `ps-auth logout` names the device token to the server's logout, which revokes it: it
+    /// can no longer renew the login.
+    @Test func logoutRevokesTheDeviceToken() throws {
+        let server = try LocalServer.start(dialect: "pagespace-legacy", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        #expect(try sandbox.login(server).status == 0)
+        let stored = try Self.storedCredential(sandbox)
+        let device = try #require(stored["deviceToken"] as? String)
+        let deviceID = try #require(stored["deviceId"] as? String)
+        let logout = try sandbox.run("ps-auth", ["logout"])
+        #expect(logout.status == 0, "\(logout.stderrText)")
+        let log = try server.requestLog()
+        #expect(log.contains { $0["path"] as? String == "/api/auth/logout" && $0["method"] as? String == "POST" }, "\(log)")
+        let renewal = try server.request(
+            "POST", "/api/auth/mobile/refresh",
+            body: #"{"deviceToken":"\#(device)","deviceId":"\#(deviceID)","platform":"desktop"}"#)
+        #expect(renewal.status == 401, "\(renewal.text)")
+    }
+
     /// A device token the server no longer knows: one line saying to log in again, exit 4.
     @Test func aRenewalRefusedSaysToLogInAgain() throws {
         let server = try LocalServer.start(dialect: "pagespace-legacy", extraArguments: ["--legacy-token-seconds", "1"])
