@@ -165,7 +165,7 @@ _ps-local-server() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--gemini-runs-tools --print-gemini-token --quiet --watch-stdin --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--host --port --dialect --pace-ms --history-messages --messages-per-timestamp --keepalive-ms --ping-interval-ms --ping-timeout-ms --gemini-idle-ms --legacy-token-seconds --oauth-token-seconds --legacy-device-token-seconds --local-models)
+    local -a non_repeating_options=(--host --port --dialect --pace-ms --history-messages --messages-per-timestamp --keepalive-ms --ping-interval-ms --ping-timeout-ms --gemini-idle-ms --legacy-token-seconds --oauth-token-seconds --legacy-device-token-seconds --local-models --subscription-tier --credit-gate)
     __ps-local-server_offer_flags_options 0
 
     # Offer option value completions
@@ -212,6 +212,13 @@ _ps-local-server() {
         ;;
     '--local-models')
         __ps-local-server_add_completions -W 'reachable'$'\n''unreachable'$'\n''unconfigured'
+        return
+        ;;
+    '--subscription-tier')
+        return
+        ;;
+    '--credit-gate')
+        __ps-local-server_add_completions -W 'open'$'\n''out_of_credits'$'\n''too_many_in_flight'$'\n''daily_cap_exceeded'
         return
         ;;
     esac

@@ -7,7 +7,8 @@ Reads, at each commit (git show, so a bare mirror does), the providers and their
 (AI_PROVIDERS in apps/web/src/lib/ai/core/ai-providers-config.ts), the provider names the
 settings route accepts (ALL_PROVIDER_NAMES, apps/web/src/lib/ai/core/ai-utils.ts), the
 default pair (packages/lib/src/ai/model-defaults.ts), the free-tier models and the admin-only
-and dynamic providers; writes Sources/ps-local-server/PageSpace/Models/model-catalog.json with the
+and dynamic providers, and each model's context window where the catalog route gives it
+(MODEL_CONTEXT_WINDOWS, packages/lib/src/monitoring/ai-monitoring.ts); writes Sources/ps-local-server/PageSpace/Models/model-catalog.json with the
 commit each part came from. The legacy generation (late 2025) has no model-defaults.ts and
 no sets: what it lacks is left out; from its settings route (apps/web/src/app/api/ai/settings/
 route.ts) it takes the default pair, the providers GET reports with the flag each carries
@@ -24,6 +25,8 @@ CONFIG = "apps/web/src/lib/ai/core/ai-providers-config.ts"
 UTILS = "apps/web/src/lib/ai/core/ai-utils.ts"
 DEFAULTS = "packages/lib/src/ai/model-defaults.ts"
 LEGACY_SETTINGS = "apps/web/src/app/api/ai/settings/route.ts"
+CATALOG = "apps/web/src/lib/ai/core/model-catalog.ts"
+MONITORING = "packages/lib/src/monitoring/ai-monitoring.ts"
 
 
 def show(git_dir, commit, path):
@@ -97,6 +100,19 @@ def includes_list(body):
     return re.findall(r"'([^']+)'", m.group(1))
 
 
+def context_windows(git_dir, commit, models):
+    """MODEL_CONTEXT_WINDOWS of the catalog's models, when buildModelCatalog gives them (its
+    contextWindow); None at a commit whose catalog does not."""
+    catalog = show(git_dir, commit, CATALOG)
+    if catalog is None or "contextWindow: MODEL_CONTEXT_WINDOWS[" not in catalog:
+        return None
+    text = show(git_dir, commit, MONITORING) or ""
+    block = text[text.index("export const MODEL_CONTEXT_WINDOWS = {"):]
+    block = block[:block.index("\n}")]
+    windows = {m.group(1): int(m.group(2)) for m in re.finditer(r"^\s+'([^']+)': (\d+),", block, re.M)}
+    return {model: windows[model] for model in models if model in windows}
+
+
 def legacy_settings(text):
     """What the late-2025 settings route says about providers; None when it is not that route."""
     handlers = functions(text)
@@ -126,6 +142,8 @@ def generation(git_dir, commit):
     catalog["dynamicModelProviders"] = string_set(config, "DYNAMIC_MODEL_PROVIDERS")
     catalog["dynamicCatalogProviders"] = dynamic_catalog_providers(config, catalog["dynamicModelProviders"])
     catalog["onpremProviders"] = string_set(config, "ONPREM_ALLOWED_PROVIDERS")
+    models = [model for provider in catalog["providers"].values() for model in provider["models"]]
+    catalog["contextWindows"] = context_windows(git_dir, commit, models)
     if catalog["defaultModel"] is None and (settings := show(git_dir, commit, LEGACY_SETTINGS)):
         # The legacy settings route: currentModel: user?.currentAiModel || 'glm-4.5-air'.
         if m := re.search(r"currentModel: user\?\.currentAiModel \|\| '([^']+)'", settings):

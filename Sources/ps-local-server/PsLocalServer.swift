@@ -219,7 +219,7 @@ struct PsLocalServer: ParsableCommand {
     @Option(name: .customLong("ping-timeout-ms"), help: "How long the realtime service waits for a pong before it closes a session.")
     var pingTimeoutMs = 20_000
 
-    @Option(name: .customLong("gemini-idle-ms"), help: "Milliseconds without a message after which the gemini dialect forgets a conversation (the real server's 30 minutes).")
+    @Option(name: .customLong("gemini-idle-ms"), help: "How long the gemini dialect keeps an idle conversation. In milliseconds without a message (the real server's 30 minutes).")
     var geminiIdleMs = 30 * 60 * 1000
 
     @Flag(name: .customLong("gemini-runs-tools"), help: "The gemini dialect runs tool calls and sends their results (the real server fails every tool call).")
@@ -237,16 +237,25 @@ struct PsLocalServer: ParsableCommand {
     var oauthTokenSeconds = 900
 
     @Option(name: .customLong("legacy-device-token-seconds"), help: ArgumentHelp(
-        "How long a pagespace-legacy device token lives (90 days; under 7 days it is rotated on every renewal).", valueName: "seconds"))
+        "How long a pagespace-legacy device token lives. 90 days; under 7 days it is rotated on every renewal.", valueName: "seconds"))
     var legacyDeviceTokenSeconds = 90 * 86_400
 
     @Option(help: "How the local model servers answer (current dialect). The deployment's Ollama and LM Studio are reachable (a fixed list of models each), unreachable (the routes' fallback answers) or unconfigured (503; not offered in the AI settings).")
     var localModels = LocalModelServers.reachable
 
+    @Option(help: ArgumentHelp(
+        "The demo user's plan (current dialect). free runs only the free models; pro, founder or business every model.", valueName: "tier"))
+    var subscriptionTier = "free"
+
+    @Option(help: ArgumentHelp(
+        "How the credit gate answers a send. open, out_of_credits (402), too_many_in_flight or daily_cap_exceeded (429); current dialect.",
+        valueName: "reason"))
+    var creditGate = ChatAdmission.CreditGate.open
+
     @Flag(help: "Do not log requests on stderr.")
     var quiet = false
 
-    @Flag(help: "Stop when standard input reaches end of file (a parent holding a pipe to it ends the server by ending).")
+    @Flag(help: "Stop at end of file on standard input. A parent holding a pipe to it ends the server by ending.")
     var watchStdin = false
 
     func validate() throws {
@@ -265,6 +274,9 @@ struct PsLocalServer: ParsableCommand {
         guard legacyTokenSeconds >= 1, legacyDeviceTokenSeconds >= 1, oauthTokenSeconds >= 1 else {
             throw ValidationError("--legacy-token-seconds, --legacy-device-token-seconds and --oauth-token-seconds must be at least 1")
         }
+        guard ["free", "pro", "founder", "business"].contains(subscriptionTier) else {
+            throw ValidationError("--subscription-tier must be free, pro, founder or business")
+        }
         guard (0...5_000_000).contains(historyMessages) else {
             throw ValidationError("--history-messages must be between 0 and 5000000")
         }
@@ -280,7 +292,7 @@ struct PsLocalServer: ParsableCommand {
             realtimeTiming: .init(pingInterval: .milliseconds(pingIntervalMs), pingTimeout: .milliseconds(pingTimeoutMs)),
             geminiIdleMs: geminiIdleMs, geminiRunsTools: geminiRunsTools,
             legacyLifetimes: .init(accessSeconds: Int64(legacyTokenSeconds), deviceSeconds: Int64(legacyDeviceTokenSeconds)),
-            oauthAccessSeconds: Int64(oauthTokenSeconds))
+            oauthAccessSeconds: Int64(oauthTokenSeconds), subscriptionTier: subscriptionTier, creditGate: creditGate)
         let server = LocalServer(state: state, host: host, port: port)
         if watchStdin { StdinWatch.start() }
         let outcome = BlockingResult()

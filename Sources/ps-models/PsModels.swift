@@ -18,7 +18,7 @@ struct PsModels: ParsableCommand {
             API (a server ending in /api/v1, an MCP key) the models are its AI agents, \
             ps-agent://<pageId>, one per AI_CHAT page the key may use. On the current PageSpace \
             API itself, the models of its public catalog (GET /api/ai/models, no credential \
-            needed), ownedBy their provider, named by its displayName when that differs from the id: the pair ps-settings --set provider=... --set \
+            needed), ownedBy their provider, named by its displayName when that differs from the id, with free (the free plan may run it) and contextWindow where given: the pair ps-settings --set provider=... --set \
             model=... takes (Ollama's and LM Studio's are found at run time and not listed). An \
             API that cannot list models exits 2 and says so.
 

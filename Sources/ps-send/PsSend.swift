@@ -22,9 +22,13 @@ struct PsSend: ParsableCommand {
             conversations. A new conversation's id is made here (cuid2 shape) and printed by \
             --print-ids, so that ps-send --page P --conversation ID can continue it.
 
-            --provider and --model change the stored default, not just this message: the \
-            user's for the Global assistant, the agent's (for everyone using it) with --page. \
-            Without --model, the profile's model is used (ps-auth login --model, ps-auth \
+            On the current PageSpace API --provider and --model go together: the pair, given whole, runs \
+            (one the server does not know runs its default model instead) and is stored as sent, \
+            not just for this message: as the user's default, and with --page as the agent's \
+            too (for everyone using it). A model without a provider is not run or stored (the \
+            stored pair runs), but Page AI still checks it against the plan: on the free plan \
+            a model that is not free is refused (403 "Subscription required", exit 5; the \
+            message is kept, with no reply). Out of credits is exit 7. Without --model, the profile's model is used (ps-auth login --model, ps-auth \
             set-model), whatever the API, so one script runs against every backend with only \
             --profile changed; an OpenAI-compatible server that lists exactly one model needs \
             neither.
@@ -237,11 +241,11 @@ struct PsSend: ParsableCommand {
     var drive: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "The AI provider to use (selectedProvider). It becomes the stored default.", valueName: "name"))
+        "The AI provider (selectedProvider); PageSpace runs and stores it only with --model.", valueName: "name"))
     var provider: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "The model to use (selectedModel). It becomes the server's stored default (Gemini: a new conversation's); default: the profile's (ps-auth set-model).",
+        "The model to use (selectedModel); default: the profile's (ps-auth set-model). PageSpace runs and stores it (the user's default, with --page the agent's) only with --provider; Gemini keeps it as a new conversation's.",
         valueName: "name"))
     var model: String?
 

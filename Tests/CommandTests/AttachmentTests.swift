@@ -192,7 +192,7 @@ import TestSupport
         #expect(history.status == 0 && !history.stdoutText.contains("data:image/png"))
 
         // A model that sees images is let through, and so is a Global send naming none.
-        let seeing = try sandbox.run("ps-send", ["--page", "page_agent_demo", "--model", "gemini-2.5-flash", "--attach", image, "look"])
+        let seeing = try sandbox.run("ps-send", ["--page", "page_agent_demo", "--provider", "google", "--model", "google/gemini-2.5-flash", "--attach", image, "look"])
         #expect(seeing.status == 0, "\(seeing.stderrText)")
         #expect(try sandbox.run("ps-send", ["--attach", image, "look"]).status == 0)
 

@@ -80,6 +80,28 @@ import TestSupport
 
     /// No `/api/ai/page-agents/*` and no PUT agent-config on the late-2025 server: its
     /// agent-config/route.ts exports GET and PATCH only (13, 86). The current one keeps both.
+    // apps/web/src/app/api/pages/[pageId]/agent-config/route.ts at 458264c5b: GET gives eight
+    // fields (:64-73); PATCH takes any provider and model (:140-146) and echoes only the
+    // fields it was sent, an empty one as null (:171-179).
+    @Test func theLegacyAgentConfigIsTheLateTwentyTwentyFiveOne() throws {
+        let server = try LocalServer.start(dialect: "pagespace-legacy", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let login = try server.legacyLogin()
+        let jwt = ["Authorization": "Bearer \(login.token)", "Content-Type": "application/json"]
+        let path = "/api/pages/\(Self.agent)/agent-config"
+        let config = try server.request("GET", path, headers: jwt)
+        #expect(config.status == 200, "\(config.text)")
+        #expect(try config.jsonObject().keys.sorted() == [
+            "aiModel", "aiProvider", "availableTools", "drivePrompt", "enabledTools", "includeDrivePrompt", "pageId", "systemPrompt",
+        ])
+        let changed = try server.request("PATCH", path, headers: jwt, body: #"{"aiProvider":"acme","aiModel":""}"#)
+        #expect(changed.status == 200, "\(changed.text)")
+        let answer = try changed.jsonObject()
+        #expect(answer.keys.sorted() == ["aiModel", "aiProvider", "message", "success"], "\(answer)")
+        #expect(answer["aiProvider"] as? String == "acme" && answer["aiModel"] is NSNull)
+        #expect(try server.request("GET", path, headers: jwt).jsonObject()["aiProvider"] as? String == "acme")
+    }
+
     @Test func theLegacyTwinHasNoNewerAgentRoutes() throws {
         let server = try LocalServer.start(dialect: "pagespace-legacy", extraArguments: ["--quiet"])
         defer { server.stop() }

@@ -109,6 +109,55 @@ import TestSupport
         #expect(list.status == 0, "\(list.stderrText)")
     }
 
+    /// The token runs out between ps-send's reads and its send: the POST itself is refused
+    /// 401 as an expired JWT is (here armed once on the send's path, with the words of the
+    /// real refusal); ps-send renews with the device token and sends once more, and the reply
+    /// streams as if nothing happened.
+    @Test func aTokenThatExpiresJustBeforeTheSendIsRenewedAndTheSendGoesThrough() throws {
+        let server = try LocalServer.start(dialect: "pagespace-legacy", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        #expect(try sandbox.login(server).status == 0)
+        let before = try #require(try Self.storedCredential(sandbox)["token"] as? String)
+        let path = "/api/ai_conversations/\(LocalServer.globalConversationID)/messages"
+        let armed = try server.request("POST", "/_test/faults", body: """
+            {"status":401,"path":"\(path)","times":1,"body":{"error":"Invalid or expired session"}}
+            """)
+        #expect(armed.status == 200, "\(armed.text)")
+        let send = try sandbox.run("ps-send", ["--conversation", LocalServer.globalConversationID, "just in time"])
+        #expect(send.status == 0, "\(send.stderrText)")
+        #expect(send.stdoutText.contains(#""type":"finish""#))
+        let renewed = try #require(try Self.storedCredential(sandbox)["token"] as? String)
+        #expect(renewed != before)
+        let log = try server.requestLog().compactMap { entry -> String? in
+            guard let p = entry["path"] as? String else { return nil }
+            return "\(entry["method"] as? String ?? "") \(p)"
+        }
+        let posts = log.filter { $0 == "POST " + path }
+        #expect(posts.count == 2, "\(log)")
+        #expect(log.contains("POST /api/auth/mobile/refresh"), "\(log)")
+    }
+
+    /// `ps-auth logout` names the device token to the server's logout, which revokes it: it
+    /// can no longer renew the login.
+    @Test func logoutRevokesTheDeviceToken() throws {
+        let server = try LocalServer.start(dialect: "pagespace-legacy", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        #expect(try sandbox.login(server).status == 0)
+        let stored = try Self.storedCredential(sandbox)
+        let device = try #require(stored["deviceToken"] as? String)
+        let deviceID = try #require(stored["deviceId"] as? String)
+        let logout = try sandbox.run("ps-auth", ["logout"])
+        #expect(logout.status == 0, "\(logout.stderrText)")
+        let log = try server.requestLog()
+        #expect(log.contains { $0["path"] as? String == "/api/auth/logout" && $0["method"] as? String == "POST" }, "\(log)")
+        let renewal = try server.request(
+            "POST", "/api/auth/mobile/refresh",
+            body: #"{"deviceToken":"\#(device)","deviceId":"\#(deviceID)","platform":"desktop"}"#)
+        #expect(renewal.status == 401, "\(renewal.text)")
+    }
+
     /// A device token the server no longer knows: one line saying to log in again, exit 4.
     @Test func aRenewalRefusedSaysToLogInAgain() throws {
         let server = try LocalServer.start(dialect: "pagespace-legacy", extraArguments: ["--legacy-token-seconds", "1"])

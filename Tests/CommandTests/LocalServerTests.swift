@@ -335,7 +335,8 @@ import TestSupport
         #expect(types.firstIndex(of: "reasoning-start")! < chunks.firstIndex { $0["toolCallId"] as? String == readPageID }!)
         #expect(readPageOutput < types.firstIndex(of: "text-start")!)
         let finish = try #require(chunks.last)
-        #expect((finish["finishReason"] as? String == "stop") == (dialect == "pagespace"))
+        // A bare finish on both generations (run-agent-with-retry.ts:297 today).
+        #expect(finish.keys.sorted() == ["type"] && finish["type"] as? String == "finish")
 
         // The streamed input deltas add up to the input.
         let deltas = chunks.filter { $0["type"] as? String == "tool-input-delta" && $0["toolCallId"] as? String == readPageID }

@@ -226,7 +226,7 @@ import TestSupport
         // AI_PROVIDERS' order (ai-providers-config.ts:90-): OpenAI's models first.
         #expect(records.first?["id"] as? String == "openai/gpt-5.6-sol-pro" && records.first?["ownedBy"] as? String == "openai")
         #expect(catalog["defaultProvider"] as? String == "openai" && catalog["defaultModel"] as? String == "openai/gpt-5.6-luna")
-        #expect(records.allSatisfy { Set($0.keys).isSubset(of: ["id", "ownedBy", "name", "created"]) })
+        #expect(records.allSatisfy { Set($0.keys).isSubset(of: ["id", "ownedBy", "name", "created", "free", "contextWindow"]) })
     }
 
     // apps/web/src/lib/ai/core/model-catalog.ts:42-55 (displayName: the AI_PROVIDERS entry's
@@ -248,6 +248,16 @@ import TestSupport
         let records = try Records.parse(listed.stdoutText)
         let first = try #require(records.first)
         #expect(first["id"] as? String == "openai/gpt-5.6-sol-pro" && first["name"] as? String == "GPT-5.6 Sol Pro", "\(first)")
+
+        // contextWindow from MODEL_CONTEXT_WINDOWS (model-catalog.ts:53; packages/lib/src/
+        // monitoring/ai-monitoring.ts), left out for a model it has none for; free from
+        // FREE_TIER_MODELS. ps-models keeps both.
+        #expect(mini?["contextWindow"] as? Int == 400_000 && mini?["free"] as? Bool == true)
+        #expect(first["contextWindow"] as? Int == 1_050_000 && first["free"] as? Bool == false, "\(first)")
+        let unsized = providers.flatMap { ($0["models"] as? [[String: Any]]) ?? [] }.filter { $0["contextWindow"] == nil }
+        #expect(unsized.count < 10)
+        let listedMini = records.first { $0["id"] as? String == "openai/gpt-5.4-mini" }
+        #expect(listedMini?["contextWindow"] as? Int == 400_000 && listedMini?["free"] as? Bool == true)
     }
 
     // MARK: search on the server

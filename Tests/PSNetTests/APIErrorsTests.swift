@@ -48,7 +48,7 @@ import Testing
         let notFound = error(404, #"{"error":"Conversation not found"}"#)
         #expect(notFound.message == "not found: Conversation not found (GET /api/ai/global/c1/messages)")
         let credits = error(402, #"{"error":"out_of_credits","message":"No credits left"}"#)
-        #expect(credits.message == "out of credits: out_of_credits: No credits left")
+        #expect(credits.message == "out of credits: No credits left (GET /api/ai/global/c1/messages)")
         let mcp = error(401, #"{"error":"MCP tokens are not permitted for this endpoint"}"#)
         #expect(mcp.message.contains("not the Global assistant") && mcp.message.contains("session token"))
         let oauth = error(401, #"{"error":"OAuth tokens are not permitted for this endpoint"}"#)

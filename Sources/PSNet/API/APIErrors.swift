@@ -29,7 +29,12 @@ public enum APIErrors {
             return ToolError(.authenticationNeeded,
                 "authentication needed\(reason) (\(where_)); " + CommandHints.refusedCredential)
         case 402:
-            return ToolError(.rateLimited, "out of credits\(reason)")
+            // PageSpace's credit gate: {error:"out_of_credits", message} (credit-gate-response.ts).
+            let words = (body.message ?? body.summary).map { ": " + TerminalSafeText.sanitize($0) } ?? ""
+            return ToolError(.rateLimited, "out of credits\(words) (\(where_))")
+        case 403 where body.error == "Subscription required":
+            return ToolError(.forbidden, "the model needs a paid plan\(reason) (\(where_)); "
+                + "the free plan runs only the free models (GET /api/ai/models marks them free)")
         case 403:
             if body.code == "CSRF_TOKEN_MISSING" || body.code == "CSRF_TOKEN_INVALID" {
                 return ToolError(.forbidden, "forbidden\(reason) (\(where_)); log in again with `ps-auth login` for a new CSRF token")

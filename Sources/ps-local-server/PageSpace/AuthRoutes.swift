@@ -89,6 +89,24 @@ struct AuthRoutes {
                     return Reply.json(["token": .string(token), "csrfToken": .string(csrf), "deviceToken": .string(deviceToken)])
                 }
             }
+            // apps/web/src/app/api/auth/logout/route.ts at 458264c5b: a JWT only, CSRF checked
+            // for a cookie (:9-13); the device token named by X-Device-Token is revoked, or
+            // without one every token of the body's deviceId and platform (:22-65); the
+            // cookies are cleared and the JWT itself lives on until it expires (:93-115).
+            router.post("/api/auth/logout") { request, _ in
+                _ = try state.authenticator.require(request, scope: .sessionOnly)
+                var request = request
+                let body = try? await request.jsonBody()
+                state.authenticator.legacyLogins.revokeDevice(
+                    token: request.headers[HTTPField.Name("X-Device-Token")!],
+                    deviceID: body?["deviceId"]?.stringValue, platform: body?["platform"]?.stringValue)
+                var headers = HTTPFields()
+                for name in ["accessToken", "refreshToken"] {
+                    headers.append(HTTPField(name: .setCookie, value:
+                        "\(name)=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Strict"))
+                }
+                return Reply.json(["message": "Logged out successfully"], headers: headers)
+            }
             // middleware.ts:50-74 at 458264c5b: no route here, and the middleware, which
             // leaves only the auth, MCP and drive routes public, answers a request without
             // the session cookie before Next.js could say 404.
@@ -103,7 +121,9 @@ struct AuthRoutes {
             // apps/web/src/app/api/auth/me/route.ts: session or OAuth; MCP keys are refused.
             router.get("/api/auth/me") { request, _ in
                 _ = try state.authenticator.require(request, scope: .sessionOrOAuth)
-                return Reply.json(SeedData.user)
+                var user = SeedData.user.objectValue ?? JSONObject()
+                user["subscriptionTier"] = .string(state.subscriptionTier)
+                return Reply.json(.object(user))
             }
             // apps/web/src/app/api/auth/logout/route.ts: ends the session of the browser's
             // cookie; a bearer token is left as it was (this server has no cookie sessions).

@@ -35,10 +35,10 @@ enum ChunkScript {
             }
         }
         out.append(["type": "finish-step"])
-        // A turn ended on an open call: runAgentWithRetry's own finish, without a reason
-        // (apps/web/src/lib/ai/core/run-agent-with-retry.ts:297).
-        let endsOpen = if case .tool(let call)? = segments.last { call.output == .null } else { false }
-        out.append(dialect.isCurrent && !endsOpen ? ["type": "finish", "finishReason": "stop"] : ["type": "finish"])
+        // Today's server: runAgentWithRetry suppresses streamText's own finish and ends every
+        // turn with a bare one (apps/web/src/lib/ai/core/run-agent-with-retry.ts:185-186, 297);
+        // the late-2025 one's v5 finish has no reason either.
+        out.append(["type": "finish"])
         return out
     }
 

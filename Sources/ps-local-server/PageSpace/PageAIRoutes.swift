@@ -28,6 +28,7 @@ struct PageAIRoutes {
                 guard let page = state.agents.page(pageID), page.type == "AI_CHAT" else { throw Refusal.notFound("Page not found") }
                 let selected = body["selectedModel"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
                 try ImageGate.checkVision(body, model: selected ?? page.config.aiModel)
+                try ChatAdmission.checkCredits(state)
             }
             let conversationID = try agentConversation(
                 pageID: pageID, requested: body["conversationId"]?.stringValue, title: body)

@@ -72,7 +72,7 @@ struct WorkspaceRoutes {
             guard let page = state.agents.page(context.parameters.get("pageId") ?? "") else {
                 throw Refusal(status: .forbidden, error: "You do not have permission to view this page configuration")
             }
-            return Reply.json(Self.configJSON(page))
+            return Reply.json(Self.configJSON(page, dialect: state.dialect))
         }
         // apps/web/src/app/api/pages/[pageId]/agent-config/route.ts (PATCH, and on the current
         // server PUT its alias; the legacy route.ts exports GET and PATCH only, 13 and 86)
@@ -136,7 +136,8 @@ struct WorkspaceRoutes {
             return string.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         let provider = try text("aiProvider"), model = try text("aiModel")
-        if provider != nil || model != nil,
+        // The late-2025 route took any provider and model (route.ts:140-146 at 458264c5b).
+        if state.dialect.isCurrent, provider != nil || model != nil,
             let reason = state.aiSettings.catalog.refusal(provider: provider ?? page.config.aiProvider, model: model ?? page.config.aiModel) {
             throw Refusal.badRequest(reason)
         }
@@ -146,6 +147,21 @@ struct WorkspaceRoutes {
         if let provider { config.aiProvider = provider }
         if let model { config.aiModel = model }
         guard let updated = state.agents.setConfig(page.id, config) else { throw Refusal.notFound("Page not found") }
+        if !state.dialect.isCurrent {
+            // route.ts:171-179 at 458264c5b: only the fields sent, an empty one as null.
+            var answer = JSONObject()
+            answer["success"] = true
+            answer["message"] = "Agent configuration updated successfully"
+            func stored(_ text: String?) -> JSON? { text.map { $0.isEmpty ? .null : .string($0) } }
+            answer["systemPrompt"] = stored(try text("systemPrompt"))
+            if body["enabledTools"] != nil {
+                answer["enabledTools"] = updated.config.enabledTools.isEmpty ? .null : .array(updated.config.enabledTools.map(JSON.string))
+            }
+            answer["aiProvider"] = stored(provider)
+            answer["aiModel"] = stored(model)
+            answer["includeDrivePrompt"] = body["includeDrivePrompt"].map { _ in .bool(body["includeDrivePrompt"]?.boolValue ?? false) }
+            return Reply.json(.object(answer))
+        }
         return Reply.json([
             "success": true, "message": "Agent configuration updated successfully",
             "systemPrompt": .string(updated.config.systemPrompt),
@@ -163,15 +179,23 @@ struct WorkspaceRoutes {
         return invalid.isEmpty ? nil : invalid.joined(separator: ", ")
     }
 
-    static func configJSON(_ page: AgentDirectory.Page) -> JSON {
-        [
+    /// The GET answer; the late-2025 route gave only its first eight fields (route.ts:64-73
+    /// at 458264c5b).
+    static func configJSON(_ page: AgentDirectory.Page, dialect: Dialect = .pagespace) -> JSON {
+        let legacy: JSON = [
             "pageId": .string(page.id), "systemPrompt": .string(page.config.systemPrompt),
             "enabledTools": .array(page.config.enabledTools.map(JSON.string)),
             "availableTools": .array(SeedData.availableTools.map { ["name": .string($0.0), "description": .string($0.1)] }),
             "aiProvider": .string(page.config.aiProvider), "aiModel": .string(page.config.aiModel),
-            "includeDrivePrompt": false, "drivePrompt": .null, "agentDefinition": "", "visibleToGlobalAssistant": true,
+            "includeDrivePrompt": false, "drivePrompt": .null,
+        ]
+        guard dialect.isCurrent, var current = legacy.objectValue else { return legacy }
+        let newer: JSON = [
+            "agentDefinition": "", "visibleToGlobalAssistant": true,
             "includePageTree": false, "pageTreeScope": "children", "toolExposureMode": "upfront", "sandboxEnabled": false,
         ]
+        for (key, value) in newer.objectValue ?? JSONObject() { current[key] = value }
+        return .object(current)
     }
 
     static func agentSummary(_ page: AgentDirectory.Page, includeSystemPrompt: Bool, includeTools: Bool) -> JSON {

@@ -21,7 +21,8 @@ extension PageSpaceAdapter: SettingsAPI, ModelListing, SearchAPI {
     }
 
     /// Every model of every provider in `GET /api/ai/models`, `ownedBy` its provider, named by
-    /// its displayName; the catalog gives no creation dates. Providers whose models are found
+    /// its displayName, with whether the free plan runs it and its context window where the
+    /// catalog gives one; the catalog gives no creation dates. Providers whose models are found
     /// at run time (Ollama, LM Studio, Azure OpenAI: `dynamic`) list none there.
     public func listModels() throws -> [ModelInfo] {
         let catalog = try client.get("/api/ai/models")
@@ -33,7 +34,8 @@ extension PageSpaceAdapter: SettingsAPI, ModelListing, SearchAPI {
                 guard let id = model["id"]?.stringValue, !id.isEmpty else { return nil }
                 // displayName (lib/ai/core/model-catalog.ts), when it says more than the id.
                 let name = model["displayName"]?.stringValue.flatMap { $0.isEmpty || $0 == id ? nil : $0 }
-                return ModelInfo(id: id, ownedBy: model["provider"]?.stringValue ?? provider["provider"]?.stringValue, name: name)
+                return ModelInfo(id: id, ownedBy: model["provider"]?.stringValue ?? provider["provider"]?.stringValue, name: name,
+                                 free: model["free"]?.boolValue, contextWindow: model["contextWindow"]?.intValue)
             }
         }
     }

@@ -60,8 +60,14 @@ public final class PageSpaceLegacyAdapter: APIAdapter, ConversationRenaming, Con
             drives: drives.arrayValue ?? drives["drives"]?.arrayValue)
     }
 
+    /// `POST /api/auth/logout` revokes the device token it is given in `X-Device-Token`
+    /// (apps/web/src/app/api/auth/logout/route.ts:22-45 at 458264c5b), so that it can no
+    /// longer renew the login.
     public func logout() throws -> String? {
-        let request = client.request("POST", "/api/auth/logout", body: [:])
+        var request = client.request("POST", "/api/auth/logout", body: [:])
+        if let deviceToken = client.session.credentials?.deviceToken {
+            request.headers.append(("X-Device-Token", deviceToken))
+        }
         let response = try client.response(request)
         // An old server without a logout route: the token is forgotten locally all the same.
         guard response.head.isSuccess || response.status == 404 || response.status == 405 else {

@@ -70,6 +70,7 @@ struct GlobalRoutes {
             let body = try await request.jsonBody()
             try ImageGate.checkFileParts(body)
             try ImageGate.checkVision(body, model: body["selectedModel"]?.stringValue)
+            try ChatAdmission.checkCredits(state)
             let id = try globalConversationCreatingNew(context).id
             return try ReplyStreamer.respond(to: body, conversationID: id, state: state, global: true)
         }

@@ -71,6 +71,18 @@ final class LegacyLogins: Sendable {
         }
     }
 
+    /// revokeDeviceTokenByValue / revokeDeviceTokensByDevice (device-auth-utils.ts at
+    /// 458264c5b), as logout calls them: the token named, else every token of that device.
+    func revokeDevice(token: String?, deviceID: String?, platform: String?) {
+        devices.withLock { devices in
+            if let token {
+                devices[token] = nil
+            } else if let deviceID, let platform {
+                devices = devices.filter { !($0.value.deviceID == deviceID && $0.value.platform == platform) }
+            }
+        }
+    }
+
     enum Renewal { case renewed(token: String, csrf: String, deviceToken: String), invalid, otherDevice }
 
     /// POST /api/auth/mobile/refresh (apps/web/src/app/api/auth/mobile/refresh/route.ts:57-130 at

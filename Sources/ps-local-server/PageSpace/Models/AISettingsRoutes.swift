@@ -25,7 +25,7 @@ struct AISettingsRoutes {
             }
             return Reply.json([
                 "currentProvider": .string(current.provider), "currentModel": current.model.map(JSON.string) ?? .null,
-                "imageGenerationModel": .null, "userSubscriptionTier": "free", "isAdmin": false,
+                "imageGenerationModel": .null, "userSubscriptionTier": .string(state.subscriptionTier), "isAdmin": false,
                 "providers": .object(providers), "isAnyProviderConfigured": .bool(!available.isEmpty),
             ])
         }
@@ -38,7 +38,7 @@ struct AISettingsRoutes {
             guard let body = try await request.jsonBodyIfValid(), body != .null else {
                 throw Refusal(status: .internalServerError, error: "Failed to update settings")
             }
-            return try Self.change(body, in: settings, available: available)
+            return try Self.change(body, in: settings, available: available, tier: state.subscriptionTier)
         }
         // apps/web/src/app/api/ai/settings/route.ts (POST, DELETE): retired, no authentication.
         router.post("/api/ai/settings") { _, _ in Reply.json(["error": .string(Self.gone)], status: .gone) }
@@ -56,7 +56,7 @@ struct AISettingsRoutes {
     }
 
     /// PATCH /api/ai/settings, checks in the route's order (apps/web/src/app/api/ai/settings/route.ts:111-166).
-    private static func change(_ body: JSON, in settings: AISettingsStore, available: Set<String>) throws -> Response {
+    private static func change(_ body: JSON, in settings: AISettingsStore, available: Set<String>, tier: String) throws -> Response {
         let catalog = settings.catalog
         let provider = body["provider"]?.stringValue ?? ""
         let model = body["model"]?.stringValue
@@ -80,17 +80,13 @@ struct AISettingsRoutes {
                 "error": "Provider restricted", "message": "This provider is restricted to administrators.",
             ], status: .forbidden))
         }
-        // requiresProSubscription (lib/subscription/rate-limit-middleware.ts:17-21): the demo
-        // user is on the free tier, where only FREE_TIER_MODELS may be chosen
-        // (isModelAllowedForTier, ai-providers-config.ts:66-88). The check is on the model
-        // alone, whatever the provider: Ollama, LM Studio and Azure OpenAI, whose models no
-        // list holds (or none given), are refused too.
-        if !(model.map(catalog.freeTierModels.contains) ?? false) {
-            var refusal = JSONObject()
-            refusal["error"] = "Subscription required"
-            refusal["message"] = "This model is available on paid plans. Upgrade to access the full model catalog."
-            refusal["upgradeUrl"] = "/settings/plan"
-            throw Refusal(Reply.json(.object(refusal), status: .forbidden))
+        // requiresProSubscription (lib/subscription/rate-limit-middleware.ts:17-21): on the free
+        // tier only FREE_TIER_MODELS may be chosen (isModelAllowedForTier,
+        // ai-providers-config.ts:85-88). The check is on the model alone, whatever the
+        // provider: Ollama, LM Studio and Azure OpenAI, whose models no list holds (or none
+        // given), are refused too.
+        if tier == "free", !(model.map(catalog.freeTierModels.contains) ?? false) {
+            throw ChatAdmission.subscriptionRequired
         }
         settings.select(provider: provider, model: model)
         var answer = JSONObject()
@@ -103,7 +99,8 @@ struct AISettingsRoutes {
 
     /// One provider of buildModelCatalog (apps/web/src/lib/ai/core/model-catalog.ts:42-55): each model
     /// with its display name, `dynamic` by isDynamicModelProvider (ai-providers-config.ts:440-448).
-    /// contextWindow (MODEL_CONTEXT_WINDOWS) is not given.
+    /// contextWindow where MODEL_CONTEXT_WINDOWS has one (model-catalog.ts:53; undefined, so
+    /// left out, where it has none).
     private static func catalogEntry(_ provider: String, _ catalog: ModelCatalog) -> JSON {
         let models = (catalog.models[provider] ?? []).map { id -> JSON in
             var model = JSONObject()
@@ -111,6 +108,7 @@ struct AISettingsRoutes {
             model["displayName"] = .string(catalog.modelNames[id] ?? id)
             model["provider"] = .string(provider)
             model["free"] = .bool(catalog.freeTierModels.contains(id))
+            model["contextWindow"] = catalog.contextWindows[id].map(JSON.integer)
             return .object(model)
         }
         return [

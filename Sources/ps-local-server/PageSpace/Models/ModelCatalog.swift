@@ -25,6 +25,9 @@ struct ModelCatalog: Sendable {
     let dynamicCatalogProviders: Set<String>
     /// ONPREM_ALLOWED_PROVIDERS: PATCH skips the model check for these too (azure_openai).
     let onpremProviders: Set<String>
+    /// MODEL_CONTEXT_WINDOWS (packages/lib/src/monitoring/ai-monitoring.ts) of the models that
+    /// have one, where the catalog route gives them (the current generation).
+    let contextWindows: [String: Int64]
     let commit: String
 
     /// Today's server (the pagespace dialect).
@@ -55,6 +58,9 @@ struct ModelCatalog: Sendable {
         dynamicProviders = json["dynamicModelProviders"] == nil ? ["ollama", "lmstudio"] : Set(strings("dynamicModelProviders"))
         dynamicCatalogProviders = json["dynamicCatalogProviders"] == nil ? dynamicProviders : Set(strings("dynamicCatalogProviders"))
         onpremProviders = Set(strings("onpremProviders"))
+        contextWindows = (json["contextWindows"]?.objectValue ?? JSONObject()).reduce(into: [:]) { windows, entry in
+            if let size = entry.1.intValue { windows[entry.0] = size }
+        }
         commit = json["commit"]?.stringValue ?? ""
     }
 

@@ -1,8 +1,8 @@
 import Hummingbird
 import PSCore
 
-/// The user's plan: the demo user is on the free tier with no Stripe customer, so no
-/// subscription record.
+/// The user's plan: the demo user is on --subscription-tier (free unless told) with no Stripe
+/// customer, so no subscription record.
 struct SubscriptionRoutes {
     let state: ServerState
 
@@ -17,7 +17,7 @@ struct SubscriptionRoutes {
             } catch is Refusal where Authenticator.bearerToken(request) != nil {
                 throw Refusal(Reply.text("Unauthorized", status: .unauthorized))
             }
-            let tier = SeedData.user["subscriptionTier"]?.stringValue ?? "free"
+            let tier = state.subscriptionTier
             // getStorageConfigFromSubscription: an unknown tier counts as free.
             let storageTier = Self.quotaBytes[tier] == nil ? "free" : tier
             var answer = JSONObject()

@@ -16,6 +16,7 @@ enum ReplyStreamer {
             // into the stored one and the turn goes on.
             guard state.store.conversation(conversationID) != nil else { throw Refusal.notFound("Conversation not found") }
             let merged = AskUser.merge(AskUser.results(in: last), into: last["id"]?.stringValue, conversationID: conversationID, store: state.store)
+            try ChatAdmission.admit(body, pageID: global ? nil : body["chatId"]?.stringValue, state: state)
             segments = ReplyScript.withControlCalls([.text(AskUser.continuation(merged))], global: global)
             askedAt = Timestamp.now()
         } else {
@@ -25,6 +26,7 @@ enum ReplyStreamer {
             }
             askedAt = userMessage.createdAt
             if state.dialect == .pagespace {
+                try ChatAdmission.admit(body, pageID: global ? nil : body["chatId"]?.stringValue, state: state)
                 // A typed message instead of an answer dismisses a pending question
                 // (global-chat-turn.ts:600-607, page-chat-turn.ts:1009-1020).
                 AskUser.dismissPending(in: conversationID, store: state.store)

@@ -31,17 +31,24 @@ final class ServerState: Sendable {
     let aiSettings: AISettingsStore
     /// How the deployment's Ollama and LM Studio answer.
     let localModels: LocalModelServers
+    /// The demo user's users.subscriptionTier (free: only FREE_TIER_MODELS may run).
+    let subscriptionTier: String
+    /// How the current server's credit gate answers a send.
+    let creditGate: ChatAdmission.CreditGate
 
     init(dialect: Dialect, paceMs: Int, quiet: Bool, historyMessages: Int, messagesPerTimestamp: Int = 1,
          keepAliveMs: Int = 15_000, localModels: LocalModelServers = .reachable,
          realtimeTiming: RealtimeHub.Timing = .init(), geminiIdleMs: Int = 30 * 60 * 1000, geminiRunsTools: Bool = false,
-         legacyLifetimes: LegacyLogins.Lifetimes = .init(), oauthAccessSeconds: Int64 = 15 * 60) {
+         legacyLifetimes: LegacyLogins.Lifetimes = .init(), oauthAccessSeconds: Int64 = 15 * 60,
+         subscriptionTier: String = "free", creditGate: ChatAdmission.CreditGate = .open) {
         self.dialect = dialect
         gemini = GeminiConversations(idleMs: Int64(geminiIdleMs))
         self.geminiRunsTools = geminiRunsTools
         aiSettings = AISettingsStore(catalog: dialect == .legacy ? .legacy : .current)
         agents = AgentDirectory(catalog: aiSettings.catalog)
         self.localModels = localModels
+        self.subscriptionTier = subscriptionTier
+        self.creditGate = creditGate
         realtime = RealtimeHub(timing: realtimeTiming)
         store = ConversationStore(events: dialect == .pagespace ? ConversationEvents(hub: realtime) : nil)
         self.paceMs = paceMs
