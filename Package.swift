@@ -81,6 +81,8 @@ let package = Package(
         .target(name: "CCurl"),
         .target(name: "CSourceHighlightLoader"),
         .target(name: "PSRender", dependencies: ["PSCore", "CCmarkGFM", "CSourceHighlightLoader"]),
+        // What ps-send checks and reads before sending: the secrets scanner, attached files.
+        .target(name: "PSSend", dependencies: ["PSCore"]),
         // The message archive (SQLite with FTS5): no network code.
         .target(name: "PSArchive", dependencies: ["PSCore", "CSQLite"]),
         // The same archive in PostgreSQL (--db postgresql://…); only the helper ps-archive-postgres
@@ -102,7 +104,7 @@ let package = Package(
 
         // Commands that talk to a server.
         .executableTarget(name: "ps-auth", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
-        .executableTarget(name: "ps-send", dependencies: commandDependencies + ["PSNet", "PSRender"]),
+        .executableTarget(name: "ps-send", dependencies: commandDependencies + ["PSNet", "PSRender", "PSSend"]),
         .executableTarget(name: "ps-history", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
         .executableTarget(name: "ps-message", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
         .executableTarget(name: "ps-facts", dependencies: commandDependencies + ["PSNet"], linkerSettings: staticCxx),
@@ -116,7 +118,8 @@ let package = Package(
         // The local PageSpace server for tests and the demo.
         .executableTarget(
             name: "ps-local-server",
-            dependencies: commandDependencies + [.product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: commandDependencies + ["PSNet", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Twin/ps-local-server",
             resources: [.copy("PageSpace/Models/model-catalog.json")]),
 
         // Tests.
@@ -124,8 +127,9 @@ let package = Package(
         .testTarget(name: "PSCoreTests", dependencies: ["PSCore", "TestSupport", "CJansson"]),
         .testTarget(name: "PSRenderTests", dependencies: ["PSRender", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "PSNetTests", dependencies: ["PSNet", "TestSupport"]),
+        .testTarget(name: "PSSendTests", dependencies: ["PSSend", "TestSupport"]),
         .testTarget(name: "PSArchiveTests", dependencies: ["PSArchive", "PSArchivePostgres", "TestSupport"]),
-        .testTarget(name: "CommandTests", dependencies: ["PSCore", "TestSupport"], exclude: ["FuzzCorpus", "Terminal", "Hostile"]),
+        .testTarget(name: "CommandTests", dependencies: ["PSCore", "PSNet", "TestSupport"], exclude: ["FuzzCorpus", "Terminal", "Hostile"]),
     ],
     swiftLanguageModes: [.v5]
 )

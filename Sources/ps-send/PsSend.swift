@@ -2,6 +2,7 @@ import ArgumentParser
 import PSCore
 import PSNet
 import PSRender
+import PSSend
 #if canImport(Glibc)
 import Glibc
 #endif

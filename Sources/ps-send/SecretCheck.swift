@@ -1,4 +1,5 @@
 import PSCore
+import PSSend
 
 /// What ps-send does with a secret found in what it is about to send (SecretScanner): refuse
 /// (exit 2, naming where it is and its kind, never the secret), redact it, or send it.
