@@ -68,6 +68,8 @@ let package = Package(
                              .unsafeFlags(["-static-stdlib", "-nostartfiles"])]),
         // Prompt templates and the JSON Schema check of answers (ps-send, ps-batch): no network code.
         .target(name: "PSPrompt", dependencies: [kit]),
+        // What ps-send and ps-batch check and read before sending: the secrets scanner, attached files.
+        .target(name: "PSSend", dependencies: [kit]),
         // The message archive (SQLite with FTS5): no network code.
         .target(name: "PSArchive", dependencies: [kit, "CSQLite"]),
         // The same archive in PostgreSQL (--db postgresql://…); only the helper ps-archive-postgres
@@ -86,8 +88,8 @@ let package = Package(
 
         // Commands that talk to a server.
         .executableTarget(name: "ps-auth", dependencies: commandDependencies),
-        .executableTarget(name: "ps-send", dependencies: commandDependencies + ["PSPrompt"]),
-        .executableTarget(name: "ps-batch", dependencies: commandDependencies + ["PSPrompt"]),
+        .executableTarget(name: "ps-send", dependencies: commandDependencies + ["PSPrompt", "PSSend"]),
+        .executableTarget(name: "ps-batch", dependencies: commandDependencies + ["PSPrompt", "PSSend"]),
         .executableTarget(name: "ps-history", dependencies: commandDependencies),
         .executableTarget(name: "ps-message", dependencies: commandDependencies),
         .executableTarget(name: "ps-facts", dependencies: commandDependencies),
@@ -108,7 +110,8 @@ let package = Package(
         // The local PageSpace server for tests and the demo.
         .executableTarget(
             name: "ps-local-server",
-            dependencies: commandDependencies + [.product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: commandDependencies + ["PSNet", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Twin/ps-local-server",
             resources: [.copy("PageSpace/Models/model-catalog.json")]),
 
         // Tests.
@@ -117,6 +120,7 @@ let package = Package(
         .testTarget(name: "PSRenderTests", dependencies: [kit, "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "PSPromptTests", dependencies: ["PSPrompt", "TestSupport"]),
         .testTarget(name: "PSNetTests", dependencies: [kit, "TestSupport"]),
+        .testTarget(name: "PSSendTests", dependencies: ["PSSend", "TestSupport"]),
         .testTarget(name: "PSArchiveTests", dependencies: ["PSArchive", "PSArchivePostgres", "TestSupport"]),
         .testTarget(name: "CommandTests", dependencies: [kit, "TestSupport"], exclude: ["FuzzCorpus", "Terminal", "Hostile", "MCP"]),
     ],

@@ -8,7 +8,7 @@ Reads, at each commit (git show, so a bare mirror does), the providers and their
 settings route accepts (ALL_PROVIDER_NAMES, apps/web/src/lib/ai/core/ai-utils.ts), the
 default pair (packages/lib/src/ai/model-defaults.ts), the free-tier models and the admin-only
 and dynamic providers, and each model's context window where the catalog route gives it
-(MODEL_CONTEXT_WINDOWS, packages/lib/src/monitoring/ai-monitoring.ts); writes Sources/ps-local-server/PageSpace/Models/model-catalog.json with the
+(MODEL_CONTEXT_WINDOWS, packages/lib/src/monitoring/ai-monitoring.ts); writes Twin/ps-local-server/PageSpace/Models/model-catalog.json with the
 commit each part came from. The legacy generation (late 2025) has no model-defaults.ts and
 no sets: what it lacks is left out; from its settings route (apps/web/src/app/api/ai/settings/
 route.ts) it takes the default pair, the providers GET reports with the flag each carries
@@ -163,7 +163,7 @@ def main():
     legacy = sys.argv[3] if len(sys.argv) > 3 else "458264c5b"
     out = {"source": "github.com/2witstudios/PageSpace, read by scripts/model-catalog.py",
            "current": generation(git_dir, current), "legacy": generation(git_dir, legacy)}
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "ps-local-server", "PageSpace", "Models", "model-catalog.json")
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Twin", "ps-local-server", "PageSpace", "Models", "model-catalog.json")
     with open(path, "w") as file:
         json.dump(out, file, indent=1)
         file.write("\n")

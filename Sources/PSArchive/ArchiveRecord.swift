@@ -12,7 +12,7 @@ public enum ArchiveRecord {
     public static func read(_ line: UnsafeRawBufferPointer, source: String) throws -> ArchiveRecord {
         let value: JSON
         do {
-            value = try JSON.read(line)
+            value = try JSON.parse(line)
         } catch let error as JSONParseError {
             throw RecordError("not JSON (\(error.message))")
         }

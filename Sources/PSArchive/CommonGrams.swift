@@ -7,9 +7,8 @@ import CSQLite
 /// of two common words is read from its pair's own list of rows (as Lucene's CommonGrams does).
 ///
 /// Why: FTS5 finds a phrase by reading the positions of each of its words in every row that has
-/// them all. For "the the" (in 245,375 of 1,000,000 messages) that is the positions of "the" in
-/// the 943,000 rows that have it: a search took 180 to 280 ms (1,641 million instructions); from
-/// the pair's own rows, 50 to 60 ms (291 million).
+/// them all. For "the the" that is the positions of "the" in nearly every row; the pair's own
+/// rows are far fewer (bench/archive gives the search times).
 ///
 /// `message_grams` is a second FTS5 index over the same columns of the same view as
 /// `message_fts`, made by the tokenizer `ps_grams`: unicode61's tokens (the index's own), of

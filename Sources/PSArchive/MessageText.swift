@@ -53,8 +53,7 @@ public struct MessageText: Sendable, Equatable {
         toolIO = io.isEmpty ? nil : io.joined(separator: "\n")
     }
 
-    /// Whether the string holds a NUL byte, found with memchr (through the UTF8View, byte by
-    /// byte, this was 4% of an ingest).
+    /// Whether the string holds a NUL byte, found with memchr.
     private static func hasNUL(_ string: String) -> Bool {
         var string = string
         return string.withUTF8 { ByteSearch.first(0, in: UnsafeRawBufferPointer($0)) != nil }

@@ -9,7 +9,7 @@ import CSQLite
 ///
 /// Why: bm25() needs each matching row's length in tokens, which FTS5 reads with one SQL
 /// statement per row from `message_fts_docsize`, and that is most of the time a common word
-/// takes (102,000 matches of 1,000,000 messages: about 100 ms). The score grows with the
+/// takes. The score grows with the
 /// frequency of the query's phrases in the row and falls with the row's length, so a row's best
 /// possible score follows from its frequencies and a lower bound of its length: each matched
 /// column is longer than the offset of its last match. When that bound is worse than the K-th
@@ -24,14 +24,10 @@ enum RankFunction {
 
     /// How many rows were ranked, how many of those had their length read from FTS5, and how
     /// many from the copy of the lengths (RowLengths); and that copy.
-    ///
-    /// The properties written for each row ranked (here and in Query) are used by one thread,
-    /// never during another access to them, and go without Swift's dynamic exclusivity check:
-    /// ps-search febepefe (5,772 rows ranked) 38.2M instructions, with it 39.7M.
     final class Counts {
-        @exclusivity(unchecked) var rows = 0
-        @exclusivity(unchecked) var lengths = 0
-        @exclusivity(unchecked) var copiedLengths = 0
+        var rows = 0
+        var lengths = 0
+        var copiedLengths = 0
         /// Passes over a phrase's rows to count them (xQueryPhrase).
         var phrasePasses = 0
         /// Whether the last search ranked its rows in one call (`everyRow`).
@@ -44,7 +40,7 @@ enum RankFunction {
         var indexFigures: (rows: Int64, tokens: Int64)?
         let copy: RowLengths?
         /// The search's best rows (set before each).
-        @exclusivity(unchecked) var candidates = RankCandidates(keep: 0)
+        var candidates = RankCandidates(keep: 0)
         /// The number of rows each phrase of the query is in, from the copy of the terms' counts
         /// (TermCounts; set before each search, asked only by a query whose IDF needs them),
         /// else nil: each is counted with a pass of its own.
@@ -69,10 +65,10 @@ enum RankFunction {
         let keep: Int
         /// Whether the rows are counted, for an IDF applied at the end (RankCandidates).
         let counting: Bool
-        @exclusivity(unchecked) var best = MaxHeap()
-        @exclusivity(unchecked) var lastRow: Int64?
-        @exclusivity(unchecked) var lastCounted: Int64?
-        // The current row's, rewritten for each (buffers: no exclusivity checks in the loop).
+        var best = MaxHeap()
+        var lastRow: Int64?
+        var lastCounted: Int64?
+        // The current row's, rewritten for each.
         let frequencies: UnsafeMutableBufferPointer<Double>
         let lastOffsets: UnsafeMutableBufferPointer<Int32>
 
@@ -108,8 +104,7 @@ enum RankFunction {
     /// the IDF left to the end (RankCandidates), and 0 for any other query, which is then ranked
     /// row by row. Those rows come from FTS5's own pass over the phrase (xQueryPhrase: in rowid
     /// order, with the phrase's column filter), so that none goes through SQL (a row of the
-    /// statement, the sorter of ORDER BY): a word in 5,772 of 1,000,000 messages is ranked in
-    /// 7.8M instructions rather than 11.6M, one in 102,142 in 110M rather than 175M (callgrind).
+    /// statement, the sorter of ORDER BY).
     static let everyRow: Int64 = 1
 
     private static let rank: fts5_extension_function = { api, context, result, count, values in

@@ -3,10 +3,9 @@ import CSQLite
 /// A compact copy of each indexed row's length in tokens (the sum of its columns' lengths, as
 /// FTS5's `xColumnSize(-1)` gives it), for ps_rank. FTS5 keeps those lengths in
 /// `message_fts_docsize`, one b-tree row per message, and reads one with an SQL statement per
-/// row; a search ranking a few thousand rows spread over 1,000,000 touches a different page of
-/// that table for nearly each (about 2.5 µs a row: the most of a rare word's search). Here they are
-/// two bytes a row, 2,000 rows a chunk (`message_lengths`; 4,000 bytes, within one 4 KB page):
-/// 2 MB for 1,000,000 rows, read a chunk at a time.
+/// row; a search ranking a few thousand rows spread over a large archive touches a different page
+/// of that table for nearly each. Here they are two bytes a row, 2,000 rows a chunk
+/// (`message_lengths`, within one 4 KB page), read a chunk at a time.
 ///
 /// The copy is made after an ingest that indexed anything (`rebuild`) and stamped with the index's
 /// averages and structure records (`message_fts_data` ids 1 and 10), which change with every write
@@ -28,11 +27,9 @@ final class RowLengths {
     /// The chunk being read, through SQLite's incremental blob I/O: moved from chunk to chunk
     /// (`sqlite3_blob_reopen`) with no SQL statement run for each, only during a search.
     private var blob: OpaquePointer?
-    // `current` and `chunk` are read for every row ranked, by one thread, never during another
-    // access to them: no exclusivity check (ps_rank's figures: RankFunction).
     /// Whether this search may use the copy.
-    @exclusivity(unchecked) private(set) var current = false
-    @exclusivity(unchecked) private var chunk = -1
+    private(set) var current = false
+    private var chunk = -1
     /// The loaded chunk's lengths (two bytes each, little-endian).
     private let lengths = UnsafeMutableRawBufferPointer.allocate(byteCount: 2 * chunkRows, alignment: 2)
 

@@ -2,8 +2,8 @@ import CSQLite
 
 /// A copy of how many rows hold each term of the full-text index (`message_terms`), for the IDF
 /// of ps_rank. bm25() counts each phrase's rows with a pass of its own over the phrase's doclist
-/// (xQueryPhrase): for a query of two words, one of them common, that pass is up to 40% of the
-/// search ("which vimikatu" in 1,000,000 messages: 41 of 108 million instructions). FTS5 keeps no
+/// (xQueryPhrase): for a query of two words, one of them common, that pass is much of the
+/// search. FTS5 keeps no
 /// such count; its vocabulary table (fts5vocab, `row`) computes one by reading every doclist.
 ///
 /// The copy is made with the copy of the rows' lengths, after an ingest that indexed anything,

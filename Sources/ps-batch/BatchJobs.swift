@@ -1,4 +1,5 @@
 import PSCore
+import PSSend
 import PSPrompt
 
 /// One job of the input: `{"id":"j1","message":"…"}` (with --template `{"id":"j1","vars":{…}}`,

@@ -1,4 +1,5 @@
 import PSCore
+import PSSend
 import PSNet
 import PSPrompt
 import Synchronization

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PSCore
+import PSSend
 import PSNet
 import PSPrompt
 

@@ -154,7 +154,7 @@ struct PsRender: ParsableCommand {
                 if !handled {
                     // Other records straight from the bytes too (a whole message is one string
                     // of its text, not a jansson tree and a String besides); jansson for the rest.
-                    try renderer.handle(try JSON.read(trimmed))
+                    try renderer.handle(try JSON.parse(trimmed))
                 }
             } catch let error as JSONParseError {
                 throw BadLine(message: "\(reader.name): line \(number): not JSON: \(error.message)\(Self.hint(trimmed))")

@@ -23,9 +23,9 @@ struct ArchiveSearch {
     }
 
     static func record(_ hit: ArchiveHit) throws -> JSON {
-        var message = (try? JSON.read(hit.message))?.objectValue ?? JSONObject()
+        var message = (try? JSON.parse(hit.message))?.objectValue ?? JSONObject()
         message["source"] = .string(hit.source)
-        if let conversation = hit.conversation.flatMap({ try? JSON.read($0) }) {
+        if let conversation = hit.conversation.flatMap({ try? JSON.parse($0) }) {
             message["conversation"] = conversation
         } else if let id = (message["conversationId"] ?? message["metadata"]?["conversationId"])?.stringValue {
             message["conversation"] = .object(JSONObject([("id", .string(id))]))
@@ -37,8 +37,8 @@ struct ArchiveSearch {
 
     /// Two lines and a blank one: "TITLE  DATE  ROLE" and the indented snippet.
     static func listEntry(_ hit: ArchiveHit, color: Bool) -> String {
-        let message = (try? JSON.read(hit.message)) ?? .null
-        let conversation = hit.conversation.flatMap { try? JSON.read($0) }
+        let message = (try? JSON.parse(hit.message)) ?? .null
+        let conversation = hit.conversation.flatMap { try? JSON.parse($0) }
         let title = conversation?["title"]?.stringValue ?? (message["conversationId"]?.stringValue).map { "conversation \($0)" }
             ?? "(no conversation)"
         let date = message["createdAt"]?.stringValue.map { String($0.prefix(16).map { $0 == "T" ? " " : $0 }) } ?? ""

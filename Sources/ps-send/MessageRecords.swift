@@ -1,4 +1,5 @@
 import PSCore
+import PSSend
 import PSNet
 
 /// Message records (UIMessages, one a line, as ps-history and ps-parts --final write them)

@@ -3,6 +3,7 @@ import PSCore
 import PSNet
 import PSPrompt
 import PSRender
+import PSSend
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import PSCore
+import PSSend
 import PSNet
 import PSRender
 #if canImport(Glibc)

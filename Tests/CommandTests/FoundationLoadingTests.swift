@@ -4,8 +4,8 @@ import TestSupport
 
 /// No command loads Foundation: the vendored swift-argument-parser does without it
 /// (Vendor/swift-argument-parser/VENDORED.md), and no command's own code imports it, so that a
-/// release build does not carry it (8 MB a binary, a third of the protocol conformances the Swift
-/// runtime scans at start). Read from the dynamic loader's account of the files it opens: a debug
+/// release build does not carry it (its size, its protocol conformances the Swift runtime scans
+/// at start). Read from the dynamic loader's account of the files it opens: a debug
 /// build links Foundation as a shared library when anything uses it.
 @Suite struct FoundationLoadingTests {
     static let commands = [

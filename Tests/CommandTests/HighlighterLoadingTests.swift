@@ -46,7 +46,7 @@ import TestSupport
     /// The highlighter is C++ and needs no Swift runtime: it never loads the toolchain's
     /// libswiftCore.so, a second runtime beside a command's own, found through a path into the
     /// toolchain that an installed copy cannot count on, and has none linked in either (its
-    /// metadata sections, swift5_*, would show it: 3.8 MB of code that ps-render held in memory).
+    /// metadata sections, swift5_*, would show it: code that ps-render held in memory).
     @Test func theHighlighterNeedsNoSwiftRuntimeFromTheToolchain() throws {
         let library = Executables.url("ps-render").deletingLastPathComponent().appendingPathComponent("libCSourceHighlight.so")
         let dynamic = try Run.command("/usr/bin/readelf", ["-d", library.path])

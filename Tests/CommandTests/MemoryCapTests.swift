@@ -7,7 +7,7 @@ import TestSupport
 /// reports the child's peak memory. The cap is lowered to 1 MiB so that the tests stay fast;
 /// past it each command stops with one line and its exit status, the good output before kept.
 @Suite struct MemoryCapTests {
-    /// The most a command may hold with a 1 MiB cap (a debug build starts at about 25 MiB).
+    /// The most a command may hold with a 1 MiB cap (a debug build starts well under it).
     static let boundKiB = 80 * 1024
     static let bigInput = 200 * 1024 * 1024
 
@@ -93,7 +93,7 @@ import TestSupport
     }
 
     /// A message under the cap is searched in memory linear in its size, with a small factor:
-    /// the snippet is found in one pass, not over an array of its characters (33 times the text).
+    /// the snippet is found in one pass, not over an array of its characters.
     @Test func aHugeMessageIsSearchedInLittleMoreThanItsSize() throws {
         let megabytes = 4
         let run = try Self.measure(

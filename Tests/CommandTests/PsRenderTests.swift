@@ -83,6 +83,27 @@ import TestSupport
         #expect(result.stdout == (try Self.fixture("incomplete.plain.w80.txt")))
     }
 
+    /// A stream that ends with an `error` chunk: ps-parts' records rendered as they stream, and
+    /// its one message record (--final) rendered whole, show the error the same way and both
+    /// exit 10 (incomplete).
+    @Test(arguments: ["plain", "markdown", "text"])
+    func anErrorChunkIsShownTheSameStreamedAndWhole(format: String) throws {
+        let sse = """
+            data: {"type":"start","messageId":"m1"}\\n\\ndata: {"type":"text-start","id":"0"}\\n\\n\
+            data: {"type":"text-delta","id":"0","delta":"Hello there"}\\n\\n\
+            data: {"type":"error","errorText":"upstream model overloaded"}\\n\\ndata: [DONE]\\n\\n
+            """
+        func render(_ parts: String) throws -> ProcessResult {
+            try Run.shell("printf '\(sse)' | ps-sse | \(parts) | ps-render --format \(format) --width 60")
+        }
+        let streamed = try render("ps-parts")
+        let whole = try render("ps-parts --final")
+        #expect(streamed.status == 10 && whole.status == 10, "\(streamed.stderrText) \(whole.stderrText)")
+        // The text format writes only the reply's words; the others show the error.
+        #expect(streamed.stdoutText.contains("upstream model overloaded") == (format != "text"), "\(streamed.stdoutText)")
+        #expect(whole.stdoutText == streamed.stdoutText)
+    }
+
     @Test func renderingStopsAtTheFirstBadLine() throws {
         let input = """
             {"type":"message-start","role":"assistant"}

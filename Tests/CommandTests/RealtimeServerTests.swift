@@ -1,5 +1,6 @@
 import Foundation
 import PSCore
+import PSNet
 import Testing
 import TestSupport
 

@@ -10,10 +10,6 @@ extension ParsableCommand {
     public static func runAsTool(_ arguments: [String]? = nil) -> Never {
         FileDescriptorOutput.ignoreBrokenPipeSignal()
         let arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
-        if let stack = HelpRequest.commandStack(arguments, root: self), let glance = glanceHelp(for: stack) {
-            _ = FileDescriptorOutput.writeAll(fd: 1, Array(glance.utf8))
-            Glibc.exit(ExitStatus.success.rawValue)
-        }
         refuseUnknownSubcommand(arguments)
         let parsed = LeadingOptions.reordered(arguments, for: self)
         do {

@@ -38,20 +38,6 @@ public struct GlanceHelp {
         self.usage = usage
     }
 
-    /// The glance of the command whose `dump` this is (its node is the tree's root), named
-    /// `name`, with ArgumentParser's `usage`. Nil when the dump cannot be read.
-    init?(dump: String, name: String, usage: String) {
-        guard let tree = try? JSON.parse(dump), let node = tree["command"] else { return nil }
-        self.init(command: node, name: name, usage: usage)
-    }
-
-    /// The glance of `command`, a node shaped as the dump's.
-    init(command: JSON, name: String, usage: String) {
-        self.command = command
-        self.name = name
-        self.usage = usage
-    }
-
     public func rendered() -> String {
         var lines = Self.wrap(command["abstract"]?.stringValue ?? "", width: Self.width)
         lines += ["", "USAGE: " + usage]

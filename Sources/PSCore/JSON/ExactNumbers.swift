@@ -2,13 +2,14 @@
 /// beyond Double's range (`123456789012345678901234567890`, `1e400`). Such numbers are written
 /// as marked strings, the text is parsed by jansson, and the marked strings become
 /// `JSON.number(literal)` again, so the numbers pass through byte for byte.
+///
+/// Only a number token is rewritten, and into a string token: the rewritten text is JSON exactly
+/// when the text is (a marked string as an object key holds a NUL, which jansson refuses there).
+/// When it is not, `failure` (jansson's account of the text as it came) is thrown.
 enum ExactNumbers {
-    static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSON {
-        guard JSONSyntax.isValid(bytes) else {
-            // Not JSON after all: jansson's own account of where it goes wrong.
-            if case .failure(let failure) = Jansson.parse(bytes) { throw failure.parseError }
-            throw JSONParseError(message: "invalid JSON", line: 1, column: 1)
-        }
+    static func parse(
+        _ bytes: UnsafeRawBufferPointer, failure: Jansson.Failure, rejectingDuplicates: Bool = true
+    ) throws -> JSON {
         // A mark no string of this text can hold: NUL, then a tag not in the text.
         var tag = "psnum"
         while contains(bytes, Array(tag.utf8)) { tag += "~" }
@@ -39,18 +40,43 @@ enum ExactNumbers {
                 index += 1
             }
             let literal = UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[start..<index])
-            guard case .number(let text) = JSONNumber.value(literal, isInteger: isInteger) else { continue }
+            guard isNumber(literal), case .number(let text) = JSONNumber.value(literal, isInteger: isInteger) else { continue }
             rewritten.append(contentsOf: bytes[copied..<start])
             rewritten.append(contentsOf: Array("\"\\u0000\(tag):\(literals.count)\"".utf8))
             literals.append(text)
             copied = index
         }
         rewritten.append(contentsOf: bytes[copied...])
-        let parsed = rewritten.withUnsafeBytes { Jansson.parse($0) }
+        let parsed = rewritten.withUnsafeBytes { Jansson.parse($0, rejectingDuplicates: rejectingDuplicates) }
         switch parsed {
         case .success(let value): return restore(value, prefix: prefix, literals: literals)
-        case .failure(let failure): throw failure.parseError
+        case .failure: throw failure.parseError
         }
+    }
+
+    /// Whether `literal` is a JSON number (RFC 8259 section 6): `-`? int frac? exp?
+    private static func isNumber(_ literal: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        func digits() -> Int {
+            let start = index
+            while index < literal.count, literal[index] >= 0x30 && literal[index] <= 0x39 { index += 1 }
+            return index - start
+        }
+        func skip(_ byte: UInt8) -> Bool {
+            guard index < literal.count, literal[index] == byte else { return false }
+            index += 1
+            return true
+        }
+        _ = skip(UInt8(ascii: "-"))
+        let leadingZero = index < literal.count && literal[index] == UInt8(ascii: "0")
+        let whole = digits()
+        guard whole > 0, !leadingZero || whole == 1 else { return false }
+        if skip(UInt8(ascii: ".")) { guard digits() > 0 else { return false } }
+        if skip(UInt8(ascii: "e")) || skip(UInt8(ascii: "E")) {
+            _ = skip(UInt8(ascii: "+")) || skip(UInt8(ascii: "-"))
+            guard digits() > 0 else { return false }
+        }
+        return index == literal.count
     }
 
     private static func restore(_ value: JSON, prefix: String, literals: [String]) -> JSON {

@@ -18,19 +18,38 @@ extension JSON {
     /// A number jansson cannot hold (an integer beyond 64 bits, a number beyond Double's range) is
     /// still valid JSON: it is kept as its literal text (`JSON.number`) — see `ExactNumbers`.
     public static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSON {
+        try rejectNUL(bytes)
+        switch Jansson.parse(bytes) {
+        case .success(let value): return value
+        case .failure(let error) where error.numericOverflow:
+            return try ExactNumbers.parse(bytes, failure: error)
+        case .failure(let error): throw error.parseError
+        }
+    }
+
+    /// Whether the text is JSON, checked by jansson without building any value. Unlike `parse`, it
+    /// takes an object with a key twice: that is valid syntax, refused only where it is read.
+    static func accepts(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard (try? rejectNUL(bytes)) != nil else { return false }
+        switch Jansson.load(bytes, rejectingDuplicates: false) {
+        case .success(let root):
+            json_decref(root)
+            return true
+        case .failure(let error) where error.numericOverflow:
+            return (try? ExactNumbers.parse(bytes, failure: error, rejectingDuplicates: false)) != nil
+        case .failure:
+            return false
+        }
+    }
+
+    /// A raw NUL is never JSON, but jansson may take one after a value for the end of the text.
+    private static func rejectNUL(_ bytes: UnsafeRawBufferPointer) throws {
         guard !bytes.isEmpty else { throw JSONParseError(message: "empty input", line: 1, column: 1) }
-        // A raw NUL is never JSON, but jansson may take one after a value for the end of the text.
         if let nul = memchr(bytes.baseAddress!, 0, bytes.count) {
             let offset = bytes.baseAddress!.distance(to: UnsafeRawPointer(nul))
             let line = 1 + bytes[..<offset].filter { $0 == 0x0A }.count
             let column = offset - (bytes[..<offset].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
             throw JSONParseError(message: "a NUL byte, which JSON has only as \\u0000 in a string", line: line, column: column)
-        }
-        switch Jansson.parse(bytes) {
-        case .success(let value): return value
-        case .failure(let error) where error.numericOverflow:
-            return try ExactNumbers.parse(bytes)
-        case .failure(let error): throw error.parseError
         }
     }
 
@@ -52,9 +71,19 @@ enum Jansson {
         let numericOverflow: Bool
     }
 
-    static func parse(_ bytes: UnsafeRawBufferPointer) -> Result<JSON, Failure> {
+    static func parse(_ bytes: UnsafeRawBufferPointer, rejectingDuplicates: Bool = true) -> Result<JSON, Failure> {
+        load(bytes, rejectingDuplicates: rejectingDuplicates).map { root in
+            defer { json_decref(root) }
+            return JSON(jansson: root)
+        }
+    }
+
+    /// jansson's tree of the text, which the caller releases (json_decref).
+    static func load(
+        _ bytes: UnsafeRawBufferPointer, rejectingDuplicates: Bool = true
+    ) -> Result<UnsafeMutablePointer<json_t>, Failure> {
         var error = json_error_t()
-        let flags = JSON_DECODE_ANY | JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES
+        let flags = JSON_DECODE_ANY | JSON_ALLOW_NUL | (rejectingDuplicates ? JSON_REJECT_DUPLICATES : 0)
         guard let base = bytes.baseAddress,
             let root = json_loadb(base.assumingMemoryBound(to: CChar.self), bytes.count, Int(flags), &error)
         else {
@@ -65,8 +94,7 @@ enum Jansson {
                 parseError: JSONParseError(message: message, line: Int(error.line), column: Int(error.column)),
                 numericOverflow: json_error_code(&error) == json_error_numeric_overflow))
         }
-        defer { json_decref(root) }
-        return .success(JSON(jansson: root))
+        return .success(root)
     }
 }
 

@@ -1,20 +1,12 @@
-/// A JSON syntax check that builds nothing and allocates nothing: one pass over the bytes.
+/// Whether a text is JSON, as `JSON.parse` reads it, without building any value.
 ///
 /// Filters use it to pass JSON on unchanged (ps-sse copies an event's data into its record), so
-/// it accepts exactly what `JSON.parse` accepts (both use JSONScanner), or the next command could
-/// not read the record back: RFC 8259 JSON, valid UTF-8, no lone surrogate escapes, no `\u0000`
-/// in object keys, at most 2048 levels of nesting, and numbers of any size.
+/// it accepts exactly what `JSON.parse` accepts, or the next command could not read the record
+/// back: jansson checks it (RFC 8259 JSON, valid UTF-8, no lone surrogate escapes, no `\u0000` in
+/// object keys, at most 2048 levels of nesting), and numbers of any size are JSON.
 public enum JSONSyntax {
-    /// jansson's JSON_PARSER_MAX_DEPTH: every value, scalars too, counts as a level.
-    static let maximumDepth = 2048
-
     public static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
-        var scanner = JSONScanner(bytes: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
-        scanner.skipWhitespace()
-        guard scanner.value(depth: 1) else { return false }
-        scanner.skipWhitespace()
-        return scanner.index == scanner.count
+        JSON.accepts(bytes)
     }
 
     public static func isValid(_ bytes: [UInt8]) -> Bool {

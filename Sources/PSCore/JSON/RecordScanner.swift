@@ -2,21 +2,18 @@
 import Glibc
 #endif
 
-/// A cursor over one NDJSON record's bytes, reading values straight from them: no jansson tree,
-/// and a string decoded once, into the String that keeps it. The fast paths of ps-parts
-/// (TextDeltaRecord) and ps-render (PartDeltaRecord, `JSON.scan`) are made of it.
+/// The one byte-level matcher: a cursor over a delta record's bytes (the hot record of a streamed
+/// answer), reading its strings straight from them, without a jansson tree, decoded once into the
+/// String that keeps them. ps-parts (TextDeltaRecord) and ps-render (PartDeltaRecord) use it;
+/// every other record is read by `JSON.parse` (jansson).
 ///
-/// It takes only what it reads exactly as `JSON.parse` (jansson) does, and gives up (nil or
-/// false) on anything else: a key with an escape or twice in one object, a number that is not a
-/// plain Int64 or finite Double, a lone surrogate, invalid UTF-8, deep nesting, bad syntax. The
-/// caller then takes the general path, which reads the record or says what is wrong with it.
+/// It takes only what it reads exactly as `JSON.parse` does, and gives up (nil or false) on
+/// anything else: a key with an escape, a lone surrogate, invalid UTF-8, bad syntax. The caller
+/// then takes the general path, which reads the record or says what is wrong with it.
 struct RecordScanner {
     let base: UnsafeRawPointer
     let count: Int
     var position = 0
-
-    /// Deeper values are left to jansson (whose own limit is JSONSyntax.maximumDepth).
-    static let maximumDepth = 64
 
     init(base: UnsafeRawPointer, count: Int) {
         self.base = base
@@ -161,135 +158,5 @@ struct RecordScanner {
             return true
         }) == true else { return nil }
         return decoded
-    }
-
-    /// One JSON value, built as `JSON.parse` builds it; nil for what is left to it.
-    mutating func value(depth: Int = 1) -> JSON? {
-        guard depth <= Self.maximumDepth, position < count else { return nil }
-        switch self[position] {
-        case UInt8(ascii: "{"): return object(depth: depth)
-        case UInt8(ascii: "["): return array(depth: depth)
-        case UInt8(ascii: "\""): return string().map(JSON.string)
-        // (Never `condition ? value : nil` here: JSON takes nil for its null.)
-        case UInt8(ascii: "t"): if word("true") { return .bool(true) }
-        case UInt8(ascii: "f"): if word("false") { return .bool(false) }
-        case UInt8(ascii: "n"): if word("null") { return .null }
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number()
-        default: break
-        }
-        return nil
-    }
-
-    private mutating func object(depth: Int) -> JSON? {
-        position += 1
-        var object = JSONObject()
-        skipWhitespace()
-        if position < count && self[position] == UInt8(ascii: "}") {
-            position += 1
-            return .object(object)
-        }
-        while true {
-            guard let keyBytes = plainString() else { return nil }
-            let key = String(decoding: keyBytes, as: UTF8.self)
-            skipWhitespace()
-            guard next() == UInt8(ascii: ":") else { return nil }
-            skipWhitespace()
-            // A key twice is an error for JSON.parse: it says so.
-            guard let item = value(depth: depth + 1), object[key] == nil else { return nil }
-            object[key] = item
-            skipWhitespace()
-            switch next() {
-            case UInt8(ascii: ","): skipWhitespace()
-            case UInt8(ascii: "}"): return .object(object)
-            default: return nil
-            }
-        }
-    }
-
-    private mutating func array(depth: Int) -> JSON? {
-        position += 1
-        var items: [JSON] = []
-        skipWhitespace()
-        if position < count && self[position] == UInt8(ascii: "]") {
-            position += 1
-            return .array(items)
-        }
-        while true {
-            guard let item = value(depth: depth + 1) else { return nil }
-            items.append(item)
-            skipWhitespace()
-            switch next() {
-            case UInt8(ascii: ","): skipWhitespace()
-            case UInt8(ascii: "]"): return .array(items)
-            default: return nil
-            }
-        }
-    }
-
-    private mutating func word(_ literal: StaticString) -> Bool {
-        let length = literal.utf8CodeUnitCount
-        guard count - position >= length, memcmp(base + position, literal.utf8Start, length) == 0 else { return false }
-        position += length
-        return true
-    }
-
-    private func isDigit(_ index: Int) -> Bool { index < count && self[index] >= 0x30 && self[index] <= 0x39 }
-
-    private mutating func skipDigits() -> Bool {
-        let start = position
-        while isDigit(position) { position += 1 }
-        return position > start
-    }
-
-    /// A number as jansson reads it: an Int64, or a Double that is finite and not a non-zero
-    /// number rounded to zero (those jansson refuses or rounds; JSON.parse keeps them exactly).
-    private mutating func number() -> JSON? {
-        let start = position
-        if self[position] == UInt8(ascii: "-") { position += 1 }
-        guard isDigit(position) else { return nil }
-        if self[position] == UInt8(ascii: "0") { position += 1 } else { _ = skipDigits() }
-        var isInteger = true
-        if position < count && self[position] == UInt8(ascii: ".") {
-            position += 1
-            guard skipDigits() else { return nil }
-            isInteger = false
-        }
-        if position < count && self[position] | 0x20 == UInt8(ascii: "e") {
-            position += 1
-            if position < count && (self[position] == UInt8(ascii: "+") || self[position] == UInt8(ascii: "-")) { position += 1 }
-            guard skipDigits() else { return nil }
-            isInteger = false
-        }
-        let literal = UnsafeBufferPointer(start: (base + start).assumingMemoryBound(to: UInt8.self), count: position - start)
-        let value = JSONNumber.value(literal, isInteger: isInteger)
-        if case .number = value { return nil }
-        return value
-    }
-}
-
-extension JSON {
-    /// The value of a JSON text read straight from its bytes with RecordScanner: the value
-    /// `JSON.parse` gives, without a jansson tree or a second copy of any string. Nil when the text
-    /// holds anything the scanner leaves to `JSON.parse` (see RecordScanner), which then reads
-    /// it or reports what is wrong with it.
-    public static func scan(_ bytes: UnsafeRawBufferPointer) -> JSON? {
-        guard let base = bytes.baseAddress else { return nil }
-        var scanner = RecordScanner(base: base, count: bytes.count)
-        scanner.skipWhitespace()
-        guard let value = scanner.value() else { return nil }
-        scanner.skipWhitespace()
-        guard scanner.position == bytes.count else { return nil }
-        return value
-    }
-
-    /// The value of a JSON text: read with RecordScanner where it can (`scan`), else by jansson
-    /// (`parse`), which also says what is wrong with a text that is not JSON.
-    public static func read(_ bytes: UnsafeRawBufferPointer) throws -> JSON {
-        try scan(bytes) ?? parse(bytes)
-    }
-
-    public static func read(_ text: String) throws -> JSON {
-        var text = text
-        return try text.withUTF8 { try read(UnsafeRawBufferPointer($0)) }
     }
 }

@@ -1,7 +1,7 @@
 /// Whether bytes are well-formed UTF-8 (no overlong forms, no surrogates, nothing above
 /// U+10FFFF).
-enum UTF8Check {
-    static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
+public enum UTF8Check {
+    public static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
         var index = 0

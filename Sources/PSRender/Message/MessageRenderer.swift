@@ -24,12 +24,15 @@ public struct MessageState: Sendable {
     }
 
     /// A message record (`{"id","role","parts":[...]}`), with `incomplete` if ps-parts set it.
+    /// An `error` ending's detail is the error the stream reported (ps-parts writes that error as
+    /// a stream-error record before the message-end when streaming): shown as one, the same.
     public init(record: JSONObject) {
         self.init(role: record["role"]?.stringValue ?? "", ended: true)
         parts = record["parts"]?.arrayValue?.compactMap(\.objectValue) ?? []
         if let incomplete = record["incomplete"]?.objectValue {
             incompleteReason = incomplete["reason"]?.stringValue ?? "unknown"
             incompleteDetail = incomplete["detail"]?.stringValue
+            if incompleteReason == "error", let incompleteDetail { errors = [incompleteDetail] }
         }
     }
 }

@@ -25,6 +25,7 @@ public final class ReplyTextWriter {
         if object["role"] != nil, let parts = object["parts"]?.arrayValue {
             startMessage(role: object["role"]?.stringValue ?? "assistant")
             for (index, part) in parts.enumerated() { show(part.objectValue ?? JSONObject(), at: index) }
+            if object["incomplete"] != nil { sawIncomplete = true }
             endMessage()
             return
         }

@@ -205,12 +205,7 @@ extension CommandParser {
     var parser = LenientParser(currentNode.element, split)
     let values = try parser.parse()
 
-    // ps-tools: asked of the parser's own argument set, which is the same set
-    // (`ArgumentSet(command, visibility: .private, parent: nil)`), rather than
-    // of one built again by reflection (`includesAllUnrecognizedArgument`).
-    if parser.argumentSet.contains(where: {
-      $0.isRepeatingPositional && $0.parsingStrategy == .allUnrecognized
-    }) {
+    if currentNode.element.includesAllUnrecognizedArgument {
       // If this command includes an all-unrecognized argument, any built-in
       // flags will have been parsed into that argument. Check for flags
       // before decoding.
@@ -451,15 +446,6 @@ extension CommandParser {
   ) throws(CommandError) {
     // Pseudo-commands don't support `--generate-completion-script` flag
     guard rootCommand.configuration._superCommandName == nil else {
-      return
-    }
-    // ps-tools: both pseudo-commands below need a word that starts with
-    // `--generate-completion-script`; without one, neither can match.
-    guard
-      split.originalInput.contains(where: {
-        $0.hasPrefix("--generate-completion-script")
-      })
-    else {
       return
     }
 

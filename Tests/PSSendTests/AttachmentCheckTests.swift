@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import PSCore
+import PSCore
+@testable import PSSend
 
 /// The base64 of data URLs and the image types PageSpace takes, known by their first bytes.
 @Suite struct AttachmentCheckTests {

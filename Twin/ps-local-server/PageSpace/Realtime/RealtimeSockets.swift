@@ -1,4 +1,5 @@
 import PSCore
+import PSNet
 
 /// What the realtime service does with the packets a client posts (apps/realtime/src/index.ts):
 /// heartbeat answers, the namespace connection with its token check (`io.use`), and the

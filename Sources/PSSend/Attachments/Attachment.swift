@@ -1,3 +1,4 @@
+import PSCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import PSCore
+import PSSend
 import Testing
 
 /// The fake secrets are put together at run time, so that this file holds none of their shapes.

@@ -1,3 +1,5 @@
+import PSCore
+
 /// The wire forms of Engine.IO v4 and Socket.IO v5 packets over HTTP long-polling, as
 /// socket.io's parsers write them. An Engine.IO packet is a type digit and its data (`0` open,
 /// `1` close, `2` ping, `3` pong, `4` message, `6` noop); a polling payload joins packets with

@@ -1,3 +1,5 @@
+import PSCore
+
 /// What a command that sends messages (ps-send, ps-batch) does with a secret found in what it is about to send (SecretScanner): refuse
 /// (exit 2, naming where it is and its kind, never the secret), redact it, or send it.
 public struct SecretCheck: Sendable {

@@ -1,3 +1,5 @@
+import PSCore
+
 /// The shapes of secret that ps-send looks for before it sends anything: a curated subset of
 /// published rule sets, translated by hand from their RE2/Python syntax to POSIX extended
 /// regular expressions (regcomp(3): no `\b`, `\w`, `(?i)` or lazy repeats; a rule that ignores

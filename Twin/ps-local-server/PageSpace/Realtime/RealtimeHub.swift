@@ -1,4 +1,5 @@
 import PSCore
+import PSNet
 import Synchronization
 
 /// The realtime service's state (apps/realtime/src/index.ts): Engine.IO sessions, the rooms

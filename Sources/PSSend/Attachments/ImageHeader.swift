@@ -1,3 +1,5 @@
+import PSCore
+
 /// The size an image's header gives, read the way decoders read it: a file that only starts
 /// like an image (`GIF89a` and nothing more) has no whole header and gives no size, so it is no
 /// image. PNG: the signature, then the IHDR chunk first (width, height); GIF: the logical screen

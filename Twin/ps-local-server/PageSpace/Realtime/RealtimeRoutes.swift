@@ -1,5 +1,6 @@
 import Hummingbird
 import PSCore
+import PSNet
 
 /// The realtime service's Socket.IO endpoint, served here at `/socket.io/` on the same port
 /// (PageSpace runs it as its own service, apps/realtime, port 3001 or `/socket.io` behind

@@ -1,4 +1,5 @@
 import PSCore
+import PSNet
 import Testing
 
 @Suite struct SocketIOPacketTests {
