@@ -110,7 +110,7 @@ let package = Package(
         // The local PageSpace server for tests and the demo.
         .executableTarget(
             name: "ps-local-server",
-            dependencies: commandDependencies + ["PSNet", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: commandDependencies + [.product(name: "Hummingbird", package: "hummingbird")],
             path: "Twin/ps-local-server",
             resources: [.copy("PageSpace/Models/model-catalog.json")]),
 
