@@ -430,8 +430,6 @@ public final class SQLiteArchive: ArchiveStore {
             // 4,000 messages, 700 faults of its 1,100).
             try database.execute("PRAGMA cache_size = -256")
         }
-        (rankCounts.rows, rankCounts.lengths, rankCounts.copiedLengths, rankCounts.phrasePasses) = (0, 0, 0, 0)
-        (rankCounts.rankedInOneCall, rankCounts.rankedPairs) = (false, false)
         // One read transaction: the copy of the lengths is checked against the index that the
         // search then reads, and the records shown are those ranked, while ps-archive writes.
         try database.execute("BEGIN")
@@ -498,7 +496,6 @@ public final class SQLiteArchive: ArchiveStore {
                 return nil  // a row too long for the copy of the lengths
             }
             guard first.int(0) == 1, let rows = rankCounts.candidates.ranked(limit: query.limit) else { return nil }
-            rankCounts.rankedPairs = true
             return rows
         }
         // Rounding can leave the order in doubt without FTS5's count (RankCandidates): then again,
