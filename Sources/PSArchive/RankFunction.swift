@@ -22,18 +22,8 @@ import CSQLite
 enum RankFunction {
     static let name = "ps_rank"
 
-    /// How many rows were ranked, how many of those had their length read from FTS5, and how
-    /// many from the copy of the lengths (RowLengths); and that copy.
+    /// The copy of the lengths (RowLengths) and the state of a search's ranking.
     final class Counts {
-        var rows = 0
-        var lengths = 0
-        var copiedLengths = 0
-        /// Passes over a phrase's rows to count them (xQueryPhrase).
-        var phrasePasses = 0
-        /// Whether the last search ranked its rows in one call (`everyRow`).
-        var rankedInOneCall = false
-        /// Whether the last search ranked the pairs of common words (CommonGrams).
-        var rankedPairs = false
         /// The rows and tokens of message_fts, when the table ranked is another (the pairs of
         /// common words: CommonGrams), whose own figures are not bm25's: then each row's length
         /// must come from the copy (`copy`), and the call fails when it cannot.
@@ -147,7 +137,6 @@ enum RankFunction {
             }
         }
         guard status == SQLITE_OK else { return status }
-        counts.rankedInOneCall = true
         answer(true)
         return SQLITE_OK
     }
@@ -189,7 +178,6 @@ enum RankFunction {
             frequencies[Int(phrase)] += 1.0
             if Int(column) < lastOffsets.count { lastOffsets[Int(column)] = max(lastOffsets[Int(column)], offset) }
         }
-        counts.rows += 1
         let row = api.xRowid!(context)
         if query.counting && query.lastCounted != row {  // the rows come in rowid order
             query.lastCounted = row
@@ -207,13 +195,11 @@ enum RankFunction {
         }
         var tokens: Int32 = 0
         if let copied = counts.copy?.length(of: row) {
-            counts.copiedLengths += 1
             tokens = Int32(copied)
         } else if counts.indexFigures != nil {
             // Another table's rows (the pairs): their length in message_fts is not known here.
             return SQLITE_ABORT
         } else {
-            counts.lengths += 1
             status = api.xColumnSize!(context, -1, &tokens)
             guard status == SQLITE_OK else { return status }
         }
@@ -264,7 +250,6 @@ enum RankFunction {
                     counter!.assumingMemoryBound(to: Int64.self).pointee += 1
                     return SQLITE_OK
                 })
-                counts.phrasePasses += 1
             }
             idf.append(Self.idf(rows: rows, hits: hits))
         }

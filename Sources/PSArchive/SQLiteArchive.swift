@@ -429,8 +429,6 @@ public final class SQLiteArchive: ArchiveStore {
             // takes new memory for each page, its first touch a page fault.
             try database.execute("PRAGMA cache_size = -256")
         }
-        (rankCounts.rows, rankCounts.lengths, rankCounts.copiedLengths, rankCounts.phrasePasses) = (0, 0, 0, 0)
-        (rankCounts.rankedInOneCall, rankCounts.rankedPairs) = (false, false)
         // One read transaction: the copy of the lengths is checked against the index that the
         // search then reads, and the records shown are those ranked, while ps-archive writes.
         try database.execute("BEGIN")
@@ -497,7 +495,6 @@ public final class SQLiteArchive: ArchiveStore {
                 return nil  // a row too long for the copy of the lengths
             }
             guard first.int(0) == 1, let rows = rankCounts.candidates.ranked(limit: query.limit) else { return nil }
-            rankCounts.rankedPairs = true
             return rows
         }
         // Rounding can leave the order in doubt without FTS5's count (RankCandidates): then again,

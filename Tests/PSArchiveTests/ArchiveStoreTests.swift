@@ -1,16 +1,16 @@
 import Foundation
 @testable import PSArchive
-import XCTest
+import Testing
 
-final class ArchiveStoreTests: XCTestCase {
-    var folder: URL!
+@Suite final class ArchiveStoreTests {
+    let folder: URL
 
-    override func setUpWithError() throws {
+    init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("ps-archive-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+    deinit { try? FileManager.default.removeItem(at: folder) }
 
     private func record(_ line: String, source: String = "s") throws -> ArchiveRecord {
         var line = line
@@ -36,56 +36,56 @@ final class ArchiveStoreTests: XCTestCase {
         return result
     }
 
-    func testRecordKinds() throws {
+    @Test func recordKinds() throws {
         guard case .message(let message) = try record(#"{"id":"m1","role":"user","conversationId":"c1","parts":[],"updated":true}"#)
-        else { return XCTFail("not a message") }
-        XCTAssertEqual(message.conversationId, "c1")
-        XCTAssertFalse(message.record.contains("updated"), "an update's mark is not stored")
+        else { Issue.record("not a message"); return }
+        #expect(message.conversationId == "c1")
+        #expect(!message.record.contains("updated"), "an update's mark is not stored")
         guard case .deletion(let source, "m1") = try record(#"{"id":"m1","deleted":true,"origin":"work"}"#) else {
-            return XCTFail("not a deletion")
+            Issue.record("not a deletion"); return
         }
-        XCTAssertEqual(source, "work", "origin names the source")
+        #expect(source == "work", "origin names the source")
         guard case .conversation(_, "c1", "Plans", _) = try record(#"{"id":"c1","title":"Plans"}"#) else {
-            return XCTFail("not a conversation")
+            Issue.record("not a conversation"); return
         }
-        XCTAssertThrowsError(try record(#"{"id":"x"}"#))
-        XCTAssertThrowsError(try record(#"[1]"#))
-        XCTAssertThrowsError(try record(#"{"id":"m1","role":3}"#))
+        #expect(throws: (any Error).self) { try record(#"{"id":"x"}"#) }
+        #expect(throws: (any Error).self) { try record(#"[1]"#) }
+        #expect(throws: (any Error).self) { try record(#"{"id":"m1","role":3}"#) }
     }
 
-    func testTextReasoningAndToolColumnsAreSearchedAndNamed() throws {
+    @Test func textReasoningAndToolColumnsAreSearchedAndNamed() throws {
         let archive = try SQLiteArchive(path: folder.appendingPathComponent("a/b.sqlite").path, create: true)
         try store(archive, [
             #"{"id":"m1","role":"assistant","parts":[{"type":"reasoning","text":"pondering zebras"},{"type":"text","text":"Hello world"}]}"#,
             #"{"id":"m2","role":"assistant","parts":[{"type":"tool-weather","input":{"city":"Oslo"},"output":{"temp":3}}]}"#,
             #"{"id":"m3","role":"user","content":"an old zebra message"}"#,
         ])
-        XCTAssertEqual(try hits(archive, ArchiveQuery(text: "zebras")).map(\.message).count, 1)
-        XCTAssertEqual(try hits(archive, ArchiveQuery(text: "tool:weather")).count, 1)
-        XCTAssertEqual(try hits(archive, ArchiveQuery(text: "tool_io:oslo")).count, 1)
-        XCTAssertEqual(try hits(archive, ArchiveQuery(text: "text:oslo")).count, 0, "the columns are separate")
-        XCTAssertEqual(try hits(archive, ArchiveQuery(text: "zebra")).count, 1, "content of an older record is text")
-        XCTAssertEqual(try hits(archive, ArchiveQuery(text: "zebra*")).count, 2, "prefix queries")
-        let hit = try XCTUnwrap(try hits(archive, ArchiveQuery(text: "\"hello world\"")).first)
-        XCTAssertEqual(hit.snippet, "\u{2}Hello world\u{3}")
+        #expect(try hits(archive, ArchiveQuery(text: "zebras")).map(\.message).count == 1)
+        #expect(try hits(archive, ArchiveQuery(text: "tool:weather")).count == 1)
+        #expect(try hits(archive, ArchiveQuery(text: "tool_io:oslo")).count == 1)
+        #expect(try hits(archive, ArchiveQuery(text: "text:oslo")).count == 0, "the columns are separate")
+        #expect(try hits(archive, ArchiveQuery(text: "zebra")).count == 1, "content of an older record is text")
+        #expect(try hits(archive, ArchiveQuery(text: "zebra*")).count == 2, "prefix queries")
+        let hit = try #require(try hits(archive, ArchiveQuery(text: "\"hello world\"")).first)
+        #expect(hit.snippet == "\u{2}Hello world\u{3}")
     }
 
-    func testUpdateReplacesTheIndexedTextAndDeletionRemovesIt() throws {
+    @Test func updateReplacesTheIndexedTextAndDeletionRemovesIt() throws {
         let archive = try SQLiteArchive(path: folder.appendingPathComponent("x.sqlite").path, create: true)
         try store(archive, [#"{"id":"m1","role":"user","parts":[{"type":"text","text":"first apple"}]}"#])
         try store(archive, [#"{"id":"m1","role":"user","parts":[{"type":"text","text":"second banana"}],"updated":true}"#])
-        XCTAssertEqual(try hits(archive, ArchiveQuery(text: "apple")).count, 0)
-        XCTAssertEqual(try hits(archive, ArchiveQuery(text: "banana")).count, 1)
+        #expect(try hits(archive, ArchiveQuery(text: "apple")).count == 0)
+        #expect(try hits(archive, ArchiveQuery(text: "banana")).count == 1)
         try store(archive, [#"{"id":"m1","deleted":true,"conversationId":"c"}"#])
-        XCTAssertEqual(try hits(archive, ArchiveQuery(text: "banana")).count, 0)
-        XCTAssertEqual(try archive.statistics().first?.messages ?? 0, 0)
+        #expect(try hits(archive, ArchiveQuery(text: "banana")).count == 0)
+        #expect(try archive.statistics().first?.messages ?? 0 == 0)
         try archive.verify()
     }
 
     /// New messages are indexed with columns computed in Swift (MessageText) where the shape is
     /// common, else by the view; an update or deletion takes them out through the view. If the two
     /// disagreed, FTS5's integrity check would fail and searches would find removed words.
-    func testTheIndexedColumnsAreTheViewsForEveryShape() throws {
+    @Test func theIndexedColumnsAreTheViewsForEveryShape() throws {
         let archive = try SQLiteArchive(path: folder.appendingPathComponent("shapes.sqlite").path, create: true)
         let shapes = [
             #"{"type":"text","text":"alpha one"},{"type":"text","text":"alpha two"}"#,
@@ -104,29 +104,29 @@ final class ArchiveStoreTests: XCTestCase {
         lines.append(#"{"id":"c3","role":"user","parts":[],"content":"alpha again"}"#)
         lines.append(#"{"id":"c4","role":"user","parts":{"type":"text","text":"alpha"}}"#)
         for line in lines {
-            guard case .message(let message) = try record(line) else { return XCTFail(line) }
+            guard case .message(let message) = try record(line) else { Issue.record(Comment(rawValue: line)); return }
             let expectSwift = !line.contains("tool") && !line.contains("TOOL") && !line.contains(":5}") && !line.contains(#""parts":{"#)
-            XCTAssertEqual(message.columns != nil, expectSwift, line)
+            #expect((message.columns != nil) == expectSwift, Comment(rawValue: line))
         }
         try store(archive, lines)
         try archive.verify()
         let found = try hits(archive, ArchiveQuery(text: "alpha", limit: 100)).count
-        XCTAssertEqual(found, 9, "every message with alpha in a column; not a \"Text\" part, object content or parts that are not a list")
+        #expect(found == 9, "every message with alpha in a column; not a \"Text\" part, object content or parts that are not a list")
         // Replace each by a message without the word, then delete half: the index keeps no trace.
         try store(archive, lines.enumerated().map { index, _ in
             #"{"id":"\#(index < shapes.count ? "m\(index)" : "c\(index - shapes.count + 1)")","role":"user","parts":[{"type":"text","text":"omega"}],"updated":true}"#
         })
         try archive.verify()
-        XCTAssertEqual(try hits(archive, ArchiveQuery(text: "alpha")).count, 0)
+        #expect(try hits(archive, ArchiveQuery(text: "alpha")).count == 0)
         try store(archive, (0..<4).map { #"{"id":"m\#($0)","deleted":true}"# })
         try archive.verify()
-        XCTAssertEqual(try hits(archive, ArchiveQuery(text: "omega", limit: 100)).count, lines.count - 4)
+        #expect(try hits(archive, ArchiveQuery(text: "omega", limit: 100)).count == lines.count - 4)
     }
 
     /// Each batch is a segment of the FTS5 index; an ingest that wrote a good part of the index
     /// merges them into one (FullTextIndex.optimizeShare), which the same records again keep, and
     /// the hits and their order stay the same.
-    func testALargeIngestMergesTheIndexIntoOneSegment() throws {
+    @Test func aLargeIngestMergesTheIndexIntoOneSegment() throws {
         let archive = try SQLiteArchive(path: folder.appendingPathComponent("segments.sqlite").path, create: true)
         let words = ["alpha", "beta", "gamma", "delta", "alpha beta", "beta beta gamma"]
         let batches = (0..<10).map { batch in
@@ -135,21 +135,21 @@ final class ArchiveStoreTests: XCTestCase {
             }
         }
         for batch in batches { try store(archive, batch) }
-        XCTAssertGreaterThan(try archive.indexSegments(), 1, "a segment per batch, some merged")
+        #expect(try archive.indexSegments() > 1, "a segment per batch, some merged")
         let queries = ["alpha", "beta gamma", "\"beta beta\"", "delta OR alpha"].map { ArchiveQuery(text: $0, limit: 50) }
         func results() throws -> [[String]] {
             try queries.map { try hits(archive, $0).map { "\($0.message) \($0.rank) \($0.snippet)" } }
         }
         let before = try results()
         try archive.finishIngest()
-        XCTAssertEqual(try archive.indexSegments(), 1)
-        XCTAssertEqual(try results(), before, "the same hits in the same order, with the same ranks and snippets")
+        #expect(try archive.indexSegments() == 1)
+        #expect(try results() == before, "the same hits in the same order, with the same ranks and snippets")
         for batch in batches { try store(archive, batch) }
         try archive.finishIngest()
-        XCTAssertEqual(try archive.indexSegments(), 1, "the same records again add nothing")
+        #expect(try archive.indexSegments() == 1, "the same records again add nothing")
         try store(archive, [#"{"id":"late","role":"user","parts":[{"type":"text","text":"alpha late"}]}"#])
         try archive.finishIngest()
-        XCTAssertEqual(try archive.indexSegments(), 2, "one message of 201 is left to automerge")
+        #expect(try archive.indexSegments() == 2, "one message of 201 is left to automerge")
         try archive.verify()
     }
 
@@ -178,7 +178,7 @@ final class ArchiveStoreTests: XCTestCase {
         _ archive: SQLiteArchive, _ note: String,
         queries: [String] = ["common", "often", "rare", "often rare", "Often RARE common", "naïve CAFE", "\"often often\"",
                              "alpha OR beta", "common NOT delta", "reasoning:rare", "gam*", "NEAR(often rare, 2)"],
-        line: UInt = #line
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let reference = try archive.database.prepare("""
             SELECT m.record, bm25(message_fts) AS rank FROM message_fts f JOIN messages m ON m.rowid = f.rowid
@@ -196,116 +196,87 @@ final class ArchiveStoreTests: XCTestCase {
                 while try reference.step() { expected.append("\(reference.text(0)!) \(reference.double(1))") }
                 reference.reset()
                 let found = try hits(archive, ArchiveQuery(text: text, role: role, since: since, limit: limit)).map { "\($0.message) \($0.rank)" }
-                XCTAssertEqual(found, expected, "\(note): \(text) limit \(limit) role \(role ?? "-") since \(since ?? "-")", line: line)
+                #expect(found == expected, "\(note): \(text) limit \(limit) role \(role ?? "-") since \(since ?? "-")", sourceLocation: sourceLocation)
             }
         }
     }
 
     /// ps_rank gives bm25()'s ranks, the same rows in the same order, for every kind of query,
-    /// limit and filter; and for a word in every message it reads the length of only a few rows.
-    func testTheRankIsBM25sAndMostLengthsAreNotRead() throws {
+    /// limit and filter.
+    @Test func theRankIsBM25s() throws {
         let archive = try rankedArchive("rank.sqlite")
         try assertRanksAreBM25s(archive, "lengths from FTS5")
-        _ = try hits(archive, ArchiveQuery(text: "common", limit: 5))
-        XCTAssertEqual(archive.rankCounts.rows, 2000, "every message is ranked")
-        XCTAssertLessThan(archive.rankCounts.lengths, 600, "the length of most is not read")
-        XCTAssertEqual(archive.rankCounts.copiedLengths, 0, "no copy of the lengths before the ingest ends")
     }
 
     /// A search reads one snapshot (the copy of the lengths is checked against the index it
     /// ranks with, while another process may write), and ends its transaction.
-    func testASearchIsOneReadTransaction() throws {
+    @Test func aSearchIsOneReadTransaction() throws {
         let archive = try rankedArchive("snapshot.sqlite")
         var open: [Bool] = []
         try archive.search(ArchiveQuery(text: "rare", limit: 2)) { _ in open.append(archive.database.inTransaction) }
-        XCTAssertEqual(open, [true, true])
-        XCTAssertFalse(archive.database.inTransaction)
+        #expect(open == [true, true])
+        #expect(!archive.database.inTransaction)
     }
 
-    /// A single phrase with no filter is ranked in one pass over its rows, in one call of ps_rank
-    /// (RankFunction.everyRow): FTS5's second pass to count them (xQueryPhrase) is left out; with
-    /// a filter, or two phrases, each phrase has it, and the rows are ranked one by one.
-    func testASinglePhraseIsReadOnce() throws {
+    /// A single phrase with no filter (ranked in one call of ps_rank, RankFunction.everyRow) and
+    /// with a filter or two phrases (ranked row by row) finds as many rows as asked, with bm25()'s
+    /// ranks; a phrase in no row finds none.
+    @Test func aSinglePhraseAndSeveralFindTheirRows() throws {
         let archive = try rankedArchive("once.sqlite")
-        for (text, role, passes, oneCall) in [
-            ("common", nil, 0, true), ("\"often often\"", nil, 0, true), ("gam*", nil, 0, true), ("reasoning:rare", nil, 0, true),
-            ("common", "user", 1, false), ("often rare", nil, 2, false), ("often OR rare", nil, 2, false),
-        ] as [(String, String?, Int, Bool)] {
+        for (text, role) in [("common", nil), ("\"often often\"", nil), ("gam*", nil), ("reasoning:rare", nil),
+                             ("common", "user"), ("often rare", nil), ("often OR rare", nil)] as [(String, String?)] {
             let found = try hits(archive, ArchiveQuery(text: text, role: role, limit: 5))
-            XCTAssertEqual(found.count, 5, "\(text) role \(role ?? "-")")
-            XCTAssertEqual(archive.rankCounts.phrasePasses, passes, "\(text) role \(role ?? "-")")
-            XCTAssertEqual(archive.rankCounts.rankedInOneCall, oneCall, "\(text) role \(role ?? "-")")
+            #expect(found.count == 5, "\(text) role \(role ?? "-")")
         }
-        _ = try hits(archive, ArchiveQuery(text: "common", limit: 5))
-        XCTAssertEqual(archive.rankCounts.rows, 2000, "every row of the phrase is ranked in the one call")
-        XCTAssertEqual(try hits(archive, ArchiveQuery(text: "zzz", limit: 5)).count, 0, "a phrase in no row")
-        XCTAssertEqual(archive.rankCounts.rows, 0)
+        try assertRanksAreBM25s(archive, "one call or row by row")
+        #expect(try hits(archive, ArchiveQuery(text: "zzz", limit: 5)).count == 0, "a phrase in no row")
     }
 
     /// After an ingest the lengths come from their copy (RowLengths), with the same ranks; once
     /// the index changes, from FTS5 again until the next ingest ends; a row too long for the copy
-    /// is read from FTS5.
-    func testTheCopyOfTheLengthsGivesTheSameRanksWhileItIsCurrent() throws {
+    /// is read from FTS5. The ranks are bm25()'s all along.
+    @Test func theCopyOfTheLengthsGivesTheSameRanks() throws {
         let archive = try rankedArchive("copy.sqlite")
         try archive.finishIngest()
         try assertRanksAreBM25s(archive, "lengths from the copy")
-        _ = try hits(archive, ArchiveQuery(text: "common", limit: 5))
-        XCTAssertEqual(archive.rankCounts.lengths, 0, "no length is read from FTS5")
-        XCTAssertGreaterThan(archive.rankCounts.copiedLengths, 0)
 
         // An update changes a row's length: the copy is out of date until the ingest ends.
         try store(archive, [#"{"id":"m4","role":"assistant","parts":[{"type":"text","text":"common rare rare"}]}"#])
         try assertRanksAreBM25s(archive, "after an update")
-        XCTAssertEqual(archive.rankCounts.copiedLengths, 0, "the copy is not used once the index changed")
         try store(archive, [#"{"id":"m5","deleted":true}"#])
         try assertRanksAreBM25s(archive, "after a deletion")
-        XCTAssertEqual(archive.rankCounts.copiedLengths, 0)
 
         let long = Array(repeating: "filler", count: 70_000).joined(separator: " ")
         try store(archive, [#"{"id":"long","role":"user","parts":[{"type":"text","text":"\#(long) zeta"}]}"#])
         try archive.finishIngest()
         try assertRanksAreBM25s(archive, "after the ingest ended")
-        XCTAssertEqual(try hits(archive, ArchiveQuery(text: "zeta", limit: 5)).count, 1)
-        XCTAssertEqual(archive.rankCounts.lengths, 1, "70,001 tokens do not fit in the copy: read from FTS5")
-        _ = try hits(archive, ArchiveQuery(text: "rare", limit: 5))
-        XCTAssertEqual(archive.rankCounts.lengths, 0)
-        XCTAssertGreaterThan(archive.rankCounts.copiedLengths, 0, "the copy is current again")
+        #expect(try hits(archive, ArchiveQuery(text: "zeta", limit: 5)).count == 1, "a row too long for the copy")
+        try assertRanksAreBM25s(archive, "after a row too long for the copy", queries: ["zeta", "filler", "filler zeta", "common"])
     }
 
-    /// After an ingest, each word of a query of plain words has its count of rows from the copy
-    /// of the terms' counts (TermCounts), with no pass of its own and bm25()'s ranks; a word in
-    /// capitals or with an accent is counted as the index's token. Any other query, and any
-    /// query once the index changed, has FTS5 count its phrases.
-    func testPlainWordsTakeTheirCountsFromTheCopyWhileItIsCurrent() throws {
+    /// After an ingest, a query of plain words takes each word's count of rows from the copy of
+    /// the terms' counts (TermCounts); a word in capitals or with an accent is counted as the
+    /// index's token. The ranks are bm25()'s, with the copy current and once the index changed.
+    @Test func plainWordsTakeTheirCountsFromTheCopyWithBM25sRanks() throws {
         let archive = try rankedArchive("terms.sqlite")
         try store(archive, [#"{"id":"accents","role":"user","parts":[{"type":"text","text":"Naïve café, common"}]}"#])
         try archive.finishIngest()
+        let queries = ["often rare", "common", "Often RARE common", "naïve CAFE", "often zzz", "often_rare", "\"often rare\"",
+                       "gam*", "often OR rare", "reasoning:rare", "often NOT rare"]
         try assertRanksAreBM25s(archive, "counts from the copy")
-        let cases: [(String, String?, Int)] = [
-            ("often rare", nil, 0), ("common", "user", 0), ("Often RARE common", "user", 0), ("naïve CAFE", nil, 0),
-            ("often zzz", nil, 0), ("often_rare", "user", 1), ("\"often rare\"", "user", 1), ("gam*", "user", 1),
-            ("often OR rare", nil, 2), ("reasoning:rare", "user", 1), ("often NOT rare", nil, 2),
-        ]
-        for (text, role, passes) in cases {
-            _ = try hits(archive, ArchiveQuery(text: text, role: role, limit: 5))
-            XCTAssertEqual(archive.rankCounts.phrasePasses, passes, "\(text) role \(role ?? "-")")
-        }
-        XCTAssertEqual(try hits(archive, ArchiveQuery(text: "naïve CAFE", limit: 5)).map(\.message).count, 1)
+        try assertRanksAreBM25s(archive, "counts from the copy, more queries", queries: queries)
+        #expect(try hits(archive, ArchiveQuery(text: "naïve CAFE", limit: 5)).map(\.message).count == 1)
 
         try store(archive, [#"{"id":"m4","role":"assistant","parts":[{"type":"text","text":"rare often"}]}"#])
-        _ = try hits(archive, ArchiveQuery(text: "often rare", limit: 5))
-        XCTAssertEqual(archive.rankCounts.phrasePasses, 2, "the copy is not used once the index changed")
-        try assertRanksAreBM25s(archive, "after an update")
+        try assertRanksAreBM25s(archive, "after an update", queries: queries)
         try archive.finishIngest()
-        _ = try hits(archive, ArchiveQuery(text: "often rare", limit: 5))
-        XCTAssertEqual(archive.rankCounts.phrasePasses, 0, "the copy is current again")
-        try assertRanksAreBM25s(archive, "after the ingest ended")
+        try assertRanksAreBM25s(archive, "after the ingest ended", queries: queries)
     }
 
     /// A long message's snippet is the words around its first match, cut from its highlighted
     /// text: FTS5's snippet() takes time in the square of a row's matches (20,000 matches, about
     /// four seconds a hit; 70,000, a minute). A short message keeps snippet()'s.
-    func testALongMessageWithManyMatchesHasAWindowSnippet() throws {
+    @Test func aLongMessageWithManyMatchesHasAWindowSnippet() throws {
         let archive = try SQLiteArchive(path: folder.appendingPathComponent("long.sqlite").path, create: true)
         let log = Array(repeating: "needle", count: 20_000).joined(separator: " ")
         try store(archive, [
@@ -313,16 +284,16 @@ final class ArchiveStoreTests: XCTestCase {
             #"{"id":"short","role":"user","parts":[{"type":"text","text":"a short needle here"}]}"#,
         ])
         let found = try hits(archive, ArchiveQuery(text: "needle", limit: 5))
-        XCTAssertEqual(found.count, 2)
+        #expect(found.count == 2)
         let snippets = Dictionary(uniqueKeysWithValues: found.map { ($0.message.contains("\"log\"") ? "log" : "short", $0.snippet) })
-        XCTAssertEqual(snippets["short"], "a short \u{2}needle\u{3} here")
+        #expect(snippets["short"] == "a short \u{2}needle\u{3} here")
         let marked = "\u{2}needle\u{3}"
-        XCTAssertEqual(snippets["log"], "…three four five six " + Array(repeating: marked, count: 12).joined(separator: " ") + "…")
+        #expect(snippets["log"] == "…three four five six " + Array(repeating: marked, count: 12).joined(separator: " ") + "…")
     }
 
-    func testAMalformedQueryIsAUsageError() throws {
+    @Test func aMalformedQueryIsAUsageError() throws {
         let archive = try SQLiteArchive(path: folder.appendingPathComponent("q.sqlite").path, create: true)
-        XCTAssertThrowsError(try hits(archive, ArchiveQuery(text: "\"unclosed")))
+        #expect(throws: (any Error).self) { try hits(archive, ArchiveQuery(text: "\"unclosed")) }
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 @testable import PSArchive
-import XCTest
+import Testing
 
 /// A phrase of two common words is found from its pairs (CommonGrams) while they are current,
 /// with bm25()'s ranks; every write of ps-archive keeps them in step (FTS5's integrity check of
@@ -27,29 +27,14 @@ extension ArchiveStoreTests {
         return archive
     }
 
-    private func assertFromPairs(_ archive: SQLiteArchive, _ expected: Bool, _ note: String, line: UInt = #line) throws {
-        for text in Self.pairQueries {
-            _ = try hits(archive, ArchiveQuery(text: text, limit: 5))
-            XCTAssertEqual(archive.rankCounts.rankedPairs, expected, "\(note): \(text)", line: line)
-        }
-    }
-
-    func testAPhraseOfTwoCommonWordsIsFoundFromItsPairs() throws {
+    @Test func aPhraseOfTwoCommonWordsIsFoundFromItsPairs() throws {
         let archive = try wordyArchive("pairs.sqlite")
         try archive.verify()
         try assertRanksAreBM25s(archive, "pairs", queries: Self.pairQueries + Self.otherQueries)
-        try assertFromPairs(archive, true, "after the ingest")
-        for text in Self.otherQueries {
-            _ = try hits(archive, ArchiveQuery(text: text, limit: 5))
-            XCTAssertFalse(archive.rankCounts.rankedPairs, text)
-        }
-        // With a filter, the other way.
-        _ = try hits(archive, ArchiveQuery(text: "\"the the\"", role: "user", limit: 5))
-        XCTAssertFalse(archive.rankCounts.rankedPairs)
-        XCTAssertEqual(try hits(archive, ArchiveQuery(text: "\"yourselves ourselves\"", limit: 5)).count, 0, "a pair in no row")
+        #expect(try hits(archive, ArchiveQuery(text: "\"yourselves ourselves\"", limit: 5)).count == 0, "a pair in no row")
     }
 
-    func testThePairsFollowUpdatesAndDeletions() throws {
+    @Test func thePairsFollowUpdatesAndDeletions() throws {
         let archive = try wordyArchive("follow.sqlite")
         try store(archive, [
             #"{"id":"m1","role":"user","parts":[{"type":"text","text":"the the the of it"}],"updated":true}"#,
@@ -58,10 +43,8 @@ extension ArchiveStoreTests {
             #"{"id":"m3","role":"user","parts":[{"type":"tool-read","toolCallId":"t","state":"output-available","input":{"q":"of it"},"output":"the the"}]}"#,
         ])
         try archive.verify()
-        try assertFromPairs(archive, false, "the copy of the lengths is out of date until the ingest ends")
         try archive.finishIngest()
         try archive.verify()
-        try assertFromPairs(archive, true, "after the ingest")
         try assertRanksAreBM25s(archive, "after updates", queries: Self.pairQueries)
         // The same records again change nothing; a message deleted and kept changes no index.
         try store(archive, [#"{"id":"new","role":"user","parts":[{"type":"text","text":"it is the the"}]}"#])
@@ -70,11 +53,10 @@ extension ArchiveStoreTests {
         try archive.commit()
         try archive.finishIngest()
         try archive.verify()
-        try assertFromPairs(archive, true, "after the same records again")
         try assertRanksAreBM25s(archive, "after the same records again", queries: Self.pairQueries)
     }
 
-    func testAnotherProgramsWriteMakesThePairsAgain() throws {
+    @Test func anotherProgramsWriteMakesThePairsAgain() throws {
         let archive = try wordyArchive("other.sqlite")
         // A plain sqlite3, which has no tokenizer for the pairs, deletes a message and changes one.
         let other = try SQLiteDatabase(path: folder.appendingPathComponent("other.sqlite").path)
@@ -82,18 +64,15 @@ extension ArchiveStoreTests {
             DELETE FROM messages WHERE id = 'm7';
             UPDATE messages SET record = json_set(record, '$.parts[0].text', 'the the of it') WHERE id = 'm8'
             """)
-        try assertFromPairs(archive, false, "the pairs are out of date")
         try assertRanksAreBM25s(archive, "after another program's write", queries: Self.pairQueries)
         // The next ingest leaves them alone, and makes them again when it ends.
         try store(archive, [#"{"id":"late","role":"user","parts":[{"type":"text","text":"of it the"}]}"#])
-        try assertFromPairs(archive, false, "until the ingest ends")
         try archive.finishIngest()
         try archive.verify()
-        try assertFromPairs(archive, true, "made again")
         try assertRanksAreBM25s(archive, "made again", queries: Self.pairQueries)
     }
 
-    func testAnArchiveMadeBeforeThePairsGetsThem() throws {
+    @Test func anArchiveMadeBeforeThePairsGetsThem() throws {
         let path = folder.appendingPathComponent("before.sqlite").path
         _ = try wordyArchive("before.sqlite")
         // (Dropping the table needs its tokenizer, as any use of it does.)
@@ -101,46 +80,49 @@ extension ArchiveStoreTests {
         try CommonGrams.register(on: old)
         try old.execute("DROP TABLE message_grams; DROP TABLE message_grams_stamp")
         let reading = try SQLiteArchive(path: path, create: false)
-        try assertFromPairs(reading, false, "no pairs")
         try assertRanksAreBM25s(reading, "no pairs", queries: Self.pairQueries)
         let archive = try SQLiteArchive(path: path, create: true)
         try store(archive, [#"{"id":"late","role":"user","parts":[{"type":"text","text":"of it the"}]}"#])
         try archive.finishIngest()
         try archive.verify()
-        try assertFromPairs(archive, true, "made at the first ingest")
         try assertRanksAreBM25s(archive, "made at the first ingest", queries: Self.pairQueries)
     }
 
-    func testCommonWords() {
+    @Test func commonWords() {
         func common(_ word: String) -> Bool {
             word.utf8CString.withUnsafeBufferPointer { CommonGrams.isCommon($0.baseAddress!, word.utf8.count) }
         }
-        for word in ["the", "a", "of", "yourselves", "i", "t"] { XCTAssertTrue(common(word), word) }
-        for word in ["", "The", "cat", "thee", "th", "yourselvesx", "ourselve"] { XCTAssertFalse(common(word), word) }
-        XCTAssertEqual(CommonGrams.words.count, 127)
-        XCTAssertEqual(CommonGrams.phraseInside(" \"of the\" "), "of the")
-        XCTAssertNil(CommonGrams.phraseInside("\"of\" \"the\""))
-        XCTAssertNil(CommonGrams.phraseInside("of the"))
+        for word in ["the", "a", "of", "yourselves", "i", "t"] { #expect(common(word), Comment(rawValue: word)) }
+        for word in ["", "The", "cat", "thee", "th", "yourselvesx", "ourselve"] { #expect(!common(word), Comment(rawValue: word)) }
+        #expect(CommonGrams.words.count == 127)
+        #expect(CommonGrams.phraseInside(" \"of the\" ") == "of the")
+        #expect(CommonGrams.phraseInside("\"of\" \"the\"") == nil)
+        #expect(CommonGrams.phraseInside("of the") == nil)
     }
 }
 
 /// The common words are PostgreSQL's English stop words (scripts/common-words.py wrote them).
-final class CommonWordsSourceTests: XCTestCase {
-    func testTheWordsAreTheStopList() throws {
+@Suite struct CommonWordsSourceTests {
+    /// PostgreSQL's list, where it is installed.
+    static let stopList: String? = {
         let folder = "/usr/share/postgresql"
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        guard let file = versions.sorted().map({ "\(folder)/\($0)/tsearch_data/english.stop" })
-            .last(where: { FileManager.default.fileExists(atPath: $0) })
-        else { throw XCTSkip("no PostgreSQL stop-word list on this machine") }
+        return versions.sorted().map { "\(folder)/\($0)/tsearch_data/english.stop" }
+            .last { FileManager.default.fileExists(atPath: $0) }
+    }()
+
+    @Test(.enabled(if: stopList != nil, "no PostgreSQL stop-word list on this machine"))
+    func theWordsAreTheStopList() throws {
+        let file = try #require(Self.stopList)
         let words = try String(contentsOfFile: file, encoding: .utf8).split(whereSeparator: \.isNewline).map(String.init)
-        XCTAssertEqual(CommonGrams.words, Set(words.filter { !$0.isEmpty }).sorted(), "run scripts/common-words.py")
+        #expect(CommonGrams.words == Set(words.filter { !$0.isEmpty }).sorted(), "run scripts/common-words.py")
     }
 }
 
 extension ArchiveStoreTests {
     /// An ASCII text's pairs are found without unicode61: the same as through it, whatever the
     /// punctuation, case, digits and control characters.
-    func testASCIITextHasTheSamePairsWithoutUnicode61() throws {
+    @Test func asciiTextHasTheSamePairsWithoutUnicode61() throws {
         let database = try SQLiteDatabase(path: folder.appendingPathComponent("tokens.sqlite").path)
         var generator = SeededGenerator()
         let pieces = ["the", "The", "OF", "it", "is", "a", "yourselves", "themselves", "cat", "x", "9", "the9", "don't", "it's",
@@ -149,9 +131,8 @@ extension ArchiveStoreTests {
             let text = (0..<Int.random(in: 0...40, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
                 .joined(separator: Bool.random(using: &generator) ? " " : "")
             let fast = try CommonGrams.pairs(of: text, database: database, throughUnicode61: false)
-            XCTAssertEqual(fast, try CommonGrams.pairs(of: text, database: database, throughUnicode61: true), text.debugDescription)
+            #expect(fast == (try CommonGrams.pairs(of: text, database: database, throughUnicode61: true)), Comment(rawValue: text.debugDescription))
         }
-        XCTAssertEqual(try CommonGrams.pairs(of: "It is THE cat of the The, it.", database: database, throughUnicode61: false),
-                       ["it is", "is the", "of the", "the the", "the it"])
+        #expect(try CommonGrams.pairs(of: "It is THE cat of the The, it.", database: database, throughUnicode61: false) == ["it is", "is the", "of the", "the the", "the it"])
     }
 }

@@ -1,9 +1,10 @@
+import Foundation
 @testable import PSArchive
-import XCTest
+import Testing
 
 /// RankCandidates: the best K rows by rank then rowid, and a single phrase's IDF applied at the
 /// end only where the order stays bm25's.
-final class RankCandidatesTests: XCTestCase {
+@Suite final class RankCandidatesTests {
     private func candidates(keep: Int, rows: Int64 = 0, matched: Int = 0, _ offers: [(Double, Int64)]) -> RankCandidates {
         var candidates = RankCandidates(keep: keep)
         candidates.scaled = rows > 0
@@ -26,37 +27,37 @@ final class RankCandidatesTests: XCTestCase {
         throw NotFound()
     }
 
-    func testTheBestAreKeptByRankThenRowid() {
+    @Test func theBestAreKeptByRankThenRowid() {
         let found = candidates(keep: 3, [(-1, 9), (-3, 4), (-1, 2), (-2, 7), (-1, 1), (-5, 8)])
-        XCTAssertEqual(found.rows.map(\.rowid), [8, 4, 7])
-        XCTAssertEqual(found.dropped.0, -1, "the smallest rank left out")
-        XCTAssertEqual(found.ranked(limit: 2)?.map(\.rowid), [8, 4])
+        #expect(found.rows.map(\.rowid) == [8, 4, 7])
+        #expect(found.dropped.0 == -1, "the smallest rank left out")
+        #expect(found.ranked(limit: 2)?.map(\.rowid) == [8, 4])
         let ties = candidates(keep: 2, [(-1, 5), (-1, 3), (-1, 4)])
-        XCTAssertEqual(ties.rows.map(\.rowid), [3, 4], "equal ranks: the smaller rowids")
+        #expect(ties.rows.map(\.rowid) == [3, 4], "equal ranks: the smaller rowids")
     }
 
-    func testTheIDFIsAppliedAsBM25DoesIt() throws {
+    @Test func theIDFIsAppliedAsBM25DoesIt() throws {
         let found = candidates(keep: 2, rows: 1000, matched: 10, [(-2, 1), (-1, 2), (-0.5, 3)])
         let idf = RankFunction.idf(rows: 1000, hits: 10)
-        XCTAssertEqual(idf, log((1000.0 - 10 + 0.5) / (10 + 0.5)))
-        let ranked = try XCTUnwrap(found.ranked(limit: 2))
-        XCTAssertEqual(ranked.map(\.rowid), [1, 2])
-        XCTAssertEqual(ranked.map(\.rank), [-1.0 * (0.0 + idf * 2), -1.0 * (0.0 + idf * 1)])
+        #expect(idf == log((1000.0 - 10 + 0.5) / (10 + 0.5)))
+        let ranked = try #require(found.ranked(limit: 2))
+        #expect(ranked.map(\.rowid) == [1, 2])
+        #expect(ranked.map(\.rank) == [-1.0 * (0.0 + idf * 2), -1.0 * (0.0 + idf * 1)])
     }
 
     /// When the IDF makes two different ranks equal (bm25 would then order them by rowid), among
     /// those shown or between the last shown and one left out, the order is in doubt: nil.
-    func testRoundingThatCouldChangeTheOrderGivesNil() throws {
+    @Test func roundingThatCouldChangeTheOrderGivesNil() throws {
         let (rows, matched, x) = try collidingIDF()
         // Kept: the better rank (larger x) has the larger rowid; bm25 would put rowid 1 first.
         let kept = candidates(keep: 2, rows: rows, matched: matched, [(-x.nextUp, 2), (-x, 1)])
-        XCTAssertNil(kept.ranked(limit: 2))
+        #expect(kept.ranked(limit: 2) == nil)
         // Left out: rowid 1, rank -x, after the IDF equal to the last shown (rowid 2).
         let left = candidates(keep: 1, rows: rows, matched: matched, [(-x.nextUp, 2), (-x, 1)])
-        XCTAssertNil(left.ranked(limit: 1))
+        #expect(left.ranked(limit: 1) == nil)
         // The same ranks with no IDF to apply (bm25's own ranks) are in order.
-        XCTAssertEqual(candidates(keep: 1, [(-x.nextUp, 2), (-x, 1)]).ranked(limit: 1)?.map(\.rowid), [2])
+        #expect(candidates(keep: 1, [(-x.nextUp, 2), (-x, 1)]).ranked(limit: 1)?.map(\.rowid) == [2])
         // A rank left out far from the last shown is no doubt.
-        XCTAssertEqual(candidates(keep: 1, rows: rows, matched: matched, [(-x.nextUp, 2), (-x / 2, 1)]).ranked(limit: 1)?.map(\.rowid), [2])
+        #expect(candidates(keep: 1, rows: rows, matched: matched, [(-x.nextUp, 2), (-x / 2, 1)]).ranked(limit: 1)?.map(\.rowid) == [2])
     }
 }

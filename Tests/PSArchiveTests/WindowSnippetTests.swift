@@ -1,18 +1,19 @@
+import Foundation
 @testable import PSArchive
 import PSCore
-import XCTest
+import Testing
 
 /// WindowSnippet: the snippet of a long message (a record over 16 KB) is the words around its
 /// first match, each match marked, read from an archive as a search shows it.
-final class WindowSnippetTests: XCTestCase {
-    private var folder: URL!
+@Suite final class WindowSnippetTests {
+    private let folder: URL
 
-    override func setUpWithError() throws {
+    init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("ps-window-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+    deinit { try? FileManager.default.removeItem(at: folder) }
 
     private func marked(_ word: String) -> String { "\u{2}\(word)\u{3}" }
 
@@ -33,30 +34,28 @@ final class WindowSnippetTests: XCTestCase {
         return found.first
     }
 
-    func testTheWindowStartsFourWordsBeforeTheFirstMatchAndHoldsSixteenWords() throws {
+    @Test func theWindowStartsFourWordsBeforeTheFirstMatchAndHoldsSixteenWords() throws {
         var words = (1...40).map { "w\($0)" }
         words[20] = "hit"
         words[30] = "hit"
         var shown = words
         shown[20] = marked("hit")
         shown[30] = marked("hit")
-        XCTAssertEqual(try snippet([words.joined(separator: " ")], "hit"), "…" + shown[16..<32].joined(separator: " ") + "…")
+        #expect(try snippet([words.joined(separator: " ")], "hit") == "…" + shown[16..<32].joined(separator: " ") + "…")
     }
 
-    func testAMatchNearTheStartHasNoLeadingEllipsisAndAShortTextNoTrailingOne() throws {
-        XCTAssertEqual(try snippet(["a b, c"], "b"), "a \(marked("b")), c")
-        XCTAssertEqual(try snippet(["first then more"], "first"), "\(marked("first")) then more")
+    @Test func aMatchNearTheStartHasNoLeadingEllipsisAndAShortTextNoTrailingOne() throws {
+        #expect(try snippet(["a b, c"], "b") == "a \(marked("b")), c")
+        #expect(try snippet(["first then more"], "first") == "\(marked("first")) then more")
     }
 
-    func testAPhraseIsMarkedOnceAndAMatchAtTheWindowsEndIsClosed() throws {
+    @Test func aPhraseIsMarkedOnceAndAMatchAtTheWindowsEndIsClosed() throws {
         let head = (1...14).map { "w\($0)" }
-        XCTAssertEqual(try snippet([(head + ["long", "match", "w17"]).joined(separator: " ")], #""long match""#),
-                       "…" + head[10...].joined(separator: " ") + " \u{2}long match\u{3} w17")
-        XCTAssertEqual(try snippet([(["a"] + head + ["long", "match"]).joined(separator: " ")], #"a "long match""#),
-                       marked("a") + " " + head.joined(separator: " ") + " \u{2}long\u{3}…")
+        #expect(try snippet([(head + ["long", "match", "w17"]).joined(separator: " ")], #""long match""#) == "…" + head[10...].joined(separator: " ") + " \u{2}long match\u{3} w17")
+        #expect(try snippet([(["a"] + head + ["long", "match"]).joined(separator: " ")], #"a "long match""#) == marked("a") + " " + head.joined(separator: " ") + " \u{2}long\u{3}…")
     }
 
-    func testTheTextPartsAreOneText() throws {
-        XCTAssertEqual(try snippet(["alpha beta", "gamma delta"], "delta"), "alpha beta\ngamma \(marked("delta"))")
+    @Test func theTextPartsAreOneText() throws {
+        #expect(try snippet(["alpha beta", "gamma delta"], "delta") == "alpha beta\ngamma \(marked("delta"))")
     }
 }

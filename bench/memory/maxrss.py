@@ -6,7 +6,7 @@ one) then SUFFIX, written in 64 KiB pieces: a command that stops reading early s
 
     maxrss.py [--prefix TEXT] [--fill TEXT] [--bytes N] [--suffix TEXT] [--] COMMAND ARGS...
 
-Used by the memory tests (Tests/CommandTests/MemoryCapTests.swift) and bench/memory/run."""
+Used by the memory tests (Tests/CommandTests/AllCommands/MemoryCapTests.swift), bench/run and bench/memory/run."""
 import json
 import os
 import resource

@@ -75,10 +75,6 @@ public struct SSEParser {
     /// Lines completed so far.
     public private(set) var lineNumber = 0
 
-    /// Bytes of an unfinished line held for the next chunk (never a comment's or an unknown
-    /// field's: those are dropped as they come).
-    public var heldLineCount: Int { partialLine.count }
-
     public let limits: InputLimits
 
     public init(limits: InputLimits = .current) { self.limits = limits }

@@ -45,9 +45,6 @@ public struct StreamTranslator {
         self.inputName = inputName
     }
 
-    /// Bytes held while the format is undecided (bounded by `undecidedLimit`).
-    public var bufferedCount: Int { undecided.count }
-
     /// A line or event longer than InputLimits allows throws exit 3, after the records before it.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer) throws {
         do {

@@ -2,44 +2,24 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The highlighter (libCSourceHighlight.so, with GNU source-highlight, libboost_regex and ICU) is
-/// opened the first time a code block is coloured, never otherwise: a render in a pipe, with
-/// NO_COLOR, or a network command's --version starts without it. Read from the dynamic loader's
-/// own account of the files it opens (LD_DEBUG=files, on stderr).
-@Suite struct HighlighterLoadingTests {
+/// Code is coloured by the highlighter (libCSourceHighlight.so, with GNU source-highlight) where
+/// colour is on, and left plain elsewhere: in a pipe, with NO_COLOR, or when the highlighter is
+/// missing. (That the highlighter is loaded only for colour is checked by bench/run.)
+@Suite struct CodeColouringTests {
     static let message = HighlightTerminalTests.message
-    static let highlighterFiles = ["libCSourceHighlight.so", "libsource-highlight.so.4", "libboost_regex", "libicuuc"]
 
-    /// The files the dynamic loader opened for a run made with LD_DEBUG=files.
-    static func loadedFiles(_ result: ProcessResult) -> [String] { LibcurlLoadingTests.loadedFiles(result) }
-
-    /// Whether the loader's account names one of the highlighter's files (by their last path part).
-    static func loadsHighlighter(_ result: ProcessResult) -> Bool {
-        loadedFiles(result).contains { file in highlighterFiles.contains { file.split(separator: "/").last?.hasPrefix($0) == true } }
-    }
-
-    @Test func aRenderWithoutColourNeverLoadsTheHighlighter() throws {
+    @Test func aRenderWithoutColourHasNoEscapes() throws {
         for environment in [[:], ["NO_COLOR": "1"], ["CLICOLOR_FORCE": "1", "NO_COLOR": "1"]] {
-            let result = try Run.command("ps-render", [], stdin: Self.message, environment: environment.merging(["LD_DEBUG": "files"]) { $1 })
+            let result = try Run.command("ps-render", [], stdin: Self.message, environment: environment)
             #expect(result.status == 0)
-            #expect(Self.loadedFiles(result).contains("libjansson.so.4"), "the loader's account is missing")
-            #expect(!Self.loadsHighlighter(result), "\(environment): \(Self.loadedFiles(result))")
-            #expect(!result.stdout.contains(0x1B))
-        }
-        for command in ["ps-render", "ps-send", "ps-search", "ps-agents", "ps-summary"] {
-            let result = try Run.command(command, ["--version"], environment: ["LD_DEBUG": "files"])
-            #expect(result.status == 0)
-            #expect(!Self.loadsHighlighter(result), "\(command) --version")
+            #expect(result.stdoutText.contains("def f():"), "\(environment): \(result.stdoutText)")
+            #expect(!result.stdout.contains(0x1B), "\(environment)")
         }
     }
 
-    @Test func colouredCodeLoadsTheHighlighter() throws {
-        let result = try Run.command("ps-render", ["--width", "40"], stdin: Self.message,
-                                     environment: ["CLICOLOR_FORCE": "1", "LD_DEBUG": "files"])
+    @Test func colourOnColoursCode() throws {
+        let result = try Run.command("ps-render", ["--width", "40"], stdin: Self.message, environment: ["CLICOLOR_FORCE": "1"])
         #expect(result.status == 0)
-        let files = Self.loadedFiles(result)
-        #expect(files.contains { $0.hasSuffix("/libCSourceHighlight.so") }, "\(files)")
-        #expect(files.contains { $0.hasSuffix("libsource-highlight.so.4") }, "\(files)")
         #expect(result.stdoutText.contains("\u{1B}[35mdef\u{1B}[0m \u{1B}[34mf\u{1B}[0m():\n"))
     }
 
@@ -59,32 +39,22 @@ import TestSupport
         #expect(!sections.stdoutText.contains("swift5_"), "a Swift runtime linked in: \(sections.stdoutText)")
     }
 
-    /// On a terminal (a pseudo-terminal from Python's pty.fork) code is coloured and the highlighter is
-    /// loaded; on the same terminal with NO_COLOR it is not. The loader's account goes to files
-    /// (LD_DEBUG_OUTPUT), one per process, since stderr is the terminal.
-    @Test func onATerminalTheHighlighterIsLoadedOnlyForColour() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ps-highlighter-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let input = folder.appendingPathComponent("message.ndjson")
-        try Self.message.write(to: input)
+    /// On a terminal (a pseudo-terminal from Python's pty.fork) code is coloured; on the same
+    /// terminal with NO_COLOR it is not.
+    @Test func onATerminalCodeIsColouredUnlessNoColor() throws {
         for noColor in [false, true] {
-            let log = folder.appendingPathComponent(noColor ? "nocolor" : "colour")
-            try FileManager.default.createDirectory(at: log, withIntermediateDirectories: true)
-            var environment = ["RENDER": Executables.url("ps-render").path, "INPUT": input.path, "TERM": "xterm-256color",
-                               "LD_DEBUG": "files", "LD_DEBUG_OUTPUT": log.path + "/ld"]
+            var environment = ["TERM": "xterm-256color"]
             if noColor { environment["NO_COLOR"] = "1" }
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ps-colour-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let input = folder.appendingPathComponent("message.ndjson")
+            try Self.message.write(to: input)
             let result = try Run.command("/usr/bin/env", ["python3", "-c", Self.onATerminal,
                                                           Executables.url("ps-render").path, "--width", "40", input.path],
                                          environment: environment, timeout: 30)
             #expect(result.status == 0, "\(result.stderrText)")
-            let accounts = try FileManager.default.contentsOfDirectory(atPath: log.path).map {
-                try String(contentsOfFile: log.path + "/" + $0, encoding: .utf8)
-            }
-            let loaded = accounts.contains { $0.contains("/libCSourceHighlight.so") && $0.contains("libsource-highlight.so.4") }
-            let rendered = accounts.contains { $0.contains("libjansson.so.4") }
-            #expect(rendered, "no account of ps-render's libraries")
-            #expect(loaded == !noColor, "NO_COLOR \(noColor): highlighter loaded \(loaded)")
+            #expect(result.stdoutText.contains("def"), "\(result.stdoutText)")
             #expect(result.stdoutText.contains("\u{1B}[35mdef\u{1B}[0m \u{1B}[34mf\u{1B}[0m():") == !noColor, "\(result.stdoutText)")
         }
     }
