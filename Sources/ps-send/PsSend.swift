@@ -308,7 +308,7 @@ struct PsSend: ParsableCommand {
     @Flag(name: .long, help: "Send secrets found as they are. By default ps-send refuses to send them.")
     var allowSecrets = false
 
-    @OptionGroup var prompt: PromptOptions
+    @OptionGroup(title: "Templates and schemas") var prompt: PromptOptions
     @OptionGroup(title: "Tools") var tools: ToolOptions
 
     @Argument(help: ArgumentHelp("The message (default: read from stdin).", valueName: "message"))

@@ -1,11 +1,14 @@
 /// What `--help` prints: a glance that fits one screen. The summary, USAGE, the arguments and
-/// options (each with the first sentence of its help), the subcommands and at most six examples.
+/// options (each with the first sentence of its help), the subcommands and three to six examples.
 /// The rest (each option's whole text, the description, ENVIRONMENT, EXIT STATUS, every
 /// example) is in the man page, which scripts/generate-docs makes from the same definitions
 /// (`--experimental-dump-help`, the tree this reads too).
 public struct GlanceHelp {
     public static let width = 80
     public static let maxExamples = 6
+    static let minExamples = 3
+    /// The most lines the glance takes (the examples give way first).
+    static let maxLines = 60
     /// Labels longer than this stand on their own line, their text on the next.
     static let labelColumn = 26
 
@@ -43,7 +46,7 @@ public struct GlanceHelp {
         lines += ["", "USAGE: " + usage]
         let arguments = (command["arguments"]?.arrayValue ?? []).filter { $0["shouldDisplay"]?.boolValue != false }
         let rows = Self.rows(arguments.filter { $0["kind"]?.stringValue == "positional" })
-        let optionRows = Self.rows(arguments.filter { $0["kind"]?.stringValue != "positional" })
+        let optionRows = Self.optionRows(arguments.filter { $0["kind"]?.stringValue != "positional" })
         var subcommands: [(String, String)] = []
         for sub in command["subcommands"]?.arrayValue ?? [] {
             guard let subName = sub["commandName"]?.stringValue, subName != "help" else { continue }
@@ -55,13 +58,41 @@ public struct GlanceHelp {
             lines += ["", title]
             for (label, text) in section { lines += Self.row(label, text, column: column) }
         }
+        // The examples fill what is left of the screen: at least minExamples, at most maxExamples.
         let examples = Self.examples(in: command["discussion"]?.stringValue ?? "")
         if !examples.isEmpty {
-            lines += ["", "EXAMPLES:"] + examples.prefix(Self.maxExamples).flatMap { $0 }
+            lines += ["", "EXAMPLES:"]
+            var room = Self.maxLines - lines.count - 2
+            for (index, example) in examples.prefix(Self.maxExamples).enumerated() {
+                guard index < Self.minExamples || example.count <= room else { break }
+                lines += example
+                room -= example.count
+            }
         }
         let page = name.split(separator: " ").first.map(String.init) ?? name
         lines += ["", "The description, environment and exit status: man \(page)"]
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The options' rows, in order; the options of a titled group (`@OptionGroup(title:)`) share
+    /// one row: the title, then their names (their whole text is in the man page).
+    static func optionRows(_ options: [JSON]) -> [(String, String)] {
+        var result: [(String, String)] = []
+        var untitled: [JSON] = []
+        var titles: Set<String> = []
+        for option in options {
+            guard let title = option["sectionTitle"]?.stringValue, !title.isEmpty else {
+                untitled.append(option)
+                continue
+            }
+            guard titles.insert(title).inserted else { continue }
+            result += rows(untitled)
+            untitled = []
+            let names = options.filter { $0["sectionTitle"]?.stringValue == title }
+                .compactMap { label($0).split(separator: " ").first.map(String.init) }
+            result.append((title + ":", names.joined(separator: ", ")))
+        }
+        return result + rows(untitled)
     }
 
     /// One row per argument; flags that share their help (--raw, --render) share a row.
