@@ -149,6 +149,9 @@ import TestSupport
         let login = try sandbox.run("ps-auth", ["login", "--device", "--server", server.baseURL, "--drive", "drivedemo"],
                                     env: ["PATH": path, "DISPLAY": ":0"])
         #expect(login.status == 0, "\(login.stderrText)")
+        // ps-auth does not wait for the browser it starts: its log may come a moment later.
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: log), Date() < deadline { usleep(20_000) }
         let opened = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
         let code = try #require(login.stderrText.range(of: "[0-9A-Z]{4}-[0-9A-Z]{4}", options: .regularExpression))
         #expect(opened == [server.baseURL + "/activate?user_code=" + login.stderrText[code]], "\(opened)")
