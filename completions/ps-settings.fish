@@ -77,7 +77,7 @@ function __ps-settings_custom_completion
 end
 
 complete -c 'ps-settings' -f
-complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" profile' -l 'profile' -d 'The profile to use. Default: PS_PROFILE, then the configured default, then \'default\'.' -rfka '(__ps-settings_custom_completion ---completion -- --profile (count (__ps-settings_tokens -pc)) (__ps-settings_tokens -tC))'
+complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" profile' -l 'profile' -d 'The profile to use; its server, kind and login win over PAGESPACE_API_URL, PAGESPACE_API_KIND and PAGESPACE_TOKEN. Default: PS_PROFILE, then the configured default, then \'default\'.' -rfka '(__ps-settings_custom_completion ---completion -- --profile (count (__ps-settings_tokens -pc)) (__ps-settings_tokens -tC))'
 complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" server' -l 'server' -d 'The server\'s base URL. It overrides PAGESPACE_API_URL and the profile\'s server.' -rfka ''
 complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" api' -l 'api' -d 'The API the server speaks. One of pagespace, pagespace-legacy, openai, lucid, gemini; default: the profile\'s, else detected.' -rfka 'pagespace pagespace-legacy openai lucid gemini'
 complete -c 'ps-settings' -n '__ps-settings_should_offer_completions_for_flags_or_options "ps-settings" cacert' -l 'cacert' -d 'Verify TLS certificates with this CA bundle.' -rfka ''

@@ -36,7 +36,8 @@ struct Login: ParsableCommand {
             and the CSRF and device tokens the server gives, go to credentials.json (mode 0600), \
             bound to the server's origin (scheme, host, port): no command sends them to another \
             server. A profile holds one login: logging in to another server under the same \
-            profile replaces it (use --profile NAME to keep both).
+            profile replaces it, and a warning on stderr names the server and API replaced \
+            (use --profile NAME to keep both).
 
             WHICH CREDENTIAL REACHES WHAT (current API):
               mcp_...     an MCP key (settings > MCP keys, or --device --drive):
@@ -181,6 +182,12 @@ struct Login: ParsableCommand {
         }
         let session = connection.session
         let kind = connection.adapter.kind
+        if let previous = session.profile, Session.normalise(previous.server) != session.server || previous.api != kind {
+            let previousKind = previous.api.map { "\($0.rawValue) API" } ?? "API not yet known"
+            Diagnostics.warning(
+                "profile \(session.profileName)'s login to \(previous.server) (\(previousKind)) is replaced by this one; "
+                    + "log in with --profile NAME to keep both")
+        }
         try session.store(result.credentials, api: kind, user: UserText.summary(result.user), model: model)
         var who = UserText.describe(result.user)
         if !who.isEmpty { who = " as " + who }

@@ -75,6 +75,9 @@ public enum APIErrors {
             return ToolError(.networkError, "cannot reach \(host): \(message)")
         case .cannotConnect(let message):
             return ToolError(.networkError, "cannot reach \(host): \(message)")
+        case .unresolved(let message):
+            return ToolError(.networkError,
+                "cannot find the server \(host): its name does not resolve (\(message)); check the spelling of the server (--server, PAGESPACE_API_URL or the profile's)")
         case .tls(let message) where message.contains("wrong version number") || message.contains("packet length too long"):
             return ToolError(.networkError,
                 "\(host) does not speak TLS at this address (\(message)): if it is a plain-HTTP server, use http:// instead of https://")

@@ -14,7 +14,7 @@ public enum CredentialChoice {
 /// The options every command that talks to a server shares.
 public struct ConnectionOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "The profile to use. Default: PS_PROFILE, then the configured default, then 'default'.",
+        "The profile to use; its server, kind and login win over PAGESPACE_API_URL, PAGESPACE_API_KIND and PAGESPACE_TOKEN. Default: PS_PROFILE, then the configured default, then 'default'.",
         valueName: "name"), completion: LocalCompletions.profiles)
     public var profile: String?
 
@@ -57,7 +57,7 @@ public struct ConnectionOptions: ParsableArguments {
     public static let environmentHelp = """
         ENVIRONMENT:
           PAGESPACE_TOKEN       the token, instead of the profile's
-          PAGESPACE_API_URL     the server, instead of the profile's
+          PAGESPACE_API_URL     the server, unless --profile or --server is given
           PAGESPACE_API_KIND    the API kind, as --api (else detected)
           PAGESPACE_CSRF_TOKEN  legacy API: the CSRF token of PAGESPACE_TOKEN
           PS_PROFILE            the profile when --profile is not given

@@ -19,7 +19,10 @@ public enum SettingSource: Sendable, Equatable, CustomStringConvertible {
 
 /// Everything a command needs to talk to a server, resolved once: the profile, the server,
 /// the API kind (if known) and the credentials. Precedence, highest first: command-line
-/// option, environment (`PAGESPACE_API_URL`, `PAGESPACE_TOKEN`), the profile's files.
+/// option, environment (`PAGESPACE_API_URL`, `PAGESPACE_TOKEN`), the profile's files. An
+/// explicit `--profile` naming a stored profile is a command-line option too: its server,
+/// kind and credential win over `PAGESPACE_API_URL`, `PAGESPACE_API_KIND` and a
+/// `PAGESPACE_TOKEN` given for the environment's server.
 public struct Session: Sendable {
     public static let defaultServer = "https://pagespace.ai"
 
@@ -48,6 +51,12 @@ public struct Session: Sendable {
         let profileName = profile ?? nonEmpty(environment["PS_PROFILE"]) ?? config.defaultProfile
             ?? ConfigFile.defaultProfileName
         let stored = config[profileName]
+        // `--profile NAME` for a stored profile means that profile's server, as gh's flags win
+        // over its variables; the environment's server (and its token) then stand aside.
+        let profileChosen = profile != nil && stored != nil && server == nil
+        let environmentServer = nonEmpty(environment["PAGESPACE_API_URL"])
+        let environmentStandsAside = profileChosen && environmentServer != nil
+            && environmentServer.map(normalise) != stored.map { normalise($0.server) }
 
         var session = Session(
             profileName: profileName, paths: paths, config: config, server: defaultServer, serverSource: .builtIn,
@@ -55,7 +64,7 @@ public struct Session: Sendable {
         if let server {
             session.server = normalise(server)
             session.serverSource = .option("--server")
-        } else if let url = nonEmpty(environment["PAGESPACE_API_URL"]) {
+        } else if let url = environmentServer, !profileChosen {
             session.server = normalise(url)
             session.serverSource = .environment("PAGESPACE_API_URL")
         } else if let stored {
@@ -65,7 +74,7 @@ public struct Session: Sendable {
 
         try checkURL(session.server, from: session.serverSource)
 
-        if let token = nonEmpty(environment["PAGESPACE_TOKEN"]) {
+        if let token = nonEmpty(environment["PAGESPACE_TOKEN"]), !environmentStandsAside {
             session.credentials = Credentials(token: token, csrfToken: nonEmpty(environment["PAGESPACE_CSRF_TOKEN"]))
             session.credentialsSource = .environment("PAGESPACE_TOKEN")
         } else if var credentials = try CredentialStore.load(paths.credentials)[profileName] {
@@ -85,7 +94,7 @@ public struct Session: Sendable {
         if let api {
             session.api = api
             session.apiSource = .option("--api")
-        } else if let kind = nonEmpty(environment["PAGESPACE_API_KIND"]).flatMap(APIKind.init(rawValue:)) {
+        } else if !profileChosen, let kind = nonEmpty(environment["PAGESPACE_API_KIND"]).flatMap(APIKind.init(rawValue:)) {
             session.api = kind
             session.apiSource = .environment("PAGESPACE_API_KIND")
         } else if let stored, let kind = stored.api, normalise(stored.server) == session.server {

@@ -72,6 +72,8 @@ final class CurlTransfer {
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE,
              CURLE_SSL_CERTPROBLEM, CURLE_SSL_ISSUER_ERROR:
             throw TransferFailure.tls(message: message)
+        case CURLE_COULDNT_RESOLVE_HOST:
+            throw TransferFailure.unresolved(message: message)
         case CURLE_COULDNT_CONNECT where !headDelivered:
             throw TransferFailure.cannotConnect(message: message)
         default:

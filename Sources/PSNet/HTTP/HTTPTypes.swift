@@ -61,6 +61,9 @@ public enum TransferFailure: Error, Sendable, Equatable {
     /// No connection could be made (refused): nothing of the request was sent, so sending it
     /// again is safe whatever its method.
     case cannotConnect(message: String)
+    /// The server's name does not resolve (a typo, or no network): never retried, since a
+    /// name that does not resolve now will not a second later.
+    case unresolved(message: String)
     /// TLS verification or setup failed.
     case tls(message: String)
     /// A response read whole was larger than `HTTPOptions.maxResponseBytes`.
