@@ -78,7 +78,7 @@ end
 
 complete -c 'ps-batch' -f
 complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_options "ps-batch" max-record-size' -l 'max-record-size' -d 'The longest line, event or record held, in MiB. Default 64; also PS_MAX_RECORD_MIB.' -rfka ''
-complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_options "ps-batch" profile' -l 'profile' -d 'The profile to use. Default: PS_PROFILE, then the configured default, then \'default\'.' -rfka '(__ps-batch_custom_completion ---completion -- --profile (count (__ps-batch_tokens -pc)) (__ps-batch_tokens -tC))'
+complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_options "ps-batch" profile' -l 'profile' -d 'The profile to use; its server, kind and login win over PAGESPACE_API_URL, PAGESPACE_API_KIND and PAGESPACE_TOKEN. Default: PS_PROFILE, then the configured default, then \'default\'.' -rfka '(__ps-batch_custom_completion ---completion -- --profile (count (__ps-batch_tokens -pc)) (__ps-batch_tokens -tC))'
 complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_options "ps-batch" server' -l 'server' -d 'The server\'s base URL. It overrides PAGESPACE_API_URL and the profile\'s server.' -rfka ''
 complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_options "ps-batch" api' -l 'api' -d 'The API the server speaks. One of pagespace, pagespace-legacy, openai, lucid, gemini; default: the profile\'s, else detected.' -rfka 'pagespace pagespace-legacy openai lucid gemini'
 complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_options "ps-batch" cacert' -l 'cacert' -d 'Verify TLS certificates with this CA bundle.' -rfka ''
