@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// A real PostgreSQL server for the archive's tests, started once per test process from
-/// Debian's `postgresql` package (scripts/setup installs it): initdb into a scratch folder,
+/// Debian's `postgresql` package (scripts/setup --test installs it): initdb into a scratch folder,
 /// then pg_ctl start on a free port on 127.0.0.1 with its unix socket in that folder, password
 /// authentication (scram-sha-256). PostgreSQL refuses to run as root, so when the tests run as
 /// root (CI) both run as `nobody` through runuser, the scratch folder theirs. Stopped (and the
@@ -29,7 +29,7 @@ final class PostgresTestServer: @unchecked Sendable {
             FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\($0)/bin/initdb")
         }) else {
             throw PostgresTestError("PostgreSQL is not installed: no /usr/lib/postgresql/*/bin/initdb "
-                + "(Debian's postgresql package; scripts/setup installs it)")
+                + "(Debian's postgresql package; scripts/setup --test installs it)")
         }
         bin = "/usr/lib/postgresql/\(version)/bin"
         // In /tmp, not $TMPDIR: nobody must reach it, and the socket's path must stay short.

@@ -79,7 +79,7 @@ import TestSupport
     func manualHasNoWarningsAndOneExitStatus(_ command: String) throws {
         let page = Self.root.appendingPathComponent("man/\(command).1").path
         let checked = try Run.command("/bin/bash", ["-c", "command -v man >/dev/null || exit 99; MANWIDTH=80 man --warnings -l \"$1\" 2>&1 >/dev/null; man -l \"$1\" 2>&1 >/dev/null", "bash", page], timeout: 60)
-        #expect(checked.status == 0, "man is needed for this check (scripts/setup installs it)")
+        #expect(checked.status == 0, "man is needed for this check (scripts/setup --test installs it)")
         #expect(checked.stdoutText.isEmpty, "\(command).1: \(checked.stdoutText.prefix(400))")
         let source = try String(contentsOfFile: page, encoding: .utf8)
         #expect(source.components(separatedBy: "\n.Sh \"EXIT STATUS\"").count == 2)
@@ -92,7 +92,7 @@ import TestSupport
     func manualIsMandocLintClean(_ file: String) throws {
         let page = Self.root.appendingPathComponent("man/\(file)").path
         let checked = try Run.command("/bin/bash", ["-c", "command -v mandoc >/dev/null || exit 99; mandoc -Tlint \"$1\" 2>&1", "bash", page], timeout: 60)
-        #expect(checked.status != 99, "mandoc is needed for this check (scripts/setup installs it)")
+        #expect(checked.status != 99, "mandoc is needed for this check (scripts/setup --test installs it)")
         #expect(checked.status == 0 && checked.stdoutText.isEmpty, "\(file): \(checked.stdoutText.prefix(600))")
     }
 

@@ -19,7 +19,7 @@ import Glibc
 
         init(in folder: String) throws {
             let binary = "/usr/bin/tinyproxy"
-            try #require(FileManager.default.isExecutableFile(atPath: binary), "tinyproxy is not installed (scripts/setup installs it)")
+            try #require(FileManager.default.isExecutableFile(atPath: binary), "tinyproxy is not installed (scripts/setup --test installs it)")
             port = try FreePort.take()
             log = folder + "/tinyproxy.log"
             let config = """

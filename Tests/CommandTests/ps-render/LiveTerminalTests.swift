@@ -5,7 +5,7 @@ import TestSupport
 /// ps-render on a pseudo-terminal, read by a terminal emulator (pyte, through
 /// Terminal/live_terminal.py): what a user sees while an answer streams, and after it.
 @Suite struct LiveTerminalTests {
-    /// Debian's Python, which has the python3-pyte package that scripts/setup installs.
+    /// Debian's Python, which has the python3-pyte package that scripts/setup --test installs.
     static let python = "/usr/bin/python3"
 
     static func scenario(_ name: String) throws -> [String: Any] {

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `ps-send --schema` through a real OpenAI-compatible proxy, LiteLLM's (`pip install
 /// 'litellm[proxy]'`), in front of the local server's openai dialect: the proxy passes
-/// `response_format` json_schema on, on the first send and on the repair. scripts/setup installs
+/// `response_format` json_schema on, on the first send and on the repair. scripts/setup --test installs
 /// LiteLLM into the build's venv (.build/mcp-venv, beside the MCP servers); PS_TEST_LITELLM
 /// may name another `litellm` command.
 @Suite struct LiteLLMSchemaTests {

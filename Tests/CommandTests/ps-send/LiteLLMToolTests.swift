@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `ps-send --tool` through a real OpenAI-compatible proxy, LiteLLM (from PyPI, in the venv
-/// scripts/setup makes), in front of the local server's openai dialect: the tools offered, the
+/// scripts/setup --test makes), in front of the local server's openai dialect: the tools offered, the
 /// calls and the results pass through it as a client's would.
 @Suite struct LiteLLMToolTests {
     static let key = "sk-litellm-test-key"
@@ -37,7 +37,7 @@ import TestSupport
             ready = try Run.shell("curl -sf -o /dev/null http://127.0.0.1:\(port)/health/liveliness").status == 0
             if !ready { usleep(200_000) }
         }
-        try #require(ready, "LiteLLM did not start (scripts/setup installs it)")
+        try #require(ready, "LiteLLM did not start (scripts/setup --test installs it)")
         var through = sandbox
         through.environment["PAGESPACE_API_URL"] = "http://127.0.0.1:\(port)/v1"
         through.environment["PAGESPACE_API_KIND"] = "openai"

@@ -8,7 +8,7 @@ import TestSupport
 /// Python SDK) that fails, dawdles, answers too much, leaks a secret or dies mid-call; against
 /// the local server's openai dialect, whose model calls what a message names (ToolScript).
 @Suite struct McpToolTests {
-    /// The venv scripts/setup makes with the PyPI packages.
+    /// The venv scripts/setup --test makes with the PyPI packages.
     static let venv = Executables.packageRoot.appendingPathComponent(".build/mcp-venv/bin").path
     static let hostile = "\(venv)/python " + Executables.packageRoot.appendingPathComponent("Tests/CommandTests/MCP/hostile_mcp_server.py").path
 
