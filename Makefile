@@ -21,16 +21,16 @@ STRIP ?= -s
 ZSH_COMPLETIONS ?= share/zsh/site-functions
 
 COMMANDS = ps-sse ps-parts ps-render ps-auth ps-send ps-batch ps-history ps-message ps-models \
-	ps-search ps-archive ps-facts ps-summary ps-settings ps-agents ps-keys ps-local-server
+	ps-search ps-archive ps-facts ps-summary ps-settings ps-agents ps-keys ps-local-server \
+	ps-archive-postgres
 # ps-tools' shared objects, in $(bindir)/../lib/ps-tools/: the libraries every command links
 # (libPSKit.so, kit/Package.swift), and the highlighter of fenced code, which the commands that
 # render open themselves (dlopen) only when they colour code.
 LIBRARIES = libPSKit.so libCSourceHighlight.so
 # Internal helpers the commands run from $(bindir)/../lib/ps-tools/, off PATH, with a page and
-# completions as the commands have: ps-archive-postgres, the only one linking PostgreSQL's
-# client, which ps-archive becomes for a postgresql:// archive and ps-search runs to search one;
-# ps-mcp, the only one linking the MCP SDK (and Foundation), which ps-send runs per --mcp server.
-HELPERS = ps-archive-postgres ps-mcp
+# completions as the commands have: ps-mcp, the only one linking the MCP SDK (and Foundation),
+# which ps-send runs per --mcp server.
+HELPERS = ps-mcp
 # ps-local-server's model catalog: SwiftPM's resource bundle, found beside the executable.
 RESOURCES = ps-tools_ps-local-server.resources
 
