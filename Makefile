@@ -79,6 +79,8 @@ uninstall:
 	done
 	# lib/ps-tools is ps-tools' own folder: the helpers, the highlighter and the Swift runtime.
 	rm -f "$(libdir)"/lib*.so $(foreach h,$(HELPERS),"$(libdir)/$(h)")
+	# Where ps-archive-postgres lay when it was ps-archive's hidden helper.
+	rm -f "$(libdir)/ps-archive-postgres"
 	rm -rf "$(bindir)/$(RESOURCES)"
 	rm -f "$(mandir)/man5/ps-ndjson.5" "$(mandir)/man7/ps-tools.7"
 	# The folders install made, once empty, up to PREFIX (never PREFIX itself, never one
