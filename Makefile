@@ -21,16 +21,16 @@ STRIP ?= -s
 ZSH_COMPLETIONS ?= share/zsh/site-functions
 
 COMMANDS = ps-sse ps-parts ps-render ps-auth ps-send ps-batch ps-history ps-message ps-models \
-	ps-search ps-archive ps-facts ps-summary ps-settings ps-agents ps-keys ps-local-server
+	ps-search ps-archive ps-facts ps-summary ps-settings ps-agents ps-keys ps-local-server \
+	ps-archive-postgres
 # ps-tools' shared objects, in $(bindir)/../lib/ps-tools/: the libraries every command links
 # (libPSKit.so, kit/Package.swift), and the highlighter of fenced code, which the commands that
 # render open themselves (dlopen) only when they colour code.
 LIBRARIES = libPSKit.so libCSourceHighlight.so
 # Internal helpers the commands run from $(bindir)/../lib/ps-tools/, off PATH, with a page and
-# completions as the commands have: ps-archive-postgres, the only one linking PostgreSQL's
-# client, which ps-archive becomes for a postgresql:// archive and ps-search runs to search one;
-# ps-mcp, the only one linking the MCP SDK (and Foundation), which ps-send runs per --mcp server.
-HELPERS = ps-archive-postgres ps-mcp
+# completions as the commands have: ps-mcp, the only one linking the MCP SDK (and Foundation),
+# which ps-send runs per --mcp server.
+HELPERS = ps-mcp
 # ps-local-server's model catalog: SwiftPM's resource bundle, found beside the executable.
 RESOURCES = ps-tools_ps-local-server.resources
 
@@ -79,6 +79,8 @@ uninstall:
 	done
 	# lib/ps-tools is ps-tools' own folder: the helpers, the highlighter and the Swift runtime.
 	rm -f "$(libdir)"/lib*.so $(foreach h,$(HELPERS),"$(libdir)/$(h)")
+	# Where ps-archive-postgres lay when it was ps-archive's hidden helper.
+	rm -f "$(libdir)/ps-archive-postgres"
 	rm -rf "$(bindir)/$(RESOURCES)"
 	rm -f "$(mandir)/man5/ps-ndjson.5" "$(mandir)/man7/ps-tools.7"
 	# The folders install made, once empty, up to PREFIX (never PREFIX itself, never one

@@ -28,7 +28,7 @@ let package = Package(
         .executable(name: "ps-models", targets: ["ps-models"]),
         .executable(name: "ps-search", targets: ["ps-search"]),
         .executable(name: "ps-archive", targets: ["ps-archive"]),
-        // ps-archive's PostgreSQL half, an internal helper (installed in lib/ps-tools, not a command).
+        // ps-archive and ps-search on a PostgreSQL archive (package ps-tools-server).
         .executable(name: "ps-archive-postgres", targets: ["ps-archive-postgres"]),
         // ps-send's bridge to MCP servers, an internal helper (lib/ps-tools, package ps-tools-server).
         .executable(name: "ps-mcp", targets: ["ps-mcp"]),
@@ -72,11 +72,11 @@ let package = Package(
         .target(name: "PSSend", dependencies: [kit]),
         // The message archive (SQLite with FTS5): no network code.
         .target(name: "PSArchive", dependencies: [kit, "CSQLite"]),
-        // The same archive in PostgreSQL (--db postgresql://…); only the helper ps-archive-postgres
-        // links it: ps-archive hands it a PostgreSQL run (exec), ps-search runs it with
-        // --serve-search, so that neither one's start-up loads NIO.
+        // The same archive in PostgreSQL (--db postgresql://…); only ps-archive-postgres links it
+        // (PostgresNIO needs Foundation, which the package ps-tools leaves out).
         .target(name: "PSArchivePostgres", dependencies: ["PSArchive", .product(name: "PostgresNIO", package: "postgres-nio")]),
-        // ps-archive's command (options, ingest, --stats, --export), which ps-archive-postgres runs too.
+        // ps-archive's command (options, ingest, --stats, --export) and the archive search's
+        // options and output, which ps-search and ps-archive-postgres share.
         .target(name: "PSArchiveCommand", dependencies: commandDependencies + ["PSArchive"]),
 
         // Pure filters: no network code.
@@ -98,7 +98,7 @@ let package = Package(
         .executableTarget(name: "ps-agents", dependencies: commandDependencies),
         .executableTarget(name: "ps-keys", dependencies: commandDependencies),
         .executableTarget(name: "ps-models", dependencies: commandDependencies),
-        .executableTarget(name: "ps-search", dependencies: commandDependencies + ["PSArchive"]),
+        .executableTarget(name: "ps-search", dependencies: commandDependencies + ["PSArchiveCommand"]),
 
         // ps-send's bridge to MCP servers: the only target linking the MCP SDK (and Foundation).
         .executableTarget(

@@ -163,7 +163,7 @@ _ps-archive-postgres() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--serve-search --version -h --help)
+    local -a non_repeating_flags=(--version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=()
     __ps-archive-postgres_offer_flags_options 0
@@ -173,12 +173,68 @@ _ps-archive-postgres() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    help)
+    archive|search|help)
         # Offer subcommand argument completions
         "_ps-archive-postgres_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'archive search help' -- "${cur}"))
+        ;;
+    esac
+}
+
+_ps-archive-postgres_archive() {
+    repeating_flags=()
+    non_repeating_flags=(--keep-deleted --stats --export --json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--max-record-size --db --source)
+    __ps-archive-postgres_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--max-record-size')
+        return
+        ;;
+    '--db')
+        return
+        ;;
+    '--source')
+        return
+        ;;
+    esac
+}
+
+_ps-archive-postgres_search() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db --limit --source --conversation --role --since --until)
+    __ps-archive-postgres_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    '--limit')
+        return
+        ;;
+    '--source')
+        return
+        ;;
+    '--conversation')
+        return
+        ;;
+    '--role')
+        __ps-archive-postgres_add_completions -W 'user'$'\n''assistant'$'\n''system'
+        return
+        ;;
+    '--since')
+        return
+        ;;
+    '--until')
+        return
         ;;
     esac
 }

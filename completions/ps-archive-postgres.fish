@@ -20,8 +20,12 @@ function __ps-archive-postgres_parse_tokens -S
     set -l unparsed_tokens (__ps-archive-postgres_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-archive-postgres'
-        __ps-archive-postgres_parse_subcommand 0 'serve-search' 'version' 'h/help'
+        __ps-archive-postgres_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
+        case 'archive'
+            __ps-archive-postgres_parse_subcommand 0 'max-record-size=' 'db=' 'source=' 'keep-deleted' 'stats' 'export' 'json' 'version' 'h/help'
+        case 'search'
+            __ps-archive-postgres_parse_subcommand 1 'db=' 'limit=' 'json' 'source=' 'conversation=' 'role=' 'since=' 'until=' 'version' 'h/help'
         case 'help'
             __ps-archive-postgres_parse_subcommand -r 1 'version'
         end
@@ -77,7 +81,28 @@ function __ps-archive-postgres_custom_completion
 end
 
 complete -c 'ps-archive-postgres' -f
-complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres" serve-search' -l 'serve-search' -d 'Answer one search request from ps-search, read on standard input.'
 complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres" version' -l 'version' -d 'Show the version.'
 complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_positional "ps-archive-postgres" -eq 1' -fa 'archive' -d 'Store records from standard input, or write --stats or --export (the default).'
+complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_positional "ps-archive-postgres" -eq 1' -fa 'search' -d 'Search the archive: the records and list of ps-search --archive.'
+complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_positional "ps-archive-postgres" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres archive" max-record-size' -l 'max-record-size' -d 'The longest line, event or record held, in MiB. Default 64; also PS_MAX_RECORD_MIB.' -rfka ''
+complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres archive" db' -l 'db' -d 'The archive: postgresql://USER@HOST[:PORT]/DATABASE.' -rfka ''
+complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres archive" source' -l 'source' -d 'The source of records without an "origin" key (default: "default"); with --export, only this source\'s records.' -rfka ''
+complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres archive" keep-deleted' -l 'keep-deleted' -d 'Keep deleted messages (marked deleted) instead of removing them.'
+complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres archive" stats' -l 'stats' -d 'Write the number of messages and conversations per source, and the oldest and newest.'
+complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres archive" export' -l 'export' -d 'Write the stored records back out as NDJSON.'
+complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres archive" json' -l 'json' -d 'Write NDJSON records even on a terminal (--stats).'
+complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres archive" version' -l 'version' -d 'Show the version.'
+complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres archive" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres search" db' -l 'db' -d 'The archive: postgresql://USER@HOST[:PORT]/DATABASE.' -rfka ''
+complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres search" limit' -l 'limit' -d 'At most this many hits (default: 20).' -rfka ''
+complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres search" json' -l 'json' -d 'Write NDJSON records even on a terminal.'
+complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres search" source' -l 'source' -d 'Only archived messages from this source.' -rfka ''
+complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres search" conversation' -l 'conversation' -d 'Only archived messages of this conversation.' -rfka ''
+complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres search" role' -l 'role' -d 'Only archived messages with this role: user, assistant or system.' -rfka 'user assistant system'
+complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres search" since' -l 'since' -d 'Only archived messages created at or after this time, e.g. 2025-11-01.' -rfka ''
+complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres search" until' -l 'until' -d 'Only archived messages created before this time.' -rfka ''
+complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres search" version' -l 'version' -d 'Show the version.'
+complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres search" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'ps-archive-postgres' -n '__ps-archive-postgres_should_offer_completions_for_flags_or_options "ps-archive-postgres help" version' -l 'version' -d 'Show the version.'

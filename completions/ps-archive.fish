@@ -78,7 +78,7 @@ end
 
 complete -c 'ps-archive' -f
 complete -c 'ps-archive' -n '__ps-archive_should_offer_completions_for_flags_or_options "ps-archive" max-record-size' -l 'max-record-size' -d 'The longest line, event or record held, in MiB. Default 64; also PS_MAX_RECORD_MIB.' -rfka ''
-complete -c 'ps-archive' -n '__ps-archive_should_offer_completions_for_flags_or_options "ps-archive" db' -l 'db' -d 'The archive file or postgresql:// URL (default: $XDG_DATA_HOME/ps-tools/archive.sqlite).' -rF
+complete -c 'ps-archive' -n '__ps-archive_should_offer_completions_for_flags_or_options "ps-archive" db' -l 'db' -d 'The archive file (default: $XDG_DATA_HOME/ps-tools/archive.sqlite).' -rF
 complete -c 'ps-archive' -n '__ps-archive_should_offer_completions_for_flags_or_options "ps-archive" source' -l 'source' -d 'The source of records without an "origin" key (default: "default"); with --export, only this source\'s records.' -rfka ''
 complete -c 'ps-archive' -n '__ps-archive_should_offer_completions_for_flags_or_options "ps-archive" keep-deleted' -l 'keep-deleted' -d 'Keep deleted messages (marked deleted) instead of removing them.'
 complete -c 'ps-archive' -n '__ps-archive_should_offer_completions_for_flags_or_options "ps-archive" stats' -l 'stats' -d 'Write the number of messages and conversations per source, and the oldest and newest.'

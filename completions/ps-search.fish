@@ -91,12 +91,12 @@ complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_op
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" limit' -l 'limit' -d 'At most this many server results, 1 to 50 (the server\'s default: 20).' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" json' -l 'json' -d 'Write NDJSON records even on a terminal.'
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" archive' -l 'archive' -d 'Search the archive (ps-archive\'s). It is the default when no server, profile or file is named and it exists.'
-complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" db' -l 'db' -d 'The archive file or postgresql:// URL (implies --archive; default: $XDG_DATA_HOME/ps-tools/archive.sqlite).' -rF
-complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" source' -l 'source' -d 'Only messages from this source (--archive).' -rfka ''
-complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" conversation' -l 'conversation' -d 'Only messages of this conversation (--archive).' -rfka ''
-complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" role' -l 'role' -d 'Only messages with this role: user, assistant or system (--archive).' -rfka 'user assistant system'
-complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" since' -l 'since' -d 'Only messages created at or after this time, e.g. 2025-11-01 (--archive).' -rfka ''
-complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" until' -l 'until' -d 'Only messages created before this time (--archive).' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" db' -l 'db' -d 'The archive file (implies --archive; default: $XDG_DATA_HOME/ps-tools/archive.sqlite).' -rF
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" source' -l 'source' -d 'Only archived messages from this source.' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" conversation' -l 'conversation' -d 'Only archived messages of this conversation.' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" role' -l 'role' -d 'Only archived messages with this role: user, assistant or system.' -rfka 'user assistant system'
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" since' -l 'since' -d 'Only archived messages created at or after this time, e.g. 2025-11-01.' -rfka ''
+complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" until' -l 'until' -d 'Only archived messages created before this time.' -rfka ''
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" version' -l 'version' -d 'Show the version.'
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'ps-search' -n '__ps-search_should_offer_completions_for_flags_or_options "ps-search help" version' -l 'version' -d 'Show the version.'

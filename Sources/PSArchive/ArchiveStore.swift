@@ -1,12 +1,6 @@
-/// The part of an archive a search uses (all ps-search needs).
-public protocol ArchiveSearching: AnyObject {
-    /// Messages matching a full-text query, best first.
-    func search(_ query: ArchiveQuery, _ body: (ArchiveHit) throws -> Void) throws
-}
-
 /// Where the archive keeps its records. The commands see only this, so another store (a
 /// server database) can stand beside the SQLite one.
-public protocol ArchiveStore: ArchiveSearching {
+public protocol ArchiveStore: AnyObject {
     /// Starts a batch: what is stored until `commit()` is kept all together or not at all.
     func begin() throws
     func commit() throws
@@ -25,6 +19,8 @@ public protocol ArchiveStore: ArchiveSearching {
     func statistics() throws -> [SourceStatistics]
     /// Every record stored (conversations first, then messages in the order they came), as it was read.
     func export(source: String?, _ body: (String) throws -> Void) throws
+    /// Messages matching a full-text query, best first.
+    func search(_ query: ArchiveQuery, _ body: (ArchiveHit) throws -> Void) throws
 }
 
 extension ArchiveStore {
@@ -34,21 +30,12 @@ extension ArchiveStore {
 }
 
 /// Which store `--db` names: a `postgresql://` (or `postgres://`) URL, else an SQLite file.
-/// The commands open their archive here and see only ArchiveStore (ArchiveSearching).
-/// PSArchivePostgres adds `open(_:create:)`, for ps-archive-postgres, the one executable that
-/// links PostgresNIO.
+/// ps-archive and ps-search keep SQLite files; ps-archive-postgres, the one executable that links
+/// PostgresNIO, PostgreSQL databases.
 public enum ArchiveStores {
     /// Whether `db` names a PostgreSQL database rather than an SQLite file.
     public static func isPostgres(_ db: String) -> Bool {
         db.hasPrefix("postgresql://") || db.hasPrefix("postgres://")
-    }
-
-    /// The archive to search, for a command that does not link PostgresNIO (ps-search): an
-    /// SQLite file in this process, a PostgreSQL database through a child process
-    /// (SearchHelper), so that loading NIO is paid only by a PostgreSQL search.
-    public static func searching(_ db: String) throws -> ArchiveSearching {
-        if isPostgres(db) { return try SearchHelper(db: db) }
-        return try SQLiteArchive(path: db, create: false)
     }
 }
 

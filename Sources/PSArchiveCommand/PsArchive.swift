@@ -2,25 +2,14 @@ import ArgumentParser
 import PSArchive
 import PSCore
 
-/// The ps-archive command, run by two executables: ps-archive, which stores in SQLite itself and
-/// hands a run on a postgresql:// archive to ps-archive-postgres (exec, the same argv), and that
-/// helper, which links PostgresNIO and sets `postgres` to open it here.
+/// The ps-archive command: an SQLite archive. ps-archive-postgres keeps one in PostgreSQL with
+/// the same options and what they do (ArchiveActions).
 public struct PsArchive: ParsableCommand {
-    /// How this executable reaches a PostgreSQL archive.
-    public enum PostgresAccess {
-        /// The helper replaces this process (PostgresHelper.replaceProcess) and runs this command again.
-        case helper
-        /// Opened in this process (the URL, and whether to create its tables).
-        case inProcess((String, Bool) throws -> ArchiveStore)
-    }
-
-    nonisolated(unsafe) public static var postgres = PostgresAccess.helper
-
     public init() {}
 
     public static let configuration = CommandConfiguration(
         commandName: "ps-archive",
-        abstract: "Keep message records in a searchable archive (SQLite, or PostgreSQL).",
+        abstract: "Keep message records in a searchable archive (SQLite).",
         usage: "ps-history ... | ps-archive [--db <file>] [--source <name>]\n       ps-archive --stats\n       ps-archive --export [--source <name>]",
         discussion: """
             Reads NDJSON on standard input and stores it: message records (ps-history's export, \
@@ -59,19 +48,10 @@ public struct PsArchive: ParsableCommand {
             database, an empty file, a file that is not SQLite) is exit 1, and left unchanged; \
             an archive of an earlier version, unmarked, is known by its tables and marked.
 
-            --db postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE (or postgres://; \
-            ?host=/socket/folder for a unix socket, ?sslmode=require for TLS) keeps the same \
-            records in a PostgreSQL database instead, for an archive a team shares: tables \
-            ps_archive_messages and ps_archive_conversations, made on first use, with a \
-            tsvector of each message's text, reasoning and tools (websearch_to_tsquery \
-            queries in ps-search, ranked by ts_rank). The same records come back out, and \
-            --stats counts the same. Leave the password out of the URL and set PGPASSWORD to \
-            keep it out of the process list; messages show the URL without it. A server that \
-            cannot be reached is exit 9, a refused login exit 4, a database that does not \
-            exist exit 6. PostgreSQL's client lives in a helper, ps-archive-postgres (beside \
-            ps-archive, else in ../lib/ps-tools, where make install puts it), which ps-archive \
-            becomes for such a run (the same arguments), so that an SQLite run never loads it; \
-            without the helper, exit 1.
+            --db takes a file. An archive that a team shares in PostgreSQL is kept by \
+            ps-archive-postgres(1), from the package ps-tools-server, with the same options \
+            (and searched by ps-archive-postgres search); --db postgresql://… here is exit 2, \
+            naming it.
 
             A line that is not such a record, or a message nested deeper than 1000 levels of arrays \
             and objects (the most SQLite's JSON functions read), is reported with its line number \
@@ -93,17 +73,38 @@ public struct PsArchive: ParsableCommand {
               ps-archive --stats
               ps-archive --export --source work > work.ndjson
               ps-search --archive "launch date"
-              ps-archive --db postgresql://team@db.example.com/archive < all.ndjson
+              ps-archive --export | ps-archive-postgres --db postgresql://team@db/archive
 
-            \(ExitStatus.helpText([.success, .failure, .usage, .malformedInput, .authenticationNeeded, .notFound, .networkError, .brokenPipe]))
+            \(ExitStatus.helpText([.success, .failure, .usage, .malformedInput, .notFound, .brokenPipe]))
             """,
         version: ToolVersion.line)
 
     @OptionGroup var recordSize: RecordSizeOption
 
-    @Option(name: .long, help: ArgumentHelp("The archive file or postgresql:// URL (default: $XDG_DATA_HOME/ps-tools/archive.sqlite).",
-                                            valueName: "file|url"), completion: .file())
+    @Option(name: .long, help: ArgumentHelp("The archive file (default: $XDG_DATA_HOME/ps-tools/archive.sqlite).",
+                                            valueName: "file"), completion: .file())
     var db: String?
+
+    @OptionGroup var actions: ArchiveActions
+
+    public func run() throws {
+        guard let path = db ?? SQLiteArchive.defaultPath() else {
+            throw ToolError(.usage, "no archive file: HOME is not set (give --db FILE)")
+        }
+        if ArchiveStores.isPostgres(path) {
+            throw ToolError(.usage, "a PostgreSQL archive (--db postgresql://…) is kept by ps-archive-postgres, "
+                + "with the same options (package ps-tools-server)")
+        }
+        try actions.run(recordSize: recordSize, usage: "ps-history ... | ps-archive") { create in
+            try SQLiteArchive(path: path, create: create)
+        }
+    }
+}
+
+/// What ps-archive and ps-archive-postgres do with their archive, and the options that say it:
+/// store the records of standard input, or write --stats or --export.
+public struct ArchiveActions: ParsableArguments {
+    public init() {}
 
     @Option(name: .long, help: ArgumentHelp(
         "The source of records without an \"origin\" key (default: \"default\"); with --export, only this source's records.",
@@ -128,27 +129,18 @@ public struct PsArchive: ParsableCommand {
         if let source, source.isEmpty { throw ValidationError("--source takes a name") }
     }
 
-    public func run() throws {
-        guard let path = db ?? SQLiteArchive.defaultPath() else {
-            throw ToolError(.usage, "no archive file: HOME is not set (give --db FILE)")
-        }
-        if ArchiveStores.isPostgres(path), case .helper = Self.postgres {
-            try PostgresHelper.replaceProcess(for: "cannot open a PostgreSQL archive")
-        }
+    /// Runs the action on the archive `open` opens (creating its tables when `create`); `usage`
+    /// is the usage line for standard input on a terminal.
+    public func run(recordSize: RecordSizeOption, usage: String, open: (_ create: Bool) throws -> ArchiveStore) throws {
         if stats || export {
-            let store = try open(path, create: false)
+            let store = try open(false)
             try stats ? writeStatistics(store) : writeExport(store)
             return
         }
         recordSize.apply()
-        try Terminal.refuseInteractiveStdin(usage: "usage: ps-history ... | ps-archive")
-        try ArchiveIngest(store: try open(path, create: true), source: source ?? "default",
+        try Terminal.refuseInteractiveStdin(usage: "usage: " + usage)
+        try ArchiveIngest(store: try open(true), source: source ?? "default",
                           keepDeleted: keepDeleted).run(RecordLineReader(ChunkReader(fd: 0, name: "stdin")))
-    }
-
-    private func open(_ path: String, create: Bool) throws -> ArchiveStore {
-        if ArchiveStores.isPostgres(path), case .inProcess(let open) = Self.postgres { return try open(path, create) }
-        return try SQLiteArchive(path: path, create: create)
     }
 
     private func writeExport(_ store: ArchiveStore) throws {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PSArchive
+import PSArchiveCommand
 import PSCore
 #if canImport(Glibc)
 import Glibc
@@ -10,30 +11,14 @@ struct ArchiveOptions: ParsableArguments {
     @Flag(name: .long, help: "Search the archive (ps-archive's). It is the default when no server, profile or file is named and it exists.")
     var archive = false
 
-    @Option(name: .long, help: ArgumentHelp("The archive file or postgresql:// URL (implies --archive; default: $XDG_DATA_HOME/ps-tools/archive.sqlite).",
-                                            valueName: "file|url"), completion: .file())
+    @Option(name: .long, help: ArgumentHelp("The archive file (implies --archive; default: $XDG_DATA_HOME/ps-tools/archive.sqlite).",
+                                            valueName: "file"), completion: .file())
     var db: String?
 
-    @Option(name: .long, help: ArgumentHelp("Only messages from this source (--archive).", valueName: "name"))
-    var source: String?
-
-    @Option(name: .long, help: ArgumentHelp("Only messages of this conversation (--archive).", valueName: "id"))
-    var conversation: String?
-
-    @Option(name: .long, help: ArgumentHelp("Only messages with this role: user, assistant or system (--archive).",
-                                            valueName: "role"), completion: .list(["user", "assistant", "system"]))
-    var role: String?
-
-    @Option(name: .long, help: ArgumentHelp("Only messages created at or after this time, e.g. 2025-11-01 (--archive).",
-                                            valueName: "time"))
-    var since: String?
-
-    @Option(name: .long, help: ArgumentHelp("Only messages created before this time (--archive).", valueName: "time"))
-    var until: String?
+    @OptionGroup var filters: ArchiveFilters
 
     /// Whether the archive was asked for by name.
     var named: Bool { archive || db != nil }
-    var filtered: Bool { source != nil || conversation != nil || role != nil || since != nil || until != nil }
 
     /// The archive to search: the one named, else the default one when it exists and nothing
     /// else (a server, a profile, a file, standard input that is a pipe) was named; else nil.
@@ -44,11 +29,6 @@ struct ArchiveOptions: ParsableArguments {
         guard !serverNamed, !environment, file == nil, !Self.standardInputIsData,
               let path = SQLiteArchive.defaultPath(), access(path, R_OK) == 0 else { return nil }
         return path
-    }
-
-    func query(_ text: String, limit: Int?) -> ArchiveQuery {
-        ArchiveQuery(text: text, source: source, conversationId: conversation, role: role, since: since, until: until,
-                     limit: limit ?? 20)
     }
 
     private static var standardInputIsData: Bool {

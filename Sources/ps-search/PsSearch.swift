@@ -1,4 +1,6 @@
 import ArgumentParser
+import PSArchive
+import PSArchiveCommand
 import PSCore
 import PSNet
 #if canImport(Glibc)
@@ -47,15 +49,9 @@ struct PsSearch: ParsableCommand {
             one). A --db file that is not an archive is exit 1. Ctrl-C or SIGTERM stops a \
             search: exit 130.
 
-            --db postgresql://USER@HOST:PORT/DATABASE searches an archive ps-archive keeps in \
-            PostgreSQL (the password in the URL or in PGPASSWORD): the same filters, records \
-            and list, but QUERY is websearch_to_tsquery's syntax: words (all must occur), \
-            "a phrase", OR, -word (not); no prefix* and no column filters; ranked by ts_rank \
-            (the "rank" field is minus it, so lower is better there too). ps-archive's helper \
-            ps-archive-postgres does that search for ps-search (so that ps-search need not load \
-            PostgreSQL's client): the one beside ps-search, else in ../lib/ps-tools (where make \
-            install puts it), is given the URL on its standard input, never in its arguments; \
-            without one, exit 1.
+            An archive that a team shares in PostgreSQL is searched by ps-archive-postgres \
+            search (ps-archive-postgres(1), package ps-tools-server), with the same filters, \
+            records and list; --db postgresql://… here is exit 2, naming it.
 
             No match is exit 0 with nothing written. On a terminal, a table instead of records.
 
@@ -104,7 +100,7 @@ struct PsSearch: ParsableCommand {
             if let limit, limit < 1 { throw ValidationError("--limit takes 1 or more, not \(limit)") }
             return
         }
-        if archive.filtered { throw ValidationError("--source, --conversation, --role, --since and --until apply to --archive") }
+        if archive.filters.any { throw ValidationError("--source, --conversation, --role, --since and --until apply to --archive") }
         if let limit, !(1...50).contains(limit) { throw ValidationError("--limit takes 1 to 50, not \(limit)") }
         if limit != nil && searchesExport { throw ValidationError("--limit applies to a server search, not to an export") }
     }
@@ -123,7 +119,13 @@ struct PsSearch: ParsableCommand {
         Interrupt.install()
         let table = !json && Terminal.isTerminal(1)
         if let path = archive.path(serverNamed: connection.server != nil || connection.profile != nil, file: file) {
-            try ArchiveSearch(query: archive.query(query, limit: limit), table: table).run(path: path)
+            if ArchiveStores.isPostgres(path) {
+                throw ToolError(.usage, "a PostgreSQL archive (--db postgresql://…) is searched by "
+                    + "ps-archive-postgres search --db URL QUERY (package ps-tools-server)")
+            }
+            let store = try SQLiteArchive(path: path, create: false)
+            store.stopOnSignals()
+            try ArchiveSearch(query: archive.filters.query(query, limit: limit), table: table).run(store)
             return
         }
         if searchesExport {

@@ -2,8 +2,8 @@
 import Glibc
 #endif
 
-/// An internal helper executable (ps-archive-postgres, ps-mcp): not a command, it lies beside the
-/// running executable (the build folder), else in ../lib/ps-tools/ relative to it (`make install`).
+/// An internal helper executable (ps-mcp): not a command, it lies beside the running executable
+/// (the build folder), else in ../lib/ps-tools/ relative to it (`make install`).
 public enum InternalHelper {
     /// The folders a helper is looked for in, in order: the running executable's, then
     /// ../lib/ps-tools beside it; empty when /proc/self/exe cannot be read.

@@ -6,12 +6,13 @@ import TestSupport
 /// nothing to warn about, and single commands offer no `help` subcommand.
 @Suite struct HelpAndManualTests {
     static let commands = [
-        "ps-sse", "ps-parts", "ps-render", "ps-send", "ps-batch", "ps-history", "ps-message", "ps-models", "ps-local-server", "ps-auth", "ps-facts", "ps-summary", "ps-settings", "ps-agents", "ps-keys", "ps-search", "ps-archive",
+        "ps-sse", "ps-parts", "ps-render", "ps-send", "ps-batch", "ps-history", "ps-message", "ps-models", "ps-local-server", "ps-auth", "ps-facts", "ps-summary", "ps-settings", "ps-agents", "ps-keys", "ps-search", "ps-archive", "ps-archive-postgres",
     ]
     /// Installed in lib/ps-tools, off PATH, but with the manners, page and completions of a command.
-    static let helpers = ["ps-archive-postgres", "ps-mcp"]
+    static let helpers = ["ps-mcp"]
     static let documented = commands + helpers
-    static let withSubcommands: Set<String> = ["ps-auth", "ps-message", "ps-facts", "ps-summary", "ps-agents", "ps-keys"]
+    static let withSubcommands: Set<String> = ["ps-auth", "ps-message", "ps-facts", "ps-summary", "ps-agents", "ps-keys",
+                                                "ps-archive-postgres"]
     static let singleCommands = documented.filter { !withSubcommands.contains($0) }
     static let root = Executables.packageRoot
 
@@ -31,6 +32,7 @@ import TestSupport
         + ["list", "drives", "show", "set", "create", "ask"].map { ["ps-agents", $0] }
         + ["list", "revoke", "grants", "revoke-grant"].map { ["ps-keys", $0] }
         + ["edit", "delete", "undo"].map { ["ps-message", $0] }
+        + ["archive", "search"].map { ["ps-archive-postgres", $0] }
 
     /// --help is a glance: the summary, then USAGE, the options, a few examples that never wrap
     /// at 80 columns, and the man page's name; at most 60 lines, for every command and subcommand.

@@ -42,7 +42,7 @@ import TestSupport
         }
         // Installed binaries are stripped (the built ones keep their symbols for backtraces).
         for (path, symbols) in [("\(build)/ps-sse", true), ("\(prefix)/bin/ps-sse", false),
-                                ("\(prefix)/lib/ps-tools/ps-archive-postgres", false),
+                                ("\(prefix)/bin/ps-archive-postgres", false),
                                 ("\(prefix)/lib/ps-tools/libswiftCore.so", false)] {
             let sections = try Run.shell(#"readelf -S -W "$F""#, environment: ["F": path])
             #expect(sections.status == 0 && sections.stdoutText.contains(" .symtab ") == symbols, "\(path)")
@@ -59,14 +59,13 @@ import TestSupport
         let rendered = try Run.command("\(prefix)/bin/ps-render", ["--width", "40"], stdin: HighlightTerminalTests.message,
                                        environment: loader.merging(["CLICOLOR_FORCE": "1"]) { $1 })
         #expect(rendered.stdoutText.contains("\u{1B}[35mdef\u{1B}[0m"), "\(rendered.stderrText)")
-        // The installed ps-archive and ps-search find ps-archive-postgres in PREFIX/lib/ps-tools: a
-        // PostgreSQL server that is not there is exit 9 (the helper tried), not 1 (no helper).
-        #expect(FileManager.default.isExecutableFile(atPath: "\(prefix)/lib/ps-tools/ps-archive-postgres"))
+        // The installed ps-archive-postgres runs from PREFIX/bin: a PostgreSQL server that is not
+        // there is exit 9 (it tried), for storing and searching.
         let closedPort = try FreePort.take()
-        for (command, arguments) in [("ps-archive", ["--stats"]), ("ps-search", ["launch"])] {
-            let postgres = try Run.command("\(prefix)/bin/\(command)", ["--db", "postgresql://u@127.0.0.1:\(closedPort)/x"] + arguments,
+        for arguments in [["--stats"], ["search", "launch"]] {
+            let postgres = try Run.command("\(prefix)/bin/ps-archive-postgres", arguments + ["--db", "postgresql://u@127.0.0.1:\(closedPort)/x"],
                                            environment: loader.merging(["PATH": "/usr/bin:/bin"]) { $1 })
-            #expect(postgres.status == 9, "\(command): \(postgres.stderrText)")
+            #expect(postgres.status == 9, "\(arguments): \(postgres.stderrText)")
         }
         let catalog = try Run.shell(#""$PREFIX/bin/ps-local-server" --help >/dev/null && MANPATH="$PREFIX/share/man" man -w ps-ndjson"#,
                                     environment: loader.merging(["PREFIX": prefix]) { $1 })

@@ -4,7 +4,7 @@ import TestSupport
 
 /// ps-archive and ps-search --archive on real SQLite files in a scratch folder, and the tests
 /// whose meaning is the same for both on a real PostgreSQL (PostgresTestServer), each in a
-/// new database.
+/// new database, through ps-archive-postgres and ps-archive-postgres search.
 @Suite final class ArchiveTests {
     enum Store: String, CaseIterable, CustomStringConvertible, Sendable {
         case sqlite, postgresql
@@ -13,6 +13,7 @@ import TestSupport
 
     let folder: URL
     var db: String
+    var store = Store.sqlite
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("ps-archive-tests-\(UUID().uuidString)")
@@ -22,8 +23,13 @@ import TestSupport
 
     /// The archive this test writes: the SQLite file, or a new PostgreSQL database.
     func use(_ store: Store) throws {
+        self.store = store
         if store == .postgresql { db = try PostgresTestServer.require().newDatabase() }
     }
+
+    /// The command that keeps this test's archive, and the words that search it.
+    var archiveCommand: String { store == .postgresql ? "ps-archive-postgres" : "ps-archive" }
+    var searchWords: [String] { store == .postgresql ? ["ps-archive-postgres", "search"] : ["ps-search"] }
 
     /// Another, empty archive of the same kind.
     func another(_ store: Store) throws -> String {
@@ -38,23 +44,23 @@ import TestSupport
     static func lines(_ records: [String]) -> Data { Data((records.joined(separator: "\n") + "\n").utf8) }
 
     func archive(_ records: [String], _ arguments: [String] = []) throws -> ProcessResult {
-        try Run.command("ps-archive", ["--db", db] + arguments, stdin: Self.lines(records))
+        try Run.command(archiveCommand, ["--db", db] + arguments, stdin: Self.lines(records))
     }
 
     func stats(_ path: String? = nil) throws -> [[String: Any]] {
-        let result = try Run.command("ps-archive", ["--db", path ?? db, "--stats"])
+        let result = try Run.command(archiveCommand, ["--db", path ?? db, "--stats"])
         #expect(result.status == 0, "\(result.stderrText)")
         return result.stdoutLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
     func exported(_ arguments: [String] = []) throws -> [String] {
-        let result = try Run.command("ps-archive", ["--db", db, "--export"] + arguments)
+        let result = try Run.command(archiveCommand, ["--db", db, "--export"] + arguments)
         #expect(result.status == 0, "\(result.stderrText)")
         return result.stdoutLines
     }
 
     func search(_ arguments: [String]) throws -> [[String: Any]] {
-        let result = try Run.command("ps-search", ["--db", db] + arguments)
+        let result = try Run.command(searchWords[0], searchWords.dropFirst() + ["--db", db] + arguments)
         #expect(result.status == 0, "\(result.stderrText)")
         return result.stdoutLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
@@ -72,7 +78,8 @@ import TestSupport
         #expect(try archive(Self.sample).status == 0)
         #expect(try exported() == Self.sample)
         let copy = try another(store)
-        let result = try Run.shell("ps-archive --db '\(db)' --export | ps-archive --db '\(copy)' && ps-archive --db '\(copy)' --export")
+        let command = archiveCommand
+        let result = try Run.shell("\(command) --db '\(db)' --export | \(command) --db '\(copy)' && \(command) --db '\(copy)' --export")
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stdoutLines == Self.sample)
         let rows = try stats()
@@ -156,7 +163,7 @@ import TestSupport
         try use(store)
         let result = try archive([Self.message("m1", "kept"), Self.message("m2", "kept too"), "{not json", Self.message("m3", "kept after")])
         #expect(result.status == 3)
-        #expect(result.stderrText.hasPrefix("ps-archive: stdin: line 3: not JSON"))
+        #expect(result.stderrText.hasPrefix("\(archiveCommand): stdin: line 3: not JSON"))
         #expect(result.stderrText.contains("1 line was not a record and skipped (the first: line 3)"))
         #expect(try exported().count == 3)
         let noKind = try archive([#"{"id":"x","foo":1}"#])
@@ -164,7 +171,7 @@ import TestSupport
         #expect(noKind.stderrText.contains("line 1: neither a message"))
         let none = store == .postgresql ? try PostgresTestServer.require().url("no_such_database")
             : folder.appendingPathComponent("none.sqlite").path
-        let missing = try Run.command("ps-archive", ["--db", none, "--stats"])
+        let missing = try Run.command(archiveCommand, ["--db", none, "--stats"])
         #expect(missing.status == 6, "\(missing.stderrText)")
     }
 
@@ -175,10 +182,10 @@ import TestSupport
         try use(store)
         let before = [Self.message("m1", "kept"), Self.message("m2", "kept too")].joined(separator: MemoryCapTests.escapedLF)
         let run = try MemoryCapTests.measure(
-            ["ps-archive", "--db", db, "--max-record-size", "1"],
+            [archiveCommand, "--db", db, "--max-record-size", "1"],
             prefix: before + MemoryCapTests.escapedLF + #"{"id":"m3","role":"user","parts":[{"type":"text","text":""#)
         #expect(run.status == 3, "\(run.stderr)")
-        #expect(run.stderr == "ps-archive: stdin: line 3 is longer than 1 MiB (raise with --max-record-size MiB or PS_MAX_RECORD_MIB)\n")
+        #expect(run.stderr == "\(archiveCommand): stdin: line 3 is longer than 1 MiB (raise with --max-record-size MiB or PS_MAX_RECORD_MIB)\n")
         #expect(run.maxRSSKiB < MemoryCapTests.boundKiB, "peak \(run.maxRSSKiB) KiB")
         #expect(try exported().count == 2)
     }
@@ -197,8 +204,8 @@ import TestSupport
         try Self.lines(b).write(to: fileB)
         let result = try Run.shell("""
             set -e
-            ps-archive --db '\(db)' < '\(fileA.path)' & one=$!
-            ps-archive --db '\(db)' < '\(fileB.path)' & two=$!
+            \(archiveCommand) --db '\(db)' < '\(fileA.path)' & one=$!
+            \(archiveCommand) --db '\(db)' < '\(fileB.path)' & two=$!
             wait $one; wait $two
             """)
         #expect(result.status == 0, "\(result.stderrText)")
@@ -230,12 +237,12 @@ import TestSupport
     @Test(arguments: Store.allCases)
     func recordsFromAWriterThatPausesAreCommittedBeforeItsInputEnds(_ store: Store) throws {
         try use(store)
-        let child = try ChildProcess.spawn(Executables.url("ps-archive").path, ["--db", db],
+        let child = try ChildProcess.spawn(Executables.url(archiveCommand).path, ["--db", db],
                                            environment: Run.environment(), stdin: .pipe)
         func waitForStored(_ count: Int) throws -> Int {
             var stored = 0
             for _ in 0..<100 where stored != count {
-                stored = (try? Run.command("ps-archive", ["--db", db, "--stats"]).stdoutLines.compactMap {
+                stored = (try? Run.command(self.archiveCommand, ["--db", self.db, "--stats"]).stdoutLines.compactMap {
                     (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["messages"] as? Int
                 }.first) ?? 0
                 if stored != count { Thread.sleep(forTimeInterval: 0.1) }
@@ -255,7 +262,7 @@ import TestSupport
     func killedInTheMiddleThenRunAgainLosesAndRepeatsNothing(_ store: Store) throws {
         try use(store)
         let records = Self.conversationRecords(prefix: "m", count: 4000)
-        let child = try ChildProcess.spawn(Executables.url("ps-archive").path, ["--db", db],
+        let child = try ChildProcess.spawn(Executables.url(archiveCommand).path, ["--db", db],
                                            environment: Run.environment(), stdin: .pipe)
         _ = child.write(Self.lines(Array(records[..<2500])))
         Thread.sleep(forTimeInterval: 0.5)
@@ -308,7 +315,8 @@ import TestSupport
             #expect(try ids(["launch OR groceries", "--role", "user"]).count == 2)
             #expect(try ids(["\"unclosed"]).isEmpty, "websearch_to_tsquery takes any text")
         }
-        let rendered = try Run.shell("ps-search --db '\(db)' party; ps-search --db '\(db)' '\"launch date\"' | ps-render --format plain")
+        let search = searchWords.joined(separator: " ")
+        let rendered = try Run.shell("\(search) --db '\(db)' party; \(search) --db '\(db)' '\"launch date\"' | ps-render --format plain")
         #expect(rendered.stdoutText.contains("When is the launch date?"))
     }
 
@@ -337,19 +345,19 @@ import TestSupport
     /// one, 9 for no server), and it may stay out of argv altogether in PGPASSWORD.
     @Test func aPostgresPasswordIsNeverShown() throws {
         let server = try PostgresTestServer.require()
-        db = try server.newDatabase()
+        try use(.postgresql)
         let wrong = db.replacingOccurrences(of: server.password, with: "wrong-secret-1234")
-        let refused = try Run.command("ps-archive", ["--db", wrong], stdin: Self.lines(Self.sample))
+        let refused = try Run.command("ps-archive-postgres", ["--db", wrong], stdin: Self.lines(Self.sample))
         #expect(refused.status == 4, "\(refused.stderrText)")
         #expect(!refused.stderrText.contains("wrong-secret-1234") && !refused.stderrText.contains(server.password))
-        #expect(refused.stderrText.hasPrefix("ps-archive: postgresql://\(PostgresTestServer.user)@127.0.0.1:\(server.port)/archive_"),
+        #expect(refused.stderrText.hasPrefix("ps-archive-postgres: postgresql://\(PostgresTestServer.user)@127.0.0.1:\(server.port)/archive_"),
                 "\(refused.stderrText)")
         let closedPort = try FreePort.take()
-        let nobody = try Run.command("ps-archive", ["--db", "postgresql://u:secret-5678@127.0.0.1:\(closedPort)/x"], stdin: Self.lines(Self.sample))
+        let nobody = try Run.command("ps-archive-postgres", ["--db", "postgresql://u:secret-5678@127.0.0.1:\(closedPort)/x"], stdin: Self.lines(Self.sample))
         #expect(nobody.status == 9, "\(nobody.stderrText)")
         #expect(!nobody.stderrText.contains("secret-5678"))
         let bare = db.replacingOccurrences(of: ":" + server.password, with: "")
-        let fromEnvironment = try Run.command("ps-archive", ["--db", bare], stdin: Self.lines(Self.sample),
+        let fromEnvironment = try Run.command("ps-archive-postgres", ["--db", bare], stdin: Self.lines(Self.sample),
                                               environment: ["PGPASSWORD": server.password])
         #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderrText)")
         #expect(try exported() == Self.sample)

@@ -1,17 +1,21 @@
 import PSArchive
 import PSCore
 
-/// `ps-search --archive`: the archive's FTS5 index, best first. In a pipe one record per hit,
-/// the message record with its `source`, `conversation` (the stored conversation record, else
-/// its id), `rank` (bm25, lower is better) and `snippet` (matches in [brackets]); on a
-/// terminal a list: conversation title, date and role, then the snippet with the matches bold.
-struct ArchiveSearch {
+/// `ps-search --archive` and `ps-archive-postgres search`: the archive's hits, best first. In a
+/// pipe one record per hit, the message record with its `source`, `conversation` (the stored
+/// conversation record, else its id), `rank` (lower is better) and `snippet` (matches in
+/// [brackets]); on a terminal a list: conversation title, date and role, then the snippet with
+/// the matches bold.
+public struct ArchiveSearch {
     let query: ArchiveQuery
     let table: Bool
 
-    func run(path: String) throws {
-        let store = try ArchiveStores.searching(path)
-        (store as? SQLiteArchive)?.stopOnSignals()
+    public init(query: ArchiveQuery, table: Bool) {
+        self.query = query
+        self.table = table
+    }
+
+    public func run(_ store: ArchiveStore) throws {
         let writer = RecordWriter()
         try store.search(query) { hit in
             if table {
