@@ -6,7 +6,7 @@ import TestSupport
 /// (scripts/generate-docs); these tests fail when a committed file no longer matches them.
 @Suite struct DocumentationSyncTests {
     static let commands = [
-        "ps-sse", "ps-parts", "ps-render", "ps-auth", "ps-send", "ps-batch", "ps-history", "ps-message", "ps-models", "ps-facts", "ps-summary", "ps-settings", "ps-agents", "ps-keys", "ps-search", "ps-local-server", "ps-archive-postgres", "ps-mcp",
+        "ps-sse", "ps-parts", "ps-render", "ps-auth", "ps-send", "ps-batch", "ps-history", "ps-message", "ps-models", "ps-facts", "ps-summary", "ps-settings", "ps-agents", "ps-keys", "ps-search", "ps-archive", "ps-local-server", "ps-archive-postgres", "ps-mcp",
     ]
 
     @Test(arguments: commands)
