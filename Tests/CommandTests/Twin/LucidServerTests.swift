@@ -231,4 +231,29 @@ import TestSupport
         let same = try server.request("PATCH", "/v1/conversations/\(conversationID)", body: "{}").jsonObject()
         #expect(same["updated_at"] as? String == before["updated_at"] as? String)
     }
+
+    /// Extraction's samples are what the model was given: a chosen message as it is, a
+    /// conversation's messages with their speaker (facts.ts:100-174 at 8cdb90b); a message
+    /// list's query is checked whole, every wrong parameter named (messageListQuerySchema).
+    @Test func extractionSamplesAndAWrongMessageQueryAreLucids() throws {
+        let server = try LocalServer.start(dialect: "lucid", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let userID = try #require(try server.request("POST", "/v1/users", body: #"{"external_id":"ios-5"}"#).jsonObject()["id"] as? String)
+        let conversationID = try #require(
+            try server.request("POST", "/v1/conversations", body: #"{"user_id":"\#(userID)"}"#).jsonObject()["id"] as? String)
+        let answer = try server.request(
+            "POST", "/v1/chat", body: #"{"conversation_id":"\#(conversationID)","user_id":"\#(userID)","message":"I live in Oslo."}"#)
+        let messageID = try #require((try answer.jsonObject()["user_message"] as? [String: Any])?["id"] as? String)
+        func samples(_ body: String) throws -> [String] {
+            let reply = try server.request("POST", "/v1/facts/extract", body: body)
+            return try #require((try reply.jsonObject()["debug"] as? [String: Any])?["sample_messages"] as? [String], "\(reply.text)")
+        }
+        #expect(try samples(#"{"user_id":"\#(userID)","message_ids":["\#(messageID)"]}"#) == ["I live in Oslo...."])
+        #expect(try samples(#"{"user_id":"\#(userID)","conversation_id":"\#(conversationID)"}"#).first == "User: I live in Oslo....")
+
+        let wrong = try server.request("GET", "/v1/conversations/\(conversationID)/messages?limit=0&role=robot")
+        #expect(wrong.status == 400)
+        let fields = (try wrong.jsonObject()["details"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
+        #expect(fields == ["limit", "role"], "\(wrong.text)")
+    }
 }

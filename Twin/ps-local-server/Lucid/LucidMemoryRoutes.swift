@@ -23,11 +23,16 @@ struct LucidMemoryRoutes {
             let limit = body.number("limit", integer: true, min: 1, max: Double(LucidLimits.extractMessages))
             try body.validate()
             let messages: [LucidStore.Message]
+            // What the model is given: a chosen message's content as it is (facts.ts:105-112, each
+            // message of this user's), a conversation's latest with "User: " or "Assistant: "
+            // before each (facts.ts:113-125).
+            let analysed: [String]
             if let messageIDs, !messageIDs.isEmpty {
-                // facts.ts:105-112: each message of this user's.
                 messages = messageIDs.compactMap { store.message($0) }.filter { $0.userID == userID }.map(\.message)
+                analysed = messages.map(\.content)
             } else if let conversationID {
                 messages = store.conversation(conversationID).map { Array($0.messages.suffix(Int(limit ?? 20))) } ?? []
+                analysed = messages.map { ($0.role == "user" ? "User: " : "Assistant: ") + $0.content }
             } else {
                 throw LucidError.error(.badRequest, "Must provide either conversation_id or message_ids")
             }
@@ -38,8 +43,8 @@ struct LucidMemoryRoutes {
             let extracted = LucidFactExtractor.extract(fromUserMessages: asked)
             // createFact checks the user (fact.service.ts): none is created for a user nobody has.
             let created = store.user(userID!) == nil ? [] : store.addFacts(extracted, userID: userID!)
-            let samples = messages.prefix(3).map { ($0.role == "user" ? "User: " : "Assistant: ") + $0.content }
-                .map { JSON.string(String($0.prefix(100)) + "...") }
+            // facts.ts:171-174: `m.substring(0, 100) + '...'`, UTF-16 units.
+            let samples = analysed.prefix(3).map { JSON.string($0.javaScriptPrefix(100) + "...") }
             return Reply.json([
                 "extracted": .array(extracted.map(LucidJSON.extracted)), "created": .array(created.map { LucidJSON.fact($0) }),
                 "count": .integer(Int64(created.count)),

@@ -191,7 +191,7 @@ struct LucidRoutes {
         let offset = query.offset()
         let role = request.query("role")
         if let role, !["user", "assistant", "system"].contains(role) {
-            throw LucidError.validation([("role", "Invalid enum value. Expected 'user' | 'assistant' | 'system', received '\(role)'")])
+            query.refuse("role", "Invalid enum value. Expected 'user' | 'assistant' | 'system', received '\(role)'")
         }
         try query.validate()
         let page = store.messages(of: id, role: role, limit: limit, offset: offset)

@@ -93,7 +93,7 @@ struct LegacyConversationRoutes {
             var request = request
             let body = try await request.jsonBody()
             if conversation.title.isEmpty, let text = Self.lastUserText(body), !text.isEmpty {
-                let title = text.utf16.count > 50 ? LegacyAgentRoutes.jsSubstring(text, 50) + "..." : text
+                let title = text.utf16.count > 50 ? text.javaScriptPrefix(50) + "..." : text
                 state.store.rename(conversation.id, to: title)
             }
             return try ReplyStreamer.respond(to: body, conversationID: conversation.id, state: state)
