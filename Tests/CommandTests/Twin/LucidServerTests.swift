@@ -225,6 +225,9 @@ import TestSupport
             "POST", "/v1/facts/search", body: #"{"query":"User lives in Bergen","user_id":"\#(userID)","category":"other"}"#)
         let result = try #require((try found.jsonObject()["results"] as? [[String: Any]])?.first)
         #expect((result["fact"] as? [String: Any])?["confidence"] as? Double == 0.9)
+        // Without a user_id, every user's facts (fact.service.ts:475-478).
+        let anyone = try server.request("POST", "/v1/facts/search", body: #"{"query":"User lives in Bergen"}"#)
+        #expect(try anyone.jsonObject()["count"] as? Int == 1, "\(anyone.text)")
 
         let before = try server.request("GET", "/v1/conversations/\(conversationID)").jsonObject()
         Thread.sleep(forTimeInterval: 0.01)

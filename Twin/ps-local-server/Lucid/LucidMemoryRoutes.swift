@@ -117,7 +117,8 @@ struct LucidMemoryRoutes {
             let minimum = body.number("min_similarity", min: 0, max: 1) ?? 0.82
             let minimumConfidence = body.number("min_confidence", min: 0, max: 1) ?? 0.5
             try body.validate()
-            let facts = userID.map { store.facts(ofUser: $0, active: active, category: category, limit: Int.max, offset: 0) } ?? []
+            // Without a user_id every user's facts are searched (fact.service.ts:475-478).
+            let facts = store.facts(ofUser: userID, active: active, category: category, limit: Int.max, offset: 0)
             let scored = facts.enumerated()
                 .filter { $0.element.confidence >= minimumConfidence }
                 .map { (index: $0.offset, fact: $0.element, similarity: LucidWords.similarity(text!, $0.element.content)) }

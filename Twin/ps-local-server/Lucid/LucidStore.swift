@@ -232,13 +232,14 @@ final class LucidStore: Sendable {
 
     // MARK: Facts
 
-    /// fact.service.ts:311-346: `ORDER BY confidence DESC, last_mentioned_at DESC`; a change
+    /// fact.service.ts:311-346: `ORDER BY confidence DESC, last_mentioned_at DESC` (every user's for
+    /// nil, as search without a user_id); a change
     /// (updateFact) leaves last_mentioned_at as it was: the time the fact was made.
-    func facts(ofUser userID: String, active: Bool?, category: String? = nil, minConfidence: Double? = nil,
+    func facts(ofUser userID: String?, active: Bool?, category: String? = nil, minConfidence: Double? = nil,
                limit: Int, offset: Int) -> [Fact] {
         data.withLock { data in
             let all = data.facts.enumerated().filter {
-                $0.element.userID == userID && (active == nil || $0.element.isActive == active)
+                (userID == nil || $0.element.userID == userID) && (active == nil || $0.element.isActive == active)
                     && (category == nil || $0.element.category == category) && $0.element.confidence >= (minConfidence ?? 0)
             }
                 .sorted { ($0.element.confidence, $0.element.createdAt, $0.offset) > ($1.element.confidence, $1.element.createdAt, $1.offset) }
