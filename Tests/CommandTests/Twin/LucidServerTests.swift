@@ -168,4 +168,95 @@ import TestSupport
         #expect(none.status == 404)
         #expect(try none.jsonObject()["error"] as? String == "No messages found in conversation")
     }
+
+    /// A change to a fact stores its fields and leaves it in its place: the list is ordered by
+    /// confidence, then last_mentioned_at, which updateFact never touches (fact.service.ts:311-414
+    /// at 8cdb90b); its confidence is a DECIMAL, a string in the row. A PATCH with nothing to
+    /// change changes nothing, for a fact as for a conversation (conversation.service.ts:160-187).
+    @Test func aChangedFactKeepsItsPlaceAndAnEmptyChangeTouchesNothing() throws {
+        let server = try LocalServer.start(dialect: "lucid", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let userID = try #require(try server.request("POST", "/v1/users", body: #"{"external_id":"ios-4"}"#).jsonObject()["id"] as? String)
+        let conversation = try server.request("POST", "/v1/conversations", body: #"{"user_id":"\#(userID)"}"#).jsonObject()
+        let conversationID = try #require(conversation["id"] as? String)
+        func said(_ text: String) throws -> String {
+            let answer = try server.request(
+                "POST", "/v1/chat", body: #"{"conversation_id":"\#(conversationID)","user_id":"\#(userID)","message":"\#(text)"}"#)
+            return try #require((try answer.jsonObject()["user_message"] as? [String: Any])?["id"] as? String)
+        }
+        func extract(_ messageID: String) throws -> [String: Any] {
+            let answer = try server.request(
+                "POST", "/v1/facts/extract", body: #"{"user_id":"\#(userID)","message_ids":["\#(messageID)"]}"#)
+            #expect(answer.status == 201, "\(answer.text)")
+            return try #require((try answer.jsonObject()["created"] as? [[String: Any]])?.first)
+        }
+        func listed() throws -> [[String: Any]] {
+            try #require(try server.request("GET", "/v1/facts/users/\(userID)/facts").jsonObject()["facts"] as? [[String: Any]])
+        }
+        let oslo = try extract(try said("I live in Oslo."))
+        #expect(oslo["confidence"] as? String == "0.900", "\(oslo)")
+        Thread.sleep(forTimeInterval: 0.01)
+        let acme = try extract(try said("I work at Acme."))
+        let osloID = try #require(oslo["id"] as? String), acmeID = try #require(acme["id"] as? String)
+        #expect(try listed().compactMap { $0["id"] as? String } == [acmeID, osloID])
+
+        Thread.sleep(forTimeInterval: 0.01)
+        let changed = try server.request("PATCH", "/v1/facts/\(osloID)", body: #"{"content":"User lives in Bergen","confidence":0.9}"#)
+        #expect(changed.status == 200, "\(changed.text)")
+        let changedFact = try changed.jsonObject()
+        #expect(changedFact["content"] as? String == "User lives in Bergen")
+        #expect(changedFact["updated_at"] as? String != oslo["updated_at"] as? String)
+        #expect(changedFact["last_mentioned_at"] as? String == oslo["last_mentioned_at"] as? String)
+        #expect(try listed().compactMap { $0["id"] as? String } == [acmeID, osloID])
+        #expect(try listed().last?["content"] as? String == "User lives in Bergen")
+
+        Thread.sleep(forTimeInterval: 0.01)
+        let untouched = try server.request("PATCH", "/v1/facts/\(osloID)", body: "{}").jsonObject()
+        #expect(untouched["updated_at"] as? String == changedFact["updated_at"] as? String)
+        let badCategory = try server.request("PATCH", "/v1/facts/\(osloID)", body: #"{"category":"job"}"#)
+        #expect(badCategory.status == 400)
+        #expect((try badCategory.jsonObject()["details"] as? [[String: Any]])?.first?["field"] as? String == "category")
+        let recategorised = try server.request("PATCH", "/v1/facts/\(osloID)", body: #"{"category":"other"}"#).jsonObject()
+        #expect(recategorised["category"] as? String == "other")
+        let search = try server.request(
+            "POST", "/v1/facts/search", body: #"{"query":"User lives in Bergen","user_id":"\#(userID)","category":"personal"}"#)
+        #expect(try search.jsonObject()["count"] as? Int == 0, "\(search.text)")
+        let found = try server.request(
+            "POST", "/v1/facts/search", body: #"{"query":"User lives in Bergen","user_id":"\#(userID)","category":"other"}"#)
+        let result = try #require((try found.jsonObject()["results"] as? [[String: Any]])?.first)
+        #expect((result["fact"] as? [String: Any])?["confidence"] as? Double == 0.9)
+        // Without a user_id, every user's facts (fact.service.ts:475-478).
+        let anyone = try server.request("POST", "/v1/facts/search", body: #"{"query":"User lives in Bergen"}"#)
+        #expect(try anyone.jsonObject()["count"] as? Int == 1, "\(anyone.text)")
+
+        let before = try server.request("GET", "/v1/conversations/\(conversationID)").jsonObject()
+        Thread.sleep(forTimeInterval: 0.01)
+        let same = try server.request("PATCH", "/v1/conversations/\(conversationID)", body: "{}").jsonObject()
+        #expect(same["updated_at"] as? String == before["updated_at"] as? String)
+    }
+
+    /// Extraction's samples are what the model was given: a chosen message as it is, a
+    /// conversation's messages with their speaker (facts.ts:100-174 at 8cdb90b); a message
+    /// list's query is checked whole, every wrong parameter named (messageListQuerySchema).
+    @Test func extractionSamplesAndAWrongMessageQueryAreLucids() throws {
+        let server = try LocalServer.start(dialect: "lucid", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let userID = try #require(try server.request("POST", "/v1/users", body: #"{"external_id":"ios-5"}"#).jsonObject()["id"] as? String)
+        let conversationID = try #require(
+            try server.request("POST", "/v1/conversations", body: #"{"user_id":"\#(userID)"}"#).jsonObject()["id"] as? String)
+        let answer = try server.request(
+            "POST", "/v1/chat", body: #"{"conversation_id":"\#(conversationID)","user_id":"\#(userID)","message":"I live in Oslo."}"#)
+        let messageID = try #require((try answer.jsonObject()["user_message"] as? [String: Any])?["id"] as? String)
+        func samples(_ body: String) throws -> [String] {
+            let reply = try server.request("POST", "/v1/facts/extract", body: body)
+            return try #require((try reply.jsonObject()["debug"] as? [String: Any])?["sample_messages"] as? [String], "\(reply.text)")
+        }
+        #expect(try samples(#"{"user_id":"\#(userID)","message_ids":["\#(messageID)"]}"#) == ["I live in Oslo...."])
+        #expect(try samples(#"{"user_id":"\#(userID)","conversation_id":"\#(conversationID)"}"#).first == "User: I live in Oslo....")
+
+        let wrong = try server.request("GET", "/v1/conversations/\(conversationID)/messages?limit=0&role=robot")
+        #expect(wrong.status == 400)
+        let fields = (try wrong.jsonObject()["details"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
+        #expect(fields == ["limit", "role"], "\(wrong.text)")
+    }
 }

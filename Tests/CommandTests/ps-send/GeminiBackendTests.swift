@@ -338,6 +338,39 @@ import TestSupport
         #expect(lost.stderrText.contains("Cannot GET /conversations"))
     }
 
+    /// Express 5's express.json() leaves req.body undefined for a body not sent as JSON
+    /// (src/server.ts:38, express ^5.1.0): creating a conversation destructures it inside its
+    /// try (400, conversations.ts:26-42), sending outside it (500, conversations.ts:99-107), and
+    /// a content that is not a string breaks `content?.trim()` there too.
+    @Test func bodiesAreReadAsExpressFiveReadsThem() throws {
+        let server = try Self.start()
+        defer { server.stop() }
+        let auth = ["Authorization": "Bearer " + Self.token]
+        let plain = auth.merging(["Content-Type": "text/plain"]) { $1 }
+        let create = try server.request("POST", "/api/v1/conversations", headers: plain, body: #"{"title":"x"}"#)
+        #expect(create.status == 400)
+        #expect(create.text == #"{"error":"Cannot destructure property 'title' of 'req.body' as it is undefined."}"#)
+        let bare = try server.request("POST", "/api/v1/conversations", headers: auth)
+        #expect(bare.status == 400)
+        let created = try Self.api(server, "POST", "/conversations", body: "")
+        #expect(created.status == 201, "\(created.text)")
+        let id = try #require(try created.jsonObject()["id"] as? String)
+        #expect(try created.jsonObject()["title"] as? String == "New Conversation")
+        let unsent = try server.request("POST", "/api/v1/conversations/\(id)/messages", headers: plain, body: #"{"content":"hi"}"#)
+        #expect(unsent.status == 500)
+        #expect(unsent.text.contains("<pre>Internal Server Error</pre>"))
+        let number = try Self.api(server, "POST", "/conversations/\(id)/messages", body: #"{"content":5}"#)
+        #expect(number.status == 500)
+        let missing = try Self.api(server, "POST", "/conversations/\(id)/messages", body: "{}")
+        #expect(missing.status == 400 && missing.text == #"{"error":"Message content is required"}"#)
+        let kept = try Self.api(server, "GET", "/conversations/\(id)").jsonObject()
+        #expect((kept["messages"] as? [Any])?.isEmpty == true)
+        // Settings spread an undefined body into nothing: unchanged.
+        let settings = try server.request("PUT", "/api/v1/settings", headers: plain, body: #"{"model":"x"}"#)
+        #expect(settings.status == 200)
+        #expect(try settings.jsonObject().isEmpty)
+    }
+
     @Test func settingsAreShownAndChanged() throws {
         let server = try Self.start()
         defer { server.stop() }

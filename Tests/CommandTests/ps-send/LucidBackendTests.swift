@@ -299,6 +299,30 @@ import TestSupport
         #expect(bad.status == 2)
     }
 
+    /// Lucid's confidence column is a Postgres DECIMAL, which its rows carry as a string
+    /// ("0.900"); the fact records have the number ps-ndjson(5) documents.
+    @Test func aFactsConfidenceIsANumberInEveryRecord() throws {
+        let world = try LucidWorld.start()
+        defer { world.server.stop() }
+        let sandbox = world.sandbox
+        try world.send("Hi! I work as a nurse and I live in Lyon.")
+        let extract = try sandbox.run("ps-facts", ["extract"])
+        #expect(extract.status == 0, "\(extract.stderrText)")
+        let created = try Records.parse(extract.stdoutText)
+        let nurse = try #require(created.first { $0["content"] as? String == "User works as a nurse" })
+        let nurseID = try #require(nurse["id"] as? String)
+        let userID = try #require(nurse["user_id"] as? String)
+        let row = try #require((try world.get("/v1/facts/users/\(userID)/facts")["facts"] as? [[String: Any]])?.first)
+        #expect(row["confidence"] is String, "\(row)")
+        let listed = try Records.parse(try sandbox.run("ps-facts", []).stdoutText)
+        let off = try Records.parse(try sandbox.run("ps-facts", ["off", nurseID]).stdoutText)
+        for record in created + listed + off {
+            let confidence = try #require(record["confidence"] as? Double, "\(record)")
+            #expect(confidence > 0 && confidence <= 1)
+        }
+        #expect(listed.count == 2 && off.count == 1)
+    }
+
     @Test func summariesAreGeneratedAndListed() throws {
         let world = try LucidWorld.start()
         defer { world.server.stop() }

@@ -162,6 +162,31 @@ import TestSupport
         #expect(retired.stderrText.contains("cannot save provider API keys"), "\(retired.stderrText)")
     }
 
+    /// The legacy route keeps PageSpace's pro model (glm-4.6) for Pro and Business plans
+    /// (settings/route.ts:264-274 at 458264c5b): a free user is refused, 403, and keeps the selection.
+    @Test func theLegacyProModelNeedsAPaidPlan() throws {
+        let server = try LocalServer.start(dialect: "pagespace-legacy")
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        #expect(try sandbox.login(server).status == 0)
+        let refused = try sandbox.run("ps-settings", ["--set", "provider=pagespace", "--set", "model=glm-4.6"])
+        #expect(refused.status == 5, "\(refused.stderrText)")
+        #expect(refused.stderrText.hasPrefix("ps-settings: the model needs a paid plan: Subscription required"), "\(refused.stderrText)")
+        #expect(refused.stdoutText.isEmpty)
+        let shown = try Self.object(try sandbox.run("ps-settings", []).stdoutText)
+        #expect(shown["currentModel"] as? String == "glm-4.5-air" && shown["userSubscriptionTier"] as? String == "free")
+        let free = try sandbox.run("ps-settings", ["--set", "provider=pagespace", "--set", "model=glm-4.5-air"])
+        #expect(free.status == 0, "\(free.stderrText)")
+
+        let pro = try LocalServer.start(dialect: "pagespace-legacy", extraArguments: ["--subscription-tier", "pro"])
+        defer { pro.stop() }
+        let proSandbox = try NetworkSandbox()
+        #expect(try proSandbox.login(pro).status == 0)
+        let allowed = try proSandbox.run("ps-settings", ["--set", "provider=pagespace", "--set", "model=glm-4.6"])
+        #expect(allowed.status == 0, "\(allowed.stderrText)")
+        #expect(try Self.object(allowed.stdoutText)["currentModel"] as? String == "glm-4.6")
+    }
+
     // MARK: what an MCP key reaches
 
     @Test func anMCPKeyListsModelsButNeitherReadsSettingsNorSearches() throws {

@@ -64,6 +64,10 @@ enum ExpressPages {
 
     static func badRequest() -> Refusal { Refusal(page("Bad Request", status: .badRequest)) }
 
+    /// An error a route throws outside its try (Express 5 catches the rejected promise): the
+    /// final handler's 500 page.
+    static func internalError() -> Refusal { Refusal(page("Internal Server Error", status: .internalServerError)) }
+
     private static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
@@ -71,13 +75,15 @@ enum ExpressPages {
 }
 
 extension Request {
-    /// express.json(): a JSON body, parsed before the auth middleware runs; `{}` when there is
-    /// none or it is not sent as JSON (Content-Type); a body that is not a JSON object or
-    /// array (its strict mode) is the final handler's 400 page.
-    mutating func expressJSONBody() async throws -> JSON {
+    /// express.json() of Express 5 (package.json: express ^5.1.0, body-parser 2): a JSON body,
+    /// parsed before the auth middleware runs; `{}` for an empty one sent as JSON; nil (req.body
+    /// left undefined) for one not sent as JSON (Content-Type); a body that is not a JSON object
+    /// or array (its strict mode) is the final handler's 400 page.
+    mutating func expressJSONBody() async throws -> JSON? {
         let buffer = try await collectBody(upTo: 4 << 20)
         let isJSON = headers[.contentType].map { $0.lowercased().contains("json") } ?? false
-        guard buffer.readableBytes > 0, isJSON else { return .object(JSONObject()) }
+        guard isJSON else { return nil }
+        guard buffer.readableBytes > 0 else { return .object(JSONObject()) }
         let bytes = Array(buffer.readableBytesView)
         let first = bytes.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
         guard first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let json = try? JSON.parse(bytes: bytes) else {

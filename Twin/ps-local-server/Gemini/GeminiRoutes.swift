@@ -25,8 +25,13 @@ struct GeminiRoutes {
         // title and model as given (not checked); a user with 10 already: 400.
         router.post("\(Self.base)/conversations") { request, _ in
             var request = request
-            let body = try await request.expressJSONBody()
+            let sent = try await request.expressJSONBody()
             try GeminiAuth.require(request)
+            // `const {title, model} = req.body` inside the try: no body is its TypeError, 400.
+            guard let body = sent else {
+                throw Refusal(Reply.json(["error": "Cannot destructure property 'title' of 'req.body' as it is undefined."],
+                                         status: .badRequest))
+            }
             let given = { (key: String) -> JSON? in body[key].flatMap { $0.isNull ? nil : $0 } }
             guard let created = store.create(title: given("title"), model: given("model")) else {
                 throw Refusal(Reply.json(["error": .string(
@@ -66,6 +71,10 @@ struct GeminiRoutes {
             var request = request
             let body = try await request.expressJSONBody()
             try GeminiAuth.require(request)
+            // `const {content} = req.body` and `content?.trim()` run outside the route's try: no
+            // body, or a content that is not a string, null or absent, is a TypeError, 500.
+            guard let body else { throw ExpressPages.internalError() }
+            if let content = body["content"], !content.isNull, content.stringValue == nil { throw ExpressPages.internalError() }
             return Self.send(body, to: context.parameters.get("id") ?? "", state: state)
         }
 
@@ -93,8 +102,8 @@ struct GeminiRoutes {
             var request = request
             let body = try await request.expressJSONBody()
             try GeminiAuth.require(request)
-            var change = body.objectValue ?? JSONObject()
-            if let array = body.arrayValue {  // `{...array}`: its indices as keys
+            var change = body?.objectValue ?? JSONObject()
+            if let array = body?.arrayValue {  // `{...array}`: its indices as keys
                 for (index, value) in array.enumerated() { change[String(index)] = value }
             }
             return Reply.json(.object(store.changeSettings(change)))

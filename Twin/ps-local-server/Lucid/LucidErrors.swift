@@ -159,6 +159,21 @@ struct LucidBody {
         details.append((key, "Expected object, received \(Self.typeName(value))"))
     }
 
+    /// `z.enum(factCategories)` (fact.validation.ts:6-17), when present.
+    mutating func category(_ key: String) -> String? {
+        guard let value = present(key, required: false) else { return nil }
+        let expected = LucidMemoryRoutes.categories.map { "'\($0)'" }.joined(separator: " | ")
+        guard let text = value.stringValue else {
+            details.append((key, "Expected \(expected), received \(Self.typeName(value))"))
+            return nil
+        }
+        guard LucidMemoryRoutes.categories.contains(text) else {
+            details.append((key, LucidMemoryRoutes.enumMessage(text)))
+            return nil
+        }
+        return text
+    }
+
     mutating func bool(_ key: String) -> Bool? {
         guard let value = present(key, required: false) else { return nil }
         guard let flag = value.boolValue else {

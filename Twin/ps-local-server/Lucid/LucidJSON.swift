@@ -1,3 +1,4 @@
+import Foundation
 import PSCore
 
 /// The lucid dialect's records as Lucid writes them: its database rows (`RETURNING *`, the
@@ -49,18 +50,23 @@ enum LucidJSON {
         ["content": .string(fact.content), "category": .string(fact.category), "confidence": .real(fact.confidence)]
     }
 
-    static func fact(_ fact: LucidStore.Fact) -> JSON {
+    /// A facts row. `confidence` is a DECIMAL(4,3) column (schema.sql:170), which node-postgres
+    /// gives as a string ("0.850") wherever the row is returned as is (`RETURNING *`, `SELECT *`:
+    /// fact.service.ts:251-265, 322-346, 394-409); search alone parses it (`parseFloat`,
+    /// fact.service.ts:505-520): `parsed`.
+    static func fact(_ fact: LucidStore.Fact, parsed: Bool = false) -> JSON {
         var o = JSONObject()
         o["id"] = .string(fact.id)
         o["user_id"] = .string(fact.userID)
         o["content"] = .string(fact.content)
         o["category"] = .string(fact.category)
-        o["confidence"] = .real(fact.confidence)
+        let decimal = String(format: "%.3f", fact.confidence)
+        o["confidence"] = parsed ? .real(Double(decimal) ?? fact.confidence) : .string(decimal)
         o["evidence_count"] = .integer(0)
         o["embedding"] = .null
         o["is_active"] = .bool(fact.isActive)
         o["first_mentioned_at"] = time(fact.createdAt)
-        o["last_mentioned_at"] = time(fact.updatedAt)
+        o["last_mentioned_at"] = time(fact.createdAt)
         o["created_at"] = time(fact.createdAt)
         o["updated_at"] = time(fact.updatedAt)
         return .object(o)

@@ -23,11 +23,16 @@ struct LucidMemoryRoutes {
             let limit = body.number("limit", integer: true, min: 1, max: Double(LucidLimits.extractMessages))
             try body.validate()
             let messages: [LucidStore.Message]
+            // What the model is given: a chosen message's content as it is (facts.ts:105-112, each
+            // message of this user's), a conversation's latest with "User: " or "Assistant: "
+            // before each (facts.ts:113-125).
+            let analysed: [String]
             if let messageIDs, !messageIDs.isEmpty {
-                // facts.ts:105-112: each message of this user's.
                 messages = messageIDs.compactMap { store.message($0) }.filter { $0.userID == userID }.map(\.message)
+                analysed = messages.map(\.content)
             } else if let conversationID {
                 messages = store.conversation(conversationID).map { Array($0.messages.suffix(Int(limit ?? 20))) } ?? []
+                analysed = messages.map { ($0.role == "user" ? "User: " : "Assistant: ") + $0.content }
             } else {
                 throw LucidError.error(.badRequest, "Must provide either conversation_id or message_ids")
             }
@@ -38,10 +43,10 @@ struct LucidMemoryRoutes {
             let extracted = LucidFactExtractor.extract(fromUserMessages: asked)
             // createFact checks the user (fact.service.ts): none is created for a user nobody has.
             let created = store.user(userID!) == nil ? [] : store.addFacts(extracted, userID: userID!)
-            let samples = messages.prefix(3).map { ($0.role == "user" ? "User: " : "Assistant: ") + $0.content }
-                .map { JSON.string(String($0.prefix(100)) + "...") }
+            // facts.ts:171-174: `m.substring(0, 100) + '...'`, UTF-16 units.
+            let samples = analysed.prefix(3).map { JSON.string($0.javaScriptPrefix(100) + "...") }
             return Reply.json([
-                "extracted": .array(extracted.map(LucidJSON.extracted)), "created": .array(created.map(LucidJSON.fact)),
+                "extracted": .array(extracted.map(LucidJSON.extracted)), "created": .array(created.map { LucidJSON.fact($0) }),
                 "count": .integer(Int64(created.count)),
                 "message": .string("Extracted \(extracted.count) facts, created \(created.count) successfully"),
                 "debug": ["messages_analyzed": .integer(Int64(messages.count)), "sample_messages": .array(Array(samples))],
@@ -71,7 +76,7 @@ struct LucidMemoryRoutes {
             let page = store.facts(ofUser: userID, active: active, category: category, minConfidence: minConfidence,
                                    limit: limit, offset: offset)
             return Reply.json([
-                "facts": .array(page.map(LucidJSON.fact)), "count": .integer(Int64(page.count)),
+                "facts": .array(page.map { LucidJSON.fact($0) }), "count": .integer(Int64(page.count)),
                 "limit": .integer(Int64(limit)), "offset": .integer(Int64(offset)),
             ])
         }
@@ -80,22 +85,25 @@ struct LucidMemoryRoutes {
         // the path falls through to the 404 handler (index.ts:125). At HEAD (718cfb9) the route
         // is `/` (facts.ts:240) but the router does not merge the mount's params: 400.
 
-        // src/routes/facts.ts:356-385, updateFactSchema (fact.validation.ts:56-75): every field optional.
+        // src/routes/facts.ts:356-385, updateFactSchema (fact.validation.ts:56-76): every field
+        // optional, each given one stored (fact.service.ts:360-414).
         router.patch("/v1/facts/:id") { request, context in
             var request = request
             var body = try await LucidBody.read(&request)
-            _ = body.string("content", [LucidBody.minLength(1, "content cannot be empty"),
-                                        LucidBody.maxLength(1000, "content must be less than 1000 characters")])
-            _ = body.number("confidence", min: 0, max: 1)
-            let active = body.bool("is_active")
+            var change = LucidStore.FactChange()
+            change.content = body.string("content", [LucidBody.minLength(1, "content cannot be empty"),
+                                                      LucidBody.maxLength(1000, "content must be less than 1000 characters")])
+            change.category = body.category("category")
+            change.confidence = body.number("confidence", min: 0, max: 1)
+            change.isActive = body.bool("is_active")
             try body.validate()
             let id = try LucidError.requireUUID(context.parameters.get("id") ?? "", field: "id", "Fact ID must be a valid UUID")
-            guard let fact = store.setFact(id, active: active) else { throw LucidError.notFound("Fact") }
+            guard let fact = store.changeFact(id, change) else { throw LucidError.notFound("Fact") }
             return Reply.json(LucidJSON.fact(fact))
         }
 
-        // src/routes/facts.ts:295-340, factSearchSchema (fact.validation.ts:136-181): user_id
-        // optional, is_active default true, limit 1-100 (10), min_similarity default 0.82,
+        // src/routes/facts.ts:295-340, factSearchSchema (fact.validation.ts:136-177): user_id and
+        // category optional, is_active default true, limit 1-100 (10), min_similarity default 0.82,
         // min_confidence default 0.5 → {results:[{fact, similarity}], count, query}, best first.
         router.post("/v1/facts/search") { request, _ in
             var request = request
@@ -103,12 +111,14 @@ struct LucidMemoryRoutes {
             let text = body.string("query", required: true, [LucidBody.minLength(1, "query cannot be empty"),
                                                              LucidBody.maxLength(1000, "query must be less than 1000 characters")])
             let userID = body.uuid("user_id", required: false, "user_id must be a valid UUID")
+            let category = body.category("category")
             let active = body.bool("is_active") ?? true
             let limit = Int(body.number("limit", integer: true, min: 1, max: Double(LucidLimits.searchResults)) ?? 10)
             let minimum = body.number("min_similarity", min: 0, max: 1) ?? 0.82
             let minimumConfidence = body.number("min_confidence", min: 0, max: 1) ?? 0.5
             try body.validate()
-            let facts = userID.map { store.facts(ofUser: $0, active: active, limit: Int.max, offset: 0) } ?? []
+            // Without a user_id every user's facts are searched (fact.service.ts:475-478).
+            let facts = store.facts(ofUser: userID, active: active, category: category, limit: Int.max, offset: 0)
             let scored = facts.enumerated()
                 .filter { $0.element.confidence >= minimumConfidence }
                 .map { (index: $0.offset, fact: $0.element, similarity: LucidWords.similarity(text!, $0.element.content)) }
@@ -116,7 +126,7 @@ struct LucidMemoryRoutes {
                 .sorted { ($0.similarity, -$0.index) > ($1.similarity, -$1.index) }
                 .prefix(limit)
             return Reply.json([
-                "results": .array(scored.map { ["fact": LucidJSON.fact($0.fact), "similarity": .real($0.similarity)] }),
+                "results": .array(scored.map { ["fact": LucidJSON.fact($0.fact, parsed: true), "similarity": .real($0.similarity)] }),
                 "count": .integer(Int64(scored.count)), "query": .string(text!),
             ])
         }

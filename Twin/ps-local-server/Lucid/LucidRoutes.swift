@@ -97,7 +97,8 @@ struct LucidRoutes {
         }
 
         // src/routes/conversations.ts:171-200, updateConversationSchema (conversation.validation.ts:40-61):
-        // title and user_timezone optional; updated_at always set (conversation.service.ts:160-195).
+        // title and user_timezone optional; updated_at set with them, and with neither the
+        // conversation is returned untouched (conversation.service.ts:160-212).
         router.patch("/v1/conversations/:id") { request, context in
             var request = request
             var body = try await LucidBody.read(&request)
@@ -108,7 +109,7 @@ struct LucidRoutes {
             let updated = store.update(id) { conversation in
                 if let title { conversation.title = title }
                 if let timezone { conversation.userTimezone = timezone }
-                conversation.updatedAt = max(Timestamp.now(), conversation.updatedAt)
+                if title != nil || timezone != nil { conversation.updatedAt = max(Timestamp.now(), conversation.updatedAt) }
                 return conversation
             }
             guard let updated else { throw LucidError.notFound("Conversation") }
@@ -190,7 +191,7 @@ struct LucidRoutes {
         let offset = query.offset()
         let role = request.query("role")
         if let role, !["user", "assistant", "system"].contains(role) {
-            throw LucidError.validation([("role", "Invalid enum value. Expected 'user' | 'assistant' | 'system', received '\(role)'")])
+            query.refuse("role", "Invalid enum value. Expected 'user' | 'assistant' | 'system', received '\(role)'")
         }
         try query.validate()
         let page = store.messages(of: id, role: role, limit: limit, offset: offset)

@@ -39,9 +39,9 @@ final class LucidStore: Sendable {
     struct Fact: Sendable {
         let id: String
         let userID: String
-        let content: String
-        let category: String
-        let confidence: Double
+        var content: String
+        var category: String
+        var confidence: Double
         var isActive: Bool
         let createdAt: Int64
         var updatedAt: Int64
@@ -232,15 +232,17 @@ final class LucidStore: Sendable {
 
     // MARK: Facts
 
-    /// fact.service.ts:320-345: `ORDER BY confidence DESC, last_mentioned_at DESC`.
-    func facts(ofUser userID: String, active: Bool?, category: String? = nil, minConfidence: Double? = nil,
+    /// fact.service.ts:311-346: `ORDER BY confidence DESC, last_mentioned_at DESC` (every user's for
+    /// nil, as search without a user_id); a change
+    /// (updateFact) leaves last_mentioned_at as it was: the time the fact was made.
+    func facts(ofUser userID: String?, active: Bool?, category: String? = nil, minConfidence: Double? = nil,
                limit: Int, offset: Int) -> [Fact] {
         data.withLock { data in
             let all = data.facts.enumerated().filter {
-                $0.element.userID == userID && (active == nil || $0.element.isActive == active)
+                (userID == nil || $0.element.userID == userID) && (active == nil || $0.element.isActive == active)
                     && (category == nil || $0.element.category == category) && $0.element.confidence >= (minConfidence ?? 0)
             }
-                .sorted { ($0.element.confidence, $0.element.updatedAt, $0.offset) > ($1.element.confidence, $1.element.updatedAt, $1.offset) }
+                .sorted { ($0.element.confidence, $0.element.createdAt, $0.offset) > ($1.element.confidence, $1.element.createdAt, $1.offset) }
                 .map(\.element)
             return Self.slice(all, limit: limit, offset: offset)
         }
@@ -266,12 +268,28 @@ final class LucidStore: Sendable {
         }
     }
 
-    func setFact(_ id: String, active: Bool?) -> Fact? {
+    struct FactChange: Sendable {
+        var content: String?
+        var category: String?
+        var confidence: Double?
+        var isActive: Bool?
+    }
+
+    /// updateFact (fact.service.ts:360-414): the fields given, and updated_at; with none the
+    /// fact is returned as it is.
+    func changeFact(_ id: String, _ change: FactChange) -> Fact? {
         data.withLock { data in
             guard let index = data.facts.firstIndex(where: { $0.id == id }) else { return nil }
-            if let active { data.facts[index].isActive = active }
-            data.facts[index].updatedAt = Timestamp.now()
-            return data.facts[index]
+            var fact = data.facts[index]
+            if let content = change.content { fact.content = content }
+            if let category = change.category { fact.category = category }
+            if let confidence = change.confidence { fact.confidence = confidence }
+            if let active = change.isActive { fact.isActive = active }
+            guard change.content != nil || change.category != nil || change.confidence != nil || change.isActive != nil
+            else { return fact }
+            fact.updatedAt = max(Timestamp.now(), fact.updatedAt)
+            data.facts[index] = fact
+            return fact
         }
     }
 

@@ -9,7 +9,7 @@ extension LucidAdapter: FactsAPI, SummariesAPI {
         let path = "/v1/facts/users/\(URLText.encodeComponent(try userID()))/facts"
         do {
             try LucidPages.walk(client, path, key: "facts", pageSize: Self.pageSize,
-                                query: [("is_active", includeInactive ? nil : "true")], body)
+                                query: [("is_active", includeInactive ? nil : "true")]) { try body(LucidRecords.fact($0)) }
         } catch let error as ToolError where error.status == .notFound {
             throw ToolError(.notFound, "this Lucid server has no working route that lists facts (\(error.message)); "
                 + "ps-facts search still finds them")
@@ -24,7 +24,7 @@ extension LucidAdapter: FactsAPI, SummariesAPI {
         body["limit"] = messageLimit.map { .integer(Int64($0)) }
         let answer = try client.post("/v1/facts/extract", body: .object(body))
         return FactExtraction(
-            extracted: answer["extracted"]?.arrayValue ?? [], created: answer["created"]?.arrayValue ?? [],
+            extracted: answer["extracted"]?.arrayValue ?? [], created: (answer["created"]?.arrayValue ?? []).map(LucidRecords.fact),
             message: answer["message"]?.stringValue)
     }
 
@@ -33,7 +33,8 @@ extension LucidAdapter: FactsAPI, SummariesAPI {
         guard LucidIdentity.isUUID(id) else {
             throw ToolError(.notFound, "there is no fact \(TerminalSafeText.sanitize(id)): Lucid's fact ids are UUIDs")
         }
-        return try client.json(client.request("PATCH", "/v1/facts/\(URLText.encodeComponent(id))", body: ["is_active": .bool(active)]))
+        return LucidRecords.fact(
+            try client.json(client.request("PATCH", "/v1/facts/\(URLText.encodeComponent(id))", body: ["is_active": .bool(active)])))
     }
 
     /// `POST /v1/facts/search {query, user_id, limit?, min_similarity?}` → `{results:[{fact, similarity}]}`.

@@ -28,6 +28,16 @@ enum LucidRecords {
         return .object(record)
     }
 
+    /// A fact row with its `confidence` a number: Lucid's column is a Postgres DECIMAL(4,3)
+    /// (schema.sql:170 at 8cdb90b), which node-postgres hands over as a string ("0.850") in every
+    /// row it returns as is (the list, a created or changed fact); only search parses it.
+    static func fact(_ fact: JSON) -> JSON {
+        guard case .object(var object) = fact, let text = object["confidence"]?.stringValue,
+              let number = Double(text), number.isFinite else { return fact }
+        object["confidence"] = .real(number)
+        return .object(object)
+    }
+
     private static func nonNull(_ value: JSON?) -> JSON? {
         guard let value, !value.isNull else { return Optional<JSON>.none }
         return value

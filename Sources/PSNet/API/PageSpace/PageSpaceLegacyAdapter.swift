@@ -110,11 +110,16 @@ public final class PageSpaceLegacyAdapter: APIAdapter, ConversationRenaming, Con
         try body(.object(record))
     }
 
+    /// PATCH and DELETE find a deleted conversation too (they do not check isActive,
+    /// ai_conversations/[id]/route.ts:63-115 at 458264c5b): one the user deleted is not found
+    /// first, as everywhere else.
     public func renameConversation(_ id: String, title: String) throws -> JSON {
-        try client.json(client.request("PATCH", conversationPath(id), body: ["title": .string(title)]))
+        try requireConversation(id)
+        return try client.json(client.request("PATCH", conversationPath(id), body: ["title": .string(title)]))
     }
 
     public func deleteConversation(_ id: String) throws {
+        try requireConversation(id)
         _ = try client.json(client.request("DELETE", conversationPath(id)))
     }
 

@@ -33,7 +33,7 @@ struct LegacyAISettingsRoutes {
             return Reply.json([
                 "currentProvider": .string(current.provider.isEmpty ? defaults.defaultProvider : current.provider),
                 "currentModel": .string(current.model.flatMap { $0.isEmpty ? nil : $0 } ?? defaults.defaultModel),
-                "userSubscriptionTier": "free", "providers": .object(providers),
+                "userSubscriptionTier": .string(state.subscriptionTier), "providers": .object(providers),
                 "isAnyProviderConfigured": .bool(Self.catalog.reported.contains { settings.hasKey($0.id) }),
             ])
         }
@@ -63,7 +63,9 @@ struct LegacyAISettingsRoutes {
                 "message": .string("\(Self.catalog.keyProviderNames[provider] ?? "undefined") API key saved successfully"),
             ], status: .created)
         }
-        // route.ts:231-313 (PATCH {provider, model})
+        // route.ts:231-309 (PATCH {provider, model}): the provider, then the model (:240-253);
+        // PageSpace's pro model for a user without a Pro or Business plan is 403 (:264-274,
+        // requiresProSubscription, lib/subscription/rate-limit-middleware.ts:92-100).
         router.patch("/api/ai/settings") { request, _ in
             _ = try auth.require(request, scope: .sessionOnly)
             var request = request
@@ -75,6 +77,12 @@ struct LegacyAISettingsRoutes {
                 throw Refusal.badRequest("Invalid provider. Must be " + Self.quoted(Self.catalog.selectableProviders))
             }
             guard let model = body["model"]?.stringValue, !model.isEmpty else { throw Refusal.badRequest("Model is required") }
+            if provider == "pagespace", model == "glm-4.6", !["pro", "business"].contains(state.subscriptionTier) {
+                throw Refusal(Reply.json([
+                    "error": "Subscription required", "message": "PageSpace Pro AI requires a Pro or Business subscription.",
+                    "upgradeUrl": "/settings/billing",
+                ], status: .forbidden))
+            }
             settings.select(provider: provider, model: model)
             return Reply.json([
                 "success": true, "provider": .string(provider), "model": .string(model),

@@ -77,7 +77,7 @@ struct LegacyAgentRoutes {
         let last = lastMessage(conversation)
         let firstUser = conversation.messages.filter { $0.role == "user" }.min { $0.createdAt < $1.createdAt }
         let preview = firstUser.map { Self.preview(content: content($0)) } ?? "New conversation"
-        let title = preview.utf16.count > 50 ? jsSubstring(preview, 50) + "..." : preview
+        let title = preview.utf16.count > 50 ? preview.javaScriptPrefix(50) + "..." : preview
         return [
             "id": .string(conversation.id), "title": .string(title), "preview": .string(preview),
             "createdAt": .string(Timestamp.iso8601(first.createdAt)),
@@ -97,19 +97,14 @@ struct LegacyAgentRoutes {
     /// route.ts:181-195: content that parses as JSON gives the text of its first element or
     /// of its first part, else "New conversation"; content that does not parse is used as is.
     static func preview(content: String) -> String {
-        guard let parsed = try? JSON.parse(bytes: Array(content.utf8)) else { return jsSubstring(content, 100) }
+        guard let parsed = try? JSON.parse(bytes: Array(content.utf8)) else { return content.javaScriptPrefix(100) }
         if let first = parsed.arrayValue?.first, let text = first["text"]?.stringValue, !text.isEmpty {
-            return jsSubstring(text, 100)
+            return text.javaScriptPrefix(100)
         }
         if parsed.objectValue != nil, let text = parsed["parts"]?.arrayValue?.first?["text"]?.stringValue, !text.isEmpty {
-            return jsSubstring(text, 100)
+            return text.javaScriptPrefix(100)
         }
         return "New conversation"
-    }
-
-    /// JavaScript's `substring(0, n)`: the first n UTF-16 code units.
-    static func jsSubstring(_ text: String, _ count: Int) -> String {
-        String(decoding: Array(text.utf16.prefix(count)), as: UTF16.self)
     }
 
     /// convertDbMessageToUIMessage (lib/ai/core/message-utils.ts:176-206, 275-283): the

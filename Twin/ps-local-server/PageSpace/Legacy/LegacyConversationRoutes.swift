@@ -1,5 +1,6 @@
 import Hummingbird
 import PSCore
+import Synchronization
 
 /// The late-2025 Global assistant: `/api/ai_conversations/*`, as it stood before the routes moved under `/api/ai` (PageSpace commit 60ce27bbb, whose
 /// parent these follow).
@@ -46,41 +47,53 @@ struct LegacyConversationRoutes {
             _ = try auth.require(request, scope: .sessionOnly)
             return Reply.json(Self.row(try conversation(context)))
         }
+        // PATCH and DELETE ([id]/route.ts:50-130) look the row up by id and user alone, not
+        // isActive: a deleted conversation is still renamed, and deleted again, 200.
         router.patch("/api/ai_conversations/:id") { request, context in
             _ = try auth.require(request, scope: .sessionOnly)
             var request = request
             guard let body = try await request.jsonBodyIfValid() else {
                 throw Refusal(status: .internalServerError, error: "Failed to update conversation")
             }
-            let id = try conversation(context).id
+            let id = context.parameters.get("id") ?? ""
             // An absent title is left as it is (drizzle skips undefined values).
-            let updated = state.store.update(id) { conversation -> Conversation in
+            let change = { (conversation: inout Conversation) -> Conversation in
                 conversation.updatedAt = Timestamp.now()
                 if let title = body["title"]?.stringValue { conversation.title = title }
                 return conversation
             }
-            guard let updated else { throw Refusal.notFound("Conversation not found") }
-            return Reply.json(Self.row(updated))
+            if let updated = state.store.update(id, change) { return Reply.json(Self.row(updated)) }
+            guard let deleted = state.legacyDeleted.update(id, change) else { throw Refusal.notFound("Conversation not found") }
+            return Reply.json(Self.row(deleted, isActive: false))
         }
         router.delete("/api/ai_conversations/:id") { request, context in
             _ = try auth.require(request, scope: .sessionOnly)
-            guard state.store.remove(try conversation(context).id) else { throw Refusal.notFound("Conversation not found") }
+            let id = context.parameters.get("id") ?? ""
+            if var active = state.store.conversation(id), state.store.remove(id) {
+                active.updatedAt = Timestamp.now()
+                state.legacyDeleted.keep(active)
+            } else if state.legacyDeleted.update(id, { $0.updatedAt = Timestamp.now() }) == nil {
+                throw Refusal.notFound("Conversation not found")
+            }
             return Reply.json(["success": true])
         }
-        // apps/web/src/app/api/ai_conversations/[id]/messages/route.ts
+        // apps/web/src/app/api/ai_conversations/[id]/messages/route.ts:46-155: a conversation the
+        // user does not have (or deleted) is 404 {"error":"Conversation not found"} (:57-71) before
+        // any paging.
         router.get("/api/ai_conversations/:id/messages") { request, context in
             _ = try auth.require(request, scope: .sessionOnly)
-            return try await history.page(of: context.parameters.get("id") ?? "", request: request, context: context)
+            return try await history.page(of: try conversation(context).id, request: request, context: context)
         }
-        // The same file (POST): any active conversation of the user; an untitled one is named
-        // after the first user message (its first 50 characters, "..." when cut).
+        // The same file (POST, :167-300): any active conversation of the user; an untitled one is
+        // named after the user message (`slice(0, 50)`: its first 50 UTF-16 units, "..." when
+        // cut, :285-289).
         router.post("/api/ai_conversations/:id/messages") { request, context in
             _ = try auth.require(request, scope: .sessionOnly)
             let conversation = try conversation(context)
             var request = request
             let body = try await request.jsonBody()
             if conversation.title.isEmpty, let text = Self.lastUserText(body), !text.isEmpty {
-                let title = text.count > 50 ? String(text.prefix(50)) + "..." : text
+                let title = text.utf16.count > 50 ? text.javaScriptPrefix(50) + "..." : text
                 state.store.rename(conversation.id, to: title)
             }
             return try ReplyStreamer.respond(to: body, conversationID: conversation.id, state: state)
@@ -95,11 +108,11 @@ struct LegacyConversationRoutes {
     }
 
     /// The conversations row as `.returning()` gives it.
-    static func row(_ conversation: Conversation) -> JSON {
+    static func row(_ conversation: Conversation, isActive: Bool = true) -> JSON {
         guard case .object(var object) = conversation.summary else { return .null }
         object["title"] = conversation.title.isEmpty ? .null : .string(conversation.title)
         object["userId"] = .string(SeedData.userID)
-        object["isActive"] = true
+        object["isActive"] = .bool(isActive)
         return .object(object)
     }
 
@@ -107,5 +120,21 @@ struct LegacyConversationRoutes {
         guard let last = body["messages"]?.arrayValue?.last, last["role"]?.stringValue == "user" else { return nil }
         return last["parts"]?.arrayValue?.compactMap { $0["type"]?.stringValue == "text" ? $0["text"]?.stringValue : nil }
             .joined()
+    }
+}
+
+/// The legacy Global conversations the user deleted: the real DELETE only sets isActive false
+/// ([id]/route.ts:104-115), so the row is still there for PATCH and DELETE, and for nothing else.
+final class LegacyDeletedConversations: Sendable {
+    private let rows = Mutex<[String: Conversation]>([:])
+
+    func keep(_ conversation: Conversation) { rows.withLock { $0[conversation.id] = conversation } }
+
+    /// Runs `body` on a deleted conversation; nil when there is none.
+    func update<T>(_ id: String, _ body: (inout Conversation) -> T) -> T? {
+        rows.withLock { all in
+            guard all[id] != nil else { return nil }
+            return body(&all[id]!)
+        }
     }
 }

@@ -15,6 +15,8 @@ final class ServerState: Sendable {
     let realtime: RealtimeHub
     /// The lucid dialect's users, conversations, facts and summaries.
     let lucid = LucidStore()
+    /// The legacy dialect's soft-deleted Global conversations (LegacyConversationRoutes).
+    let legacyDeleted = LegacyDeletedConversations()
     let authenticator: Authenticator
     let faults = FaultBoard()
     let requests = RequestLog()
