@@ -13,17 +13,19 @@ struct PageAIRoutes {
         let auth = state.authenticator
 
         // apps/web/src/app/api/ai/chat/route.ts (handle-chat-turn.ts, page-chat-turn.ts): on
-        // the current server the file parts are checked first, the model's vision once the
-        // page is found (the request's model, else the page's), both before the conversation.
+        // the current server the key's drive scope first (page-chat-turn.ts:436-440), then
+        // the file parts, the model's vision once the page is found (the request's model,
+        // else the page's), both before the conversation.
         router.post("/api/ai/chat") { request, _ in
             if state.dialect.isCurrent { try BrowserSessionID.require(request) }
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            let credential = try auth.require(request, scope: .sessionOrMCP)
             var request = request
             let body = try await request.jsonBody()
             guard let pageID = body["chatId"]?.stringValue, !pageID.isEmpty else {
                 throw Refusal.badRequest("chatId is required")
             }
             if state.dialect.isCurrent {
+                try DriveScope.checkPage(credential, pageID, in: state.agents)
                 try ImageGate.checkFileParts(body)
                 guard let page = state.agents.page(pageID), page.type == "AI_CHAT" else { throw Refusal.notFound("Page not found") }
                 let selected = body["selectedModel"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
@@ -35,11 +37,14 @@ struct PageAIRoutes {
             return try ReplyStreamer.respond(to: body, conversationID: conversationID, state: state)
         }
 
+        // apps/web/src/app/api/ai/chat/messages/route.ts (GET): pageId, then the key's drive
+        // scope (:35-39), then the page.
         router.get("/api/ai/chat/messages") { request, context in
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            let credential = try auth.require(request, scope: .sessionOrMCP)
             guard let pageID = request.query("pageId"), !pageID.isEmpty else {
                 throw Refusal.badRequest("pageId is required")
             }
+            if state.dialect.isCurrent { try DriveScope.checkPage(credential, pageID, in: state.agents) }
             guard state.agents.isAgent(pageID) else { throw Refusal.notFound("Page not found") }
             try await history.dropIfArmed(context)
             let conversations = state.store.list(kind: .agent(pageID: pageID))
@@ -60,9 +65,12 @@ struct PageAIRoutes {
 
         guard state.dialect.isCurrent else { return }
 
+        // apps/web/src/app/api/ai/page-agents/[agentId]/conversations/route.ts (GET): the
+        // agent (:46-51), then the key's drive scope (:55-59).
         router.get("/api/ai/page-agents/:agentId/conversations") { request, context in
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            let credential = try auth.require(request, scope: .sessionOrMCP)
             let pageID = try agentPage(context)
+            try DriveScope.checkPage(credential, pageID, in: state.agents)
             let page = max(0, request.query("page").flatMap { Int($0) } ?? 0)
             let pageSize = min(max(1, request.query("pageSize").flatMap { Int($0) } ?? 50), 100)
             let all = state.store.list(kind: .agent(pageID: pageID))
@@ -83,10 +91,12 @@ struct PageAIRoutes {
         // only the agent's messages of that conversation (unifiedPageScope(agentId), :151-156):
         // another agent's or a Global conversation has none here, though its rev is still
         // given (:118, 289); a conversation that does not exist has a null rev. The answer
-        // names the conversation and counts the messages (:277-290).
+        // names the conversation and counts the messages (:277-290). The agent first
+        // (:70-81), then the key's drive scope (:85-89).
         router.get("/api/ai/page-agents/:agentId/conversations/:conversationId/messages") { request, context in
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            let credential = try auth.require(request, scope: .sessionOrMCP)
             let pageID = try agentPage(context)
+            try DriveScope.checkPage(credential, pageID, in: state.agents)
             let conversationID = context.parameters.get("conversationId") ?? ""
             let query = HistoryQuery(request.uri, unknownDirection: .becomesBefore)
             try await history.dropIfArmed(context)
@@ -106,7 +116,7 @@ struct PageAIRoutes {
         // null, throws inside the try: the catch-all 500 quoting the error (route.ts:211-212,
         // 723-728).
         router.post("/api/ai/page-agents/consult") { request, _ in
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            let credential = try auth.require(request, scope: .sessionOrMCP)
             var request = request
             let body: JSON
             switch try await request.javaScriptJSONBody() {
@@ -123,6 +133,7 @@ struct PageAIRoutes {
                 throw Refusal.notFound("Agent with ID \"\(agentID)\" not found")
             }
             guard agent.type == "AI_CHAT" else { throw Refusal.badRequest("Page \"\(agentID)\" is not an AI agent") }
+            try DriveScope.checkPage(credential, agentID, in: state.agents)  // route.ts:243-247
             let conversationID: String
             if let requested = body["conversationId"]?.stringValue, !requested.isEmpty {
                 guard state.store.conversation(requested)?.kind == .agent(pageID: agentID) else {

@@ -29,12 +29,15 @@ struct AgentCompletionRoutes {
 
         // Follows apps/web/src/app/api/v1/chat/completions/route.ts
         router.post("/api/v1/chat/completions") { request, _ in
-            _ = try auth.require(request, scope: .mcpOnly)
+            let credential = try auth.require(request, scope: .mcpOnly)
             var request = request
             guard let body = try await request.jsonBodyIfValid() else { throw Refusal.badRequest("Invalid JSON body") }
             var inference = try InferenceRequest(body)
-            // apps/web/src/app/api/v1/chat/completions/route.ts:106-109: any AI_CHAT page.
-            guard state.agents.isAgent(inference.pageID) else { throw Refusal.notFound("Agent not found") }
+            // route.ts:98-103: the key's drive scope, then (:105-109) any AI_CHAT page.
+            try DriveScope.checkPage(credential, inference.pageID, in: state.agents)
+            guard let _ = state.agents.page(inference.pageID), state.agents.isAgent(inference.pageID) else {
+                throw Refusal.notFound("Agent not found")
+            }
             let conversationID = try conversation(for: inference)
             // A kept conversation: the stored history and the request's last message only.
             if let conversationID, !inference.clientManagesHistory {
