@@ -134,6 +134,7 @@ struct PageAIRoutes {
             }
             guard agent.type == "AI_CHAT" else { throw Refusal.badRequest("Page \"\(agentID)\" is not an AI agent") }
             try DriveScope.checkPage(credential, agentID, in: state.agents)  // route.ts:243-247
+            try ChatAdmission.admitAgentRun(agent, userFallback: false, state: state)  // route.ts:265-293
             let conversationID: String
             if let requested = body["conversationId"]?.stringValue, !requested.isEmpty {
                 guard state.store.conversation(requested)?.kind == .agent(pageID: agentID) else {
