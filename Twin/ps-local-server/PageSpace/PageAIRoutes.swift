@@ -66,14 +66,21 @@ struct PageAIRoutes {
         guard state.dialect.isCurrent else { return }
 
         // apps/web/src/app/api/ai/page-agents/[agentId]/conversations/route.ts (GET): the
-        // agent (:46-51), then the key's drive scope (:55-59).
+        // agent (:46-51), then the key's drive scope (:55-59); page and pageSize through
+        // parseBoundedIntParam (0-10000, 1-200). Only conversations with messages, the
+        // agent's and the client threads stamped with it, most recent message first
+        // (conversation-repository.ts listConversations:448-531, unifiedPageScopeSql).
         router.get("/api/ai/page-agents/:agentId/conversations") { request, context in
             let credential = try auth.require(request, scope: .sessionOrMCP)
             let pageID = try agentPage(context)
             try DriveScope.checkPage(credential, pageID, in: state.agents)
-            let page = max(0, request.query("page").flatMap { Int($0) } ?? 0)
-            let pageSize = min(max(1, request.query("pageSize").flatMap { Int($0) } ?? 50), 100)
-            let all = state.store.list(kind: .agent(pageID: pageID))
+            func bounded(_ name: String, _ fallback: Int, _ range: ClosedRange<Int>) -> Int {
+                let value = request.query(name).flatMap(AgentConversationRoutes.parseInt) ?? fallback
+                return min(range.upperBound, max(range.lowerBound, value))
+            }
+            let page = bounded("page", 0, 0...10_000), pageSize = bounded("pageSize", 50, 1...200)
+            let all = state.store.list { $0.pageID == pageID && !$0.messages.isEmpty }
+                .sorted { ($0.lastMessageAt ?? 0, $0.id) > ($1.lastMessageAt ?? 0, $1.id) }
             let start = min(all.count, page * pageSize)
             let slice = all[start..<min(all.count, start + pageSize)]
             return Reply.json([
@@ -172,6 +179,9 @@ struct PageAIRoutes {
             guard existing.kind == .agent(pageID: pageID) else { throw Refusal(status: .forbidden, error: "Forbidden") }
             return id
         }
+        // A deleted one keeps its row on the real server: history_deleted, 404
+        // (page-chat-turn.ts:672-682).
+        guard !state.store.wasDeleted(id) else { throw Refusal.notFound("Conversation not found") }
         guard Identifiers.isCuid(id) else { throw Refusal.badRequest("Invalid conversationId") }
         let text = source["question"]?.stringValue
             ?? source["messages"]?.arrayValue?.last?["parts"]?.arrayValue?.first?["text"]?.stringValue ?? "New conversation"
@@ -179,14 +189,22 @@ struct PageAIRoutes {
         return id
     }
 
+    /// One conversation of the listing (conversations/route.ts:93-116): the title made from
+    /// the first user message (extractPreviewText, generateTitle:
+    /// conversation-repository.ts:88-123), the times of its first and last messages.
     private func conversationListing(_ conversation: Conversation) -> JSON {
-        let first = conversation.messages.first { $0.role == "user" }?.plainText ?? ""
+        func prefix(_ text: String, _ units: Int) -> String { String(decoding: Array(text.utf16.prefix(units)), as: UTF16.self) }
+        let preview = conversation.messages.first { $0.role == "user" }.map { prefix($0.plainText, 100) } ?? "New conversation"
+        let title = preview.utf16.count > 50 ? prefix(preview, 50) + "..." : preview
+        let first = conversation.messages.first?.createdAt ?? conversation.createdAt
+        let last = conversation.messages.last
+        let lastAt: JSON = .string(Timestamp.iso8601(last?.createdAt ?? conversation.createdAt))
         return [
-            "id": .string(conversation.id), "title": .string(conversation.title),
-            "preview": .string(String(first.prefix(100))),
-            "createdAt": .string(Timestamp.iso8601(conversation.createdAt)),
-            "updatedAt": .string(Timestamp.iso8601(conversation.updatedAt)),
+            "id": .string(conversation.id), "title": .string(title), "preview": .string(preview),
+            "createdAt": .string(Timestamp.iso8601(first)), "updatedAt": lastAt,
             "messageCount": .integer(Int64(conversation.messages.count)),
+            "isShared": false, "isOwner": true, "sessionId": .null,
+            "lastMessage": ["role": last.map { .string($0.role) } ?? .null, "timestamp": lastAt],
         ]
     }
 
