@@ -139,5 +139,33 @@ import TestSupport
         #expect(made["createdAt"] as? String == messages?.first?["createdAt"] as? String)
         #expect(made["updatedAt"] as? String == messages?.last?["createdAt"] as? String)
     }
+
+    // apps/web/src/app/api/auth/logout/route.ts:13-120: no credential asked for (a public
+    // path of the middleware); it revokes the cookie's session when there is one and always
+    // answers 200, clearing the cookies (cookie-config.ts:112-131).
+    @Test func logoutAnswersWhateverTheCredential() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        for headers in [[:], ["Authorization": "Bearer \(LocalServer.mcpKey)"], Self.session] {
+            let logout = try server.request("POST", "/api/auth/logout", headers: headers)
+            #expect(logout.status == 200, "\(headers): \(logout.text)")
+            #expect(try logout.jsonObject()["message"] as? String == "Logged out successfully")
+            #expect(logout.headers["set-cookie"]?.contains("Expires=Thu, 01 Jan 1970 00:00:00 GMT") == true)
+        }
+    }
+
+    // apps/web/src/app/api/ai/chat/active-streams/route.ts:70-96: a channel that is a page the
+    // user cannot view (one that does not exist) is 403, as another user's global channel is.
+    @Test func activeStreamsOfAPageThatIsNotThereIsForbidden() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let path = "/api/ai/chat/active-streams?channelId="
+        #expect(try server.request("GET", path + "page_agent_demo", headers: Self.session).status == 200)
+        for channel in ["no_such_page", "user:someone_else:global"] {
+            let refused = try server.request("GET", path + channel, headers: Self.session)
+            #expect(refused.status == 403, "\(channel): \(refused.text)")
+            #expect(try refused.jsonObject()["error"] as? String == "Forbidden")
+        }
+    }
 }
 
