@@ -167,5 +167,19 @@ import TestSupport
             #expect(try refused.jsonObject()["error"] as? String == "Forbidden")
         }
     }
+
+    // apps/web/src/app/api/ai/chat/messages/route.ts:41-47: a page the user cannot view (one
+    // that does not exist) is 403 with the route's words; any other page answers its messages.
+    @Test func aPagesMessagesOfAPageThatIsNotThereAreForbidden() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let refused = try server.request("GET", "/api/ai/chat/messages?pageId=no_such_page", headers: Self.session)
+        #expect(refused.status == 403, "\(refused.text)")
+        #expect(try refused.jsonObject()["error"] as? String == "You need view permission to access this page's chat messages")
+        #expect(try refused.jsonObject()["details"] as? String == "Contact the page owner to request access")
+        let document = try server.request("GET", "/api/ai/chat/messages?pageId=page_doc_demo", headers: Self.session)
+        #expect(document.status == 200, "\(document.text)")
+        #expect((try document.json() as? [Any])?.isEmpty == true)
+    }
 }
 

@@ -38,14 +38,25 @@ struct PageAIRoutes {
         }
 
         // apps/web/src/app/api/ai/chat/messages/route.ts (GET): pageId, then the key's drive
-        // scope (:35-39), then the page.
+        // scope (:35-39), then the page (:41-47).
         router.get("/api/ai/chat/messages") { request, context in
             let credential = try auth.require(request, scope: .sessionOrMCP)
             guard let pageID = request.query("pageId"), !pageID.isEmpty else {
                 throw Refusal.badRequest("pageId is required")
             }
-            if state.dialect.isCurrent { try DriveScope.checkPage(credential, pageID, in: state.agents) }
-            guard state.agents.isAgent(pageID) else { throw Refusal.notFound("Page not found") }
+            if state.dialect.isCurrent {
+                try DriveScope.checkPage(credential, pageID, in: state.agents)
+                // canPrincipalViewPage (:41-47): false for a page that does not exist; any
+                // page the user sees has its messages here (none but an agent's).
+                guard state.agents.page(pageID) != nil else {
+                    throw Refusal(Reply.json([
+                        "error": "You need view permission to access this page's chat messages",
+                        "details": "Contact the page owner to request access",
+                    ], status: .forbidden))
+                }
+            } else {
+                guard state.agents.isAgent(pageID) else { throw Refusal.notFound("Page not found") }
+            }
             try await history.dropIfArmed(context)
             let conversations = state.store.list(kind: .agent(pageID: pageID))
             // The conversation named, or with none every conversation of the page, interleaved
