@@ -29,6 +29,8 @@ struct PsLocalServer: ParsableCommand {
               global    conversation demoglobalconversation (--history-messages)
               drive     drivedemo; AI_CHAT page page_agent_demo with the
                         conversation demoagentconversation; page page_doc_demo
+              drive     driveteam (current only); AI_CHAT page page_agent_team,
+                        which a key scoped to drivedemo does not reach
               keys      MCP key id key_demo; OAuth grant grant_demo; one
                         step-up token ps_stepup_demo (good once, for
                         revoking grant_demo)

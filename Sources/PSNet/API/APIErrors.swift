@@ -35,6 +35,11 @@ public enum APIErrors {
         case 403 where body.error == "Subscription required":
             return ToolError(.forbidden, "the model needs a paid plan\(reason) (\(where_)); "
                 + "the free plan runs only the free models (GET /api/ai/models marks them free)")
+        case 403 where body.error == "This token does not have access to this drive":
+            // checkMCPDriveScope/checkMCPPageScope on PageSpace: a key scoped to other drives.
+            return ToolError(.forbidden, "outside this key's drives\(reason) (\(where_)); a drive-scoped MCP key reaches "
+                + "only the pages of its own drives: log in with a key for that drive (ps-auth login --device --drive ID) "
+                + "or with one not scoped to drives")
         case 403:
             if body.code == "CSRF_TOKEN_MISSING" || body.code == "CSRF_TOKEN_INVALID" {
                 return ToolError(.forbidden, "forbidden\(reason) (\(where_)); log in again with `ps-auth login` for a new CSRF token")

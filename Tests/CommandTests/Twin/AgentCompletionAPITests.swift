@@ -32,7 +32,8 @@ import TestSupport
         let object = try models.jsonObject()
         #expect(object["object"] as? String == "list")
         let data = try #require(object["data"] as? [[String: Any]])
-        #expect(data.map { $0["id"] as? String } == [Self.agentModel])
+        // Every drive's agents: the seeded second drive has one too.
+        #expect(data.map { $0["id"] as? String } == [Self.agentModel, "ps-agent://page_agent_team"])
         #expect(data.first?["object"] as? String == "model")
         #expect(data.first?["owned_by"] as? String == "pagespace")
         #expect(data.first?["created"] is Int)

@@ -43,7 +43,8 @@ import TestSupport
         let sandbox = try NetworkSandbox(server: server)
         let agents = try sandbox.run("ps-agents", ["list"])
         #expect(agents.status == 0, "\(agents.stderrText)")
-        #expect(try Records.parse(agents.stdoutText).count == 2)
+        // Both here and the seeded second drive's.
+        #expect(try Records.parse(agents.stdoutText).count == 3)
     }
 
     // apps/web/src/app/api/ai/page-agents/consult/route.ts:211-212 (the body), 715-720
@@ -141,7 +142,7 @@ import TestSupport
         _ = try Self.createPage(server, title: "Not An Agent", type: "DOCUMENT")
         let models = try server.request("GET", "/api/v1/models", headers: Self.mcp).jsonObject()
         let data = try #require(models["data"] as? [[String: Any]])
-        #expect(data.map { $0["id"] as? String } == ["ps-agent://page_agent_demo", "ps-agent://\(id)"])
+        #expect(data.map { $0["id"] as? String } == ["ps-agent://page_agent_demo", "ps-agent://page_agent_team", "ps-agent://\(id)"])
         let created = try #require(data.last?["created"] as? Int)
         #expect(abs(Double(created) - Date().timeIntervalSince1970) < 600)
         let sandbox = try NetworkSandbox(extra: [

@@ -25,11 +25,12 @@ import TestSupport
         for sandbox in [try NetworkSandbox(server: server), try Self.mcp(server)] {
             let drives = try sandbox.run("ps-agents", ["drives"])
             #expect(drives.status == 0, "\(drives.stderrText)")
-            #expect(Records.ids(try Records.parse(drives.stdoutText)) == ["drivedemo"])
+            // The seeded second drive too.
+            #expect(Records.ids(try Records.parse(drives.stdoutText)) == ["drivedemo", "driveteam"])
             let agents = try sandbox.run("ps-agents", [])
             #expect(agents.status == 0, "\(agents.stderrText)")
             let records = try Records.parse(agents.stdoutText)
-            #expect(Records.ids(records) == ["page_agent_demo"])
+            #expect(Records.ids(records) == ["page_agent_demo", "page_agent_team"])
             #expect(records.first?["title"] as? String == "Research Assistant")
             #expect(records.first?["driveName"] as? String == "Demo Drive")
             // The seeded agent has today's default pair (packages/lib/src/ai/model-defaults.ts:6-7).
@@ -144,8 +145,8 @@ import TestSupport
         #expect(body["driveId"] as? String == "drivedemo")
         #expect(body["systemPrompt"] as? String == "Be brief.")
         let listed = try Records.parse(try sandbox.run("ps-agents", ["list"]).stdoutText)
-        #expect(Records.ids(listed) == ["page_agent_demo", id])
-        #expect(listed.last?["aiProvider"] as? String == "default")
+        #expect(Records.ids(listed) == ["page_agent_demo", id, "page_agent_team"])
+        #expect(listed.first { $0["id"] as? String == id }?["aiProvider"] as? String == "default")
         let shown = try #require(try Records.parse(try sandbox.run("ps-agents", ["show", "release notes"]).stdoutText).first)
         #expect(shown["systemPrompt"] as? String == "Be brief.")
         let noDrive = try sandbox.run("ps-agents", ["create", "--drive", "elsewhere", "--title", "X"])

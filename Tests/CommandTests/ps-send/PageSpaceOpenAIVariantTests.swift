@@ -93,7 +93,13 @@ import TestSupport
     @Test func pageMeansTheAgentsModelAndTheOnlyListedModelIsTheDefault() throws {
         let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
         defer { server.stop() }
-        let sandbox = try Self.loggedIn(server)
+        // A key scoped to drivedemo: the server lists that drive's one agent (the seeded
+        // second drive has another).
+        let sandbox = try NetworkSandbox()
+        let login = try sandbox.run(
+            "ps-auth", ["login", "--api", "openai", "--server", server.baseURL + "/api/v1", "--with-token"],
+            stdin: try DriveScopedKeyTests.scopedKey(server, drive: "drivedemo") + "\n")
+        #expect(login.status == 0, "\(login.stderrText)")
 
         let models = try sandbox.run("ps-models", [])
         #expect(models.status == 0, "\(models.stderrText)")

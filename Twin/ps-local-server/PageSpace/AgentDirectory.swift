@@ -44,14 +44,20 @@ final class AgentDirectory: Sendable {
     }
 
     private let pages: Mutex<[Page]>
+    /// The user's drives, in the order GET /api/drives lists them.
+    let drives: [SeedData.Drive]
 
-    init(catalog: ModelCatalog) {
-        pages = Mutex(SeedData.pages.map { seed in
-            Page(id: seed.id, title: seed.title, type: seed.type, driveID: SeedData.driveID, position: seed.position,
+    init(catalog: ModelCatalog, drives: [SeedData.Drive] = [SeedData.demoDrive]) {
+        self.drives = drives
+        let driveIDs = Set(drives.map(\.id))
+        pages = Mutex(SeedData.pages.filter { driveIDs.contains($0.driveID) }.map { seed in
+            Page(id: seed.id, title: seed.title, type: seed.type, driveID: seed.driveID, position: seed.position,
                  createdAt: SeedData.pageCreatedAt, updatedAt: Timestamp.seedEpoch,
                  config: seed.type == "AI_CHAT" ? .seeded(catalog) : Config())
         })
     }
+
+    func drive(_ id: String) -> SeedData.Drive? { drives.first { $0.id == id } }
 
     /// A drive's pages in position order.
     func pages(inDrive driveID: String) -> [Page] {

@@ -126,10 +126,16 @@ struct AuthRoutes {
                 return Reply.json(.object(user))
             }
             // apps/web/src/app/api/auth/logout/route.ts: ends the session of the browser's
-            // cookie; a bearer token is left as it was (this server has no cookie sessions).
-            router.post("/api/auth/logout") { request, _ in
-                _ = try state.authenticator.require(request, scope: .sessionOnly)
-                return Reply.json(["message": "Logged out successfully"])
+            // cookie, if any, and answers 200 whatever the credential (a public path:
+            // EdgeGate), clearing both cookies (:113-120; cookie-config.ts:112-131); a bearer
+            // token is left as it was (this server has no cookie sessions).
+            router.post("/api/auth/logout") { _, _ in
+                var headers = HTTPFields()
+                headers.append(HTTPField(name: .setCookie, value:
+                    "session=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Strict"))
+                headers.append(HTTPField(name: .setCookie, value:
+                    "ps_logged_in=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; SameSite=Strict"))
+                return Reply.json(["message": "Logged out successfully"], headers: headers)
             }
         case .openai, .lucid, .gemini:
             break  // No accounts here: an OpenAI-compatible server and Lucid ask for none; Firebase issues the Gemini API's.

@@ -13,17 +13,19 @@ struct PageAIRoutes {
         let auth = state.authenticator
 
         // apps/web/src/app/api/ai/chat/route.ts (handle-chat-turn.ts, page-chat-turn.ts): on
-        // the current server the file parts are checked first, the model's vision once the
-        // page is found (the request's model, else the page's), both before the conversation.
+        // the current server the key's drive scope first (page-chat-turn.ts:436-440), then
+        // the file parts, the model's vision once the page is found (the request's model,
+        // else the page's), both before the conversation.
         router.post("/api/ai/chat") { request, _ in
             if state.dialect.isCurrent { try BrowserSessionID.require(request) }
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            let credential = try auth.require(request, scope: .sessionOrMCP)
             var request = request
             let body = try await request.jsonBody()
             guard let pageID = body["chatId"]?.stringValue, !pageID.isEmpty else {
                 throw Refusal.badRequest("chatId is required")
             }
             if state.dialect.isCurrent {
+                try DriveScope.checkPage(credential, pageID, in: state.agents)
                 try ImageGate.checkFileParts(body)
                 guard let page = state.agents.page(pageID), page.type == "AI_CHAT" else { throw Refusal.notFound("Page not found") }
                 let selected = body["selectedModel"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
@@ -35,12 +37,26 @@ struct PageAIRoutes {
             return try ReplyStreamer.respond(to: body, conversationID: conversationID, state: state)
         }
 
+        // apps/web/src/app/api/ai/chat/messages/route.ts (GET): pageId, then the key's drive
+        // scope (:35-39), then the page (:41-47).
         router.get("/api/ai/chat/messages") { request, context in
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            let credential = try auth.require(request, scope: .sessionOrMCP)
             guard let pageID = request.query("pageId"), !pageID.isEmpty else {
                 throw Refusal.badRequest("pageId is required")
             }
-            guard state.agents.isAgent(pageID) else { throw Refusal.notFound("Page not found") }
+            if state.dialect.isCurrent {
+                try DriveScope.checkPage(credential, pageID, in: state.agents)
+                // canPrincipalViewPage (:41-47): false for a page that does not exist; any
+                // page the user sees has its messages here (none but an agent's).
+                guard state.agents.page(pageID) != nil else {
+                    throw Refusal(Reply.json([
+                        "error": "You need view permission to access this page's chat messages",
+                        "details": "Contact the page owner to request access",
+                    ], status: .forbidden))
+                }
+            } else {
+                guard state.agents.isAgent(pageID) else { throw Refusal.notFound("Page not found") }
+            }
             try await history.dropIfArmed(context)
             let conversations = state.store.list(kind: .agent(pageID: pageID))
             // The conversation named, or with none every conversation of the page, interleaved
@@ -60,12 +76,22 @@ struct PageAIRoutes {
 
         guard state.dialect.isCurrent else { return }
 
+        // apps/web/src/app/api/ai/page-agents/[agentId]/conversations/route.ts (GET): the
+        // agent (:46-51), then the key's drive scope (:55-59); page and pageSize through
+        // parseBoundedIntParam (0-10000, 1-200). Only conversations with messages, the
+        // agent's and the client threads stamped with it, most recent message first
+        // (conversation-repository.ts listConversations:448-531, unifiedPageScopeSql).
         router.get("/api/ai/page-agents/:agentId/conversations") { request, context in
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            let credential = try auth.require(request, scope: .sessionOrMCP)
             let pageID = try agentPage(context)
-            let page = max(0, request.query("page").flatMap { Int($0) } ?? 0)
-            let pageSize = min(max(1, request.query("pageSize").flatMap { Int($0) } ?? 50), 100)
-            let all = state.store.list(kind: .agent(pageID: pageID))
+            try DriveScope.checkPage(credential, pageID, in: state.agents)
+            func bounded(_ name: String, _ fallback: Int, _ range: ClosedRange<Int>) -> Int {
+                let value = request.query(name).flatMap(AgentConversationRoutes.parseInt) ?? fallback
+                return min(range.upperBound, max(range.lowerBound, value))
+            }
+            let page = bounded("page", 0, 0...10_000), pageSize = bounded("pageSize", 50, 1...200)
+            let all = state.store.list { $0.pageID == pageID && !$0.messages.isEmpty }
+                .sorted { ($0.lastMessageAt ?? 0, $0.id) > ($1.lastMessageAt ?? 0, $1.id) }
             let start = min(all.count, page * pageSize)
             let slice = all[start..<min(all.count, start + pageSize)]
             return Reply.json([
@@ -83,10 +109,12 @@ struct PageAIRoutes {
         // only the agent's messages of that conversation (unifiedPageScope(agentId), :151-156):
         // another agent's or a Global conversation has none here, though its rev is still
         // given (:118, 289); a conversation that does not exist has a null rev. The answer
-        // names the conversation and counts the messages (:277-290).
+        // names the conversation and counts the messages (:277-290). The agent first
+        // (:70-81), then the key's drive scope (:85-89).
         router.get("/api/ai/page-agents/:agentId/conversations/:conversationId/messages") { request, context in
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            let credential = try auth.require(request, scope: .sessionOrMCP)
             let pageID = try agentPage(context)
+            try DriveScope.checkPage(credential, pageID, in: state.agents)
             let conversationID = context.parameters.get("conversationId") ?? ""
             let query = HistoryQuery(request.uri, unknownDirection: .becomesBefore)
             try await history.dropIfArmed(context)
@@ -106,7 +134,7 @@ struct PageAIRoutes {
         // null, throws inside the try: the catch-all 500 quoting the error (route.ts:211-212,
         // 723-728).
         router.post("/api/ai/page-agents/consult") { request, _ in
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            let credential = try auth.require(request, scope: .sessionOrMCP)
             var request = request
             let body: JSON
             switch try await request.javaScriptJSONBody() {
@@ -123,6 +151,8 @@ struct PageAIRoutes {
                 throw Refusal.notFound("Agent with ID \"\(agentID)\" not found")
             }
             guard agent.type == "AI_CHAT" else { throw Refusal.badRequest("Page \"\(agentID)\" is not an AI agent") }
+            try DriveScope.checkPage(credential, agentID, in: state.agents)  // route.ts:243-247
+            try ChatAdmission.admitAgentRun(agent, userFallback: false, state: state)  // route.ts:265-293
             let conversationID: String
             if let requested = body["conversationId"]?.stringValue, !requested.isEmpty {
                 guard state.store.conversation(requested)?.kind == .agent(pageID: agentID) else {
@@ -160,6 +190,9 @@ struct PageAIRoutes {
             guard existing.kind == .agent(pageID: pageID) else { throw Refusal(status: .forbidden, error: "Forbidden") }
             return id
         }
+        // A deleted one keeps its row on the real server: history_deleted, 404
+        // (page-chat-turn.ts:672-682).
+        guard !state.store.wasDeleted(id) else { throw Refusal.notFound("Conversation not found") }
         guard Identifiers.isCuid(id) else { throw Refusal.badRequest("Invalid conversationId") }
         let text = source["question"]?.stringValue
             ?? source["messages"]?.arrayValue?.last?["parts"]?.arrayValue?.first?["text"]?.stringValue ?? "New conversation"
@@ -167,14 +200,22 @@ struct PageAIRoutes {
         return id
     }
 
+    /// One conversation of the listing (conversations/route.ts:93-116): the title made from
+    /// the first user message (extractPreviewText, generateTitle:
+    /// conversation-repository.ts:88-123), the times of its first and last messages.
     private func conversationListing(_ conversation: Conversation) -> JSON {
-        let first = conversation.messages.first { $0.role == "user" }?.plainText ?? ""
+        func prefix(_ text: String, _ units: Int) -> String { String(decoding: Array(text.utf16.prefix(units)), as: UTF16.self) }
+        let preview = conversation.messages.first { $0.role == "user" }.map { prefix($0.plainText, 100) } ?? "New conversation"
+        let title = preview.utf16.count > 50 ? prefix(preview, 50) + "..." : preview
+        let first = conversation.messages.first?.createdAt ?? conversation.createdAt
+        let last = conversation.messages.last
+        let lastAt: JSON = .string(Timestamp.iso8601(last?.createdAt ?? conversation.createdAt))
         return [
-            "id": .string(conversation.id), "title": .string(conversation.title),
-            "preview": .string(String(first.prefix(100))),
-            "createdAt": .string(Timestamp.iso8601(conversation.createdAt)),
-            "updatedAt": .string(Timestamp.iso8601(conversation.updatedAt)),
+            "id": .string(conversation.id), "title": .string(title), "preview": .string(preview),
+            "createdAt": .string(Timestamp.iso8601(first)), "updatedAt": lastAt,
             "messageCount": .integer(Int64(conversation.messages.count)),
+            "isShared": false, "isOwner": true, "sessionId": .null,
+            "lastMessage": ["role": last.map { .string($0.role) } ?? .null, "timestamp": lastAt],
         ]
     }
 

@@ -13,33 +13,38 @@ struct WorkspaceRoutes {
         // scoped MCP key lists exactly its own drives (route.ts:83-95, listScopedDrivesWithMembership).
         router.get("/api/drives") { request, _ in
             let allowed = Authenticator.allowedDrives(try auth.require(request, scope: .anyToken))
-            return Reply.json(allowed.isEmpty || allowed.contains(SeedData.driveID) ? [SeedData.drive] : [])
+            let drives = state.agents.drives.filter { allowed.isEmpty || allowed.contains($0.id) }
+            return Reply.json(.array(drives.map(\.json)))
         }
+        // apps/web/src/app/api/drives/[driveId]/pages/route.ts (GET): the key's drive scope
+        // first (:103-105), then the drive (:116-122).
         router.get("/api/drives/:driveId/pages") { request, context in
-            _ = try auth.require(request, scope: .sessionOrMCP)
-            guard context.parameters.get("driveId") == SeedData.driveID else {
-                throw Refusal(status: .notFound, error: "Drive not found")
-            }
-            return Reply.json(.array(state.agents.pages(inDrive: SeedData.driveID).map(\.json)))
+            let credential = try auth.require(request, scope: .sessionOrMCP)
+            let driveID = context.parameters.get("driveId") ?? ""
+            try DriveScope.checkDrive(credential, driveID)
+            guard state.agents.drive(driveID) != nil else { throw Refusal(status: .notFound, error: "Drive not found") }
+            return Reply.json(.array(state.agents.pages(inDrive: driveID).map(\.json)))
         }
         // apps/web/src/app/api/drives/[driveId]/agents/route.ts (GET): no access to a drive
         // (an unknown one included) is a 403; agents in position order, provider and model
-        // "default" when unset, a system prompt preview unless includeSystemPrompt=true.
+        // "default" when unset, a system prompt preview unless includeSystemPrompt=true. The
+        // key's drive scope comes first (:44-46).
         router.get("/api/drives/:driveId/agents") { request, context in
-            _ = try auth.require(request, scope: .sessionOrMCP)
-            guard context.parameters.get("driveId") == SeedData.driveID else {
+            let credential = try auth.require(request, scope: .sessionOrMCP)
+            try DriveScope.checkDrive(credential, context.parameters.get("driveId") ?? "")
+            guard let drive = state.agents.drive(context.parameters.get("driveId") ?? "") else {
                 throw Refusal(status: .forbidden, error: "You don't have access to this drive")
             }
             let includeSystemPrompt = request.query("includeSystemPrompt") == "true"
             let includeTools = request.query("includeTools") != "false"
-            let agents = state.agents.pages(inDrive: SeedData.driveID).filter { $0.type == "AI_CHAT" }
+            let agents = state.agents.pages(inDrive: drive.id).filter { $0.type == "AI_CHAT" }
             // route.ts:145-165: the counts over what the caller may see (every agent here).
             let withTools = agents.filter { includeTools && !$0.config.enabledTools.isEmpty }.count
             return Reply.json([
-                "success": true, "driveId": .string(SeedData.driveID), "driveName": "Demo Drive", "driveSlug": "demo-drive",
+                "success": true, "driveId": .string(drive.id), "driveName": .string(drive.name), "driveSlug": .string(drive.slug),
                 "agents": .array(agents.map { Self.agentSummary($0, includeSystemPrompt: includeSystemPrompt, includeTools: includeTools) }),
                 "count": .integer(Int64(agents.count)),
-                "summary": .string("Found \(agents.count) accessible AI agent(s) in drive \"Demo Drive\""),
+                "summary": .string("Found \(agents.count) accessible AI agent(s) in drive \"\(drive.name)\""),
                 "stats": [
                     "totalInDrive": .integer(Int64(agents.count)), "accessible": .integer(Int64(agents.count)),
                     "withSystemPrompt": .integer(Int64(agents.filter { !$0.config.systemPrompt.isEmpty }.count)),
@@ -49,25 +54,27 @@ struct WorkspaceRoutes {
                     .string(agents.isEmpty ? "No agents found - consider creating one" : "Use read_page to view full agent configurations"),
                     "Use update_agent_config to modify agent settings",
                     "Use spawn_session (with the agent id as `agent`) to delegate to specific agents",
-                    .string("Drive: Demo Drive (\(SeedData.driveID))"),
+                    .string("Drive: \(drive.name) (\(drive.id))"),
                 ],
             ])
         }
         // apps/web/src/app/api/pages/route.ts (POST): zod-checked body, tools checked against
         // the available ones, 201 with the page.
         router.post("/api/pages") { request, _ in
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            let credential = try auth.require(request, scope: .sessionOrMCP)
             var request = request
             guard let body = try await request.jsonBodyIfValid(), body.objectValue != nil else {
                 throw Refusal(status: .internalServerError, error: "Failed to create page")
             }
-            return try createPage(body)
+            return try createPage(body, credential: credential)
         }
         // apps/web/src/app/api/pages/[pageId]/agent-config/route.ts (GET): session or MCP key
         // (route.ts:15-16); JWT only on the legacy server (route.ts:8 at 458264c5b).
         let configScope: Authenticator.Scope = state.dialect.isCurrent ? .sessionOrMCP : .sessionOnly
         router.get("/api/pages/:pageId/agent-config") { request, context in
-            _ = try auth.require(request, scope: configScope)
+            let credential = try auth.require(request, scope: configScope)
+            // The key's drive scope first (route.ts:32-34).
+            try DriveScope.checkPage(credential, context.parameters.get("pageId") ?? "", in: state.agents)
             // canPrincipalEditPage is false for a page that does not exist: a 403, not a 404.
             guard let page = state.agents.page(context.parameters.get("pageId") ?? "") else {
                 throw Refusal(status: .forbidden, error: "You do not have permission to view this page configuration")
@@ -77,12 +84,13 @@ struct WorkspaceRoutes {
         // apps/web/src/app/api/pages/[pageId]/agent-config/route.ts (PATCH, and on the current
         // server PUT its alias; the legacy route.ts exports GET and PATCH only, 13 and 86)
         let patch: @Sendable (Request, ServerContext) async throws -> Response = { request, context in
-            _ = try auth.require(request, scope: configScope)
+            let credential = try auth.require(request, scope: configScope)
             var request = request
             // request.json() throwing, or .trim() of a non-string: the route's catch-all 500.
             guard let body = try await request.jsonBodyIfValid() else {
                 throw Refusal(status: .internalServerError, error: "Failed to update agent configuration")
             }
+            try DriveScope.checkPage(credential, context.parameters.get("pageId") ?? "", in: state.agents)  // route.ts:133-135
             guard let page = state.agents.page(context.parameters.get("pageId") ?? "") else {
                 throw Refusal(status: .forbidden, error: "You do not have permission to edit this page configuration")
             }
@@ -96,7 +104,7 @@ struct WorkspaceRoutes {
     /// PageType (packages/lib/src/utils/enums.ts:1-11, FILE included), none experimental.
     static let creatableTypes = ["FOLDER", "DOCUMENT", "CHANNEL", "AI_CHAT", "CANVAS", "FILE", "SHEET", "TASK_LIST", "CODE"]
 
-    private func createPage(_ body: JSON) throws -> Response {
+    private func createPage(_ body: JSON, credential: Authenticator.Credential) throws -> Response {
         var problems: [String] = []
         let title = body["title"]?.stringValue ?? ""
         if title.isEmpty { problems.append("Title is required") }
@@ -114,8 +122,9 @@ struct WorkspaceRoutes {
             problems.append("Invalid input: expected array")
         }
         guard problems.isEmpty else { throw Refusal.badRequest(problems.joined(separator: ". ")) }
+        try DriveScope.checkCreate(credential, driveID: driveID)  // route.ts:53-56
         if let tools, let invalid = Self.invalidTools(tools) { throw Refusal.badRequest("Invalid tools: " + invalid) }
-        guard driveID == SeedData.driveID else { throw Refusal.notFound("Drive not found") }
+        guard state.agents.drive(driveID) != nil else { throw Refusal.notFound("Drive not found") }
         let config = AgentDirectory.Config(
             systemPrompt: body["systemPrompt"]?.stringValue ?? "", enabledTools: tools ?? [],
             aiProvider: body["aiProvider"]?.stringValue ?? "", aiModel: body["aiModel"]?.stringValue ?? "")

@@ -29,13 +29,19 @@ struct AgentCompletionRoutes {
 
         // Follows apps/web/src/app/api/v1/chat/completions/route.ts
         router.post("/api/v1/chat/completions") { request, _ in
-            _ = try auth.require(request, scope: .mcpOnly)
+            let credential = try auth.require(request, scope: .mcpOnly)
             var request = request
             guard let body = try await request.jsonBodyIfValid() else { throw Refusal.badRequest("Invalid JSON body") }
             var inference = try InferenceRequest(body)
-            // apps/web/src/app/api/v1/chat/completions/route.ts:106-109: any AI_CHAT page.
-            guard state.agents.isAgent(inference.pageID) else { throw Refusal.notFound("Agent not found") }
+            // route.ts:98-103: the key's drive scope, then (:105-109) any AI_CHAT page.
+            try DriveScope.checkPage(credential, inference.pageID, in: state.agents)
+            guard let agent = state.agents.page(inference.pageID), agent.type == "AI_CHAT" else {
+                throw Refusal.notFound("Agent not found")
+            }
+            // The conversation (route.ts:153-199, a client-managed one made here), then the
+            // admin-only provider and the credit gate (:226-257).
             let conversationID = try conversation(for: inference)
+            try ChatAdmission.admitAgentRun(agent, userFallback: true, state: state)
             // A kept conversation: the stored history and the request's last message only.
             if let conversationID, !inference.clientManagesHistory {
                 inference = inference.threaded(history: state.store.conversation(conversationID)?.messages ?? [])

@@ -62,11 +62,7 @@ enum ChatAdmission {
         // resolveGenerationAdmission: admin-only providers first, then the tier
         // (requiresProSubscription, lib/subscription/rate-limit-middleware.ts:17-21;
         // isModelAllowedForTier, ai-providers-config.ts:85-88). The demo user is no admin.
-        if catalog.adminOnlyProviders.contains(judged.provider) {
-            throw Refusal(Reply.json([
-                "error": "Provider restricted", "message": "This provider is restricted to administrators.",
-            ], status: .forbidden))
-        }
+        if catalog.adminOnlyProviders.contains(judged.provider) { throw adminRestricted }
         if state.subscriptionTier == "free", !catalog.freeTierModels.contains(judged.model) {
             throw subscriptionRequired
         }
@@ -77,6 +73,33 @@ enum ChatAdmission {
             page.config.aiModel = selectedModel
             _ = state.agents.setConfig(pageID, page.config)
         }
+    }
+
+    /// The gates of the two routes that run an agent's own configuration, before anything is
+    /// stored: the admin-only providers, then the credit gate, both judged on the pair that
+    /// runs (resolveProviderModel). Neither route has the subscription gate: a free user's key
+    /// runs an agent set to a paid model. `/api/v1/chat/completions`
+    /// (apps/web/src/app/api/v1/chat/completions/route.ts:204-257; createAIProvider, the pair
+    /// with the user's own as the fallback, provider-factory.ts:62-84, checks no tier) and
+    /// consult (apps/web/src/app/api/ai/page-agents/consult/route.ts:265-293, the agent's pair
+    /// alone). The twin's providers are all metered (isMeteringExempt only skips the credit
+    /// gate for the admin-only one).
+    static func admitAgentRun(_ agent: AgentDirectory.Page, userFallback: Bool, state: ServerState) throws {
+        let catalog = state.aiSettings.catalog
+        let provider = agent.config.aiProvider.isEmpty ? nil : agent.config.aiProvider
+        let model = agent.config.aiModel.isEmpty ? nil : agent.config.aiModel
+        let stored = userFallback ? state.aiSettings.current : AISettingsStore.Selection(provider: "", model: nil)
+        if catalog.adminOnlyProviders.contains(resolve(provider, model, stored: stored, catalog: catalog).provider) {
+            throw adminRestricted
+        }
+        try checkCredits(state)
+    }
+
+    /// createAdminRestrictedResponse (lib/subscription/rate-limit-middleware.ts:42-50).
+    static var adminRestricted: Refusal {
+        Refusal(Reply.json([
+            "error": "Provider restricted", "message": "This provider is restricted to administrators.",
+        ], status: .forbidden))
     }
 
     /// createSubscriptionRequiredResponse (lib/subscription/rate-limit-middleware.ts:26-35).

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import PSCore
 
@@ -18,13 +19,18 @@ struct GlobalRoutes {
             guard request.query("paginated") == "true" else { return Reply.json(.array(all.map(\.summary))) }
             return try paginatedList(all, request: request)
         }
+        // apps/web/src/app/api/ai/global/route.ts (POST): request.json() throwing, or a null
+        // body destructured, is the catch-all 500 (:88-89, 122-126); the id is a cuid (createId,
+        // global-conversation-repository.ts:335-353).
         router.post("/api/ai/global") { request, _ in
             _ = try auth.require(request, scope: .sessionOnly)
             var request = request
-            let body = try? await request.jsonBody()
-            let title = body?["title"]?.stringValue ?? "New conversation"
+            guard let body = try await request.jsonBodyIfValid(), body != .null else {
+                throw Refusal(status: .internalServerError, error: "Failed to create conversation")
+            }
+            let title = body["title"]?.stringValue ?? "New conversation"
             let conversation = Conversation(
-                id: Identifiers.random(prefix: "conv_"), title: title, kind: .global, createdAt: Timestamp.now())
+                id: Identifiers.cuid(), title: title, kind: .global, createdAt: Timestamp.now())
             state.store.insert(conversation)
             return Reply.json(conversation.summary)
         }
@@ -34,9 +40,12 @@ struct GlobalRoutes {
             _ = try auth.require(request, scope: .sessionOnly)
             return Reply.json(state.store.list(kind: .global).first { !$0.messages.isEmpty }?.summary ?? .null)
         }
+        // apps/web/src/app/api/ai/global/[id]/route.ts (GET, PATCH, DELETE): any active
+        // conversation of the user's, a page agent's too (getConversationById and
+        // updateConversationTitle, global-conversation-repository.ts:400-439, look at no type).
         router.get("/api/ai/global/:id") { request, context in
             _ = try auth.require(request, scope: .sessionOnly)
-            return Reply.json(try globalConversation(context).summary)
+            return Reply.json(try usersConversation(context).summary)
         }
         // apps/web/src/app/api/ai/global/[id]/route.ts (PATCH): the title as sent, unchecked;
         // a body that is not JSON is the route's catch-all 500.
@@ -46,14 +55,14 @@ struct GlobalRoutes {
             guard let body = try await request.jsonBodyIfValid() else {
                 throw Refusal(status: .internalServerError, error: "Failed to update conversation")
             }
-            let id = try globalConversation(context).id
-            guard let title = body["title"]?.stringValue else { return Reply.json(try globalConversation(context).summary) }
+            let id = try usersConversation(context).id
+            guard let title = body["title"]?.stringValue else { return Reply.json(try usersConversation(context).summary) }
             return Reply.json(state.store.rename(id, to: title)?.summary ?? .null)
         }
         // apps/web/src/app/api/ai/global/[id]/route.ts (DELETE)
         router.delete("/api/ai/global/:id") { request, context in
             _ = try auth.require(request, scope: .sessionOnly)
-            guard state.store.remove(try globalConversation(context).id) else { throw Refusal.notFound("Conversation not found") }
+            guard state.store.remove(try usersConversation(context).id) else { throw Refusal.notFound("Conversation not found") }
             return Reply.json(["success": true])
         }
         router.get("/api/ai/global/:id/messages") { request, context in
@@ -78,13 +87,22 @@ struct GlobalRoutes {
     }
 
     /// The conversation a send names; a new one when the id is unknown and cuid-shaped
-    /// (clients make the id of a new conversation themselves).
+    /// (clients make the id of a new conversation themselves), but not a deleted one
+    /// (resolveOrCreateConversation's ConversationHistoryDeletedError: 404,
+    /// global-chat-turn.ts:465-474).
     private func globalConversationCreatingNew(_ context: ServerContext) throws -> Conversation {
         let id = context.parameters.get("id") ?? ""
-        if state.store.conversation(id) == nil, Identifiers.isCuid(id) {
+        if state.store.conversation(id) == nil, Identifiers.isCuid(id), !state.store.wasDeleted(id) {
             state.store.insert(Conversation(id: id, title: "", kind: .global, createdAt: Timestamp.now()))
         }
         return try globalConversation(context)
+    }
+
+    private func usersConversation(_ context: ServerContext) throws -> Conversation {
+        guard let conversation = state.store.conversation(context.parameters.get("id") ?? "") else {
+            throw Refusal.notFound("Conversation not found")
+        }
+        return conversation
     }
 
     private func globalConversation(_ context: ServerContext) throws -> Conversation {
@@ -94,25 +112,45 @@ struct GlobalRoutes {
         return conversation
     }
 
-    /// `?paginated=true&limit=&cursor=`: the cursor is the id of the last conversation seen.
+    /// `?paginated=true&limit=&cursor=` (apps/web/src/app/api/ai/global/route.ts:42-60;
+    /// global-conversation-repository.ts listConversationsPaginated:256-330): limit through
+    /// parseBoundedIntParam (unreadable: 20; 1...100); the cursor is opaque, the sort key and id
+    /// of the last conversation given (encodeCursor, lib/conversations/conversation-recency.ts:
+    /// 115-131), and means "older than that"; one that does not decode is ignored: page one
+    /// (decodeCursor, :133-157).
     private func paginatedList(_ all: [Conversation], request: Request) throws -> Response {
-        var limit = 20
-        if let text = request.query("limit") {
-            guard let value = Int(text) else { throw Refusal.badRequest("limit must be a number") }
-            limit = min(max(value, 1), 100)
+        let limit = min(100, max(1, request.query("limit").flatMap(AgentConversationRoutes.parseInt) ?? 20))
+        var older = all[...]
+        if let cursor = request.query("cursor").flatMap(Self.decodeCursor) {
+            older = all.drop { ($0.updatedAt, $0.id) >= (cursor.sortKey, cursor.id) }
         }
-        var start = 0
-        if let cursor = request.query("cursor"), !cursor.isEmpty {
-            start = (all.firstIndex { $0.id == cursor }).map { $0 + 1 } ?? all.count
-        }
-        let page = all[start..<min(all.count, start + limit)]
-        let hasMore = page.endIndex < all.count
+        let page = older.prefix(limit)
+        let hasMore = page.endIndex < older.endIndex
         return Reply.json([
             "conversations": .array(page.map(\.summary)),
             "pagination": [
-                "hasMore": .bool(hasMore), "nextCursor": hasMore ? .string(page.last!.id) : .null,
+                "hasMore": .bool(hasMore), "nextCursor": hasMore ? .string(Self.encodeCursor(page.last!)) : .null,
                 "limit": .integer(Int64(limit)),
             ],
         ])
+    }
+
+    /// base64url of `{"sortKey","id"}`, the list's sort key being when it was last active.
+    static func encodeCursor(_ conversation: Conversation) -> String {
+        let json: JSON = ["sortKey": .string(Timestamp.iso8601(conversation.updatedAt)), "id": .string(conversation.id)]
+        return Identifiers.base64URL(Array(json.serialized().utf8))
+    }
+
+    /// The sort key (ms since 1970) and id of a cursor; nil for one that is not base64url JSON
+    /// with a string id and a string sortKey that parses as a date.
+    static func decodeCursor(_ cursor: String) -> (sortKey: Int64, id: String)? {
+        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64), let json = try? JSON.parse(bytes: Array(data)),
+              let sortKey = json["sortKey"]?.stringValue, let id = json["id"]?.stringValue else { return nil }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        guard let date = formatter.date(from: sortKey) ?? ISO8601DateFormatter().date(from: sortKey) else { return nil }
+        return (Int64((date.timeIntervalSince1970 * 1000).rounded()), id)
     }
 }

@@ -34,16 +34,16 @@ struct MessageEditRoutes {
         // apps/web/src/app/api/ai/chat/messages/[messageId]/route.ts: Page AI messages only
         // (a Global one is "Message not found"), session tokens and MCP keys.
         router.patch("/api/ai/chat/messages/:messageId") { request, context in
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            let credential = try auth.require(request, scope: .sessionOrMCP)
             var request = request
             let content = try await Self.content(&request)
-            let (conversation, message) = try pageMessage(context, verb: "edited")
+            let (conversation, message) = try pageMessage(context, verb: "edited", credential: credential)
             state.store.append(Self.edited(message, content), to: conversation.id)
             return Reply.json(["success": true, "message": "Message updated successfully"])
         }
         router.delete("/api/ai/chat/messages/:messageId") { request, context in
-            _ = try auth.require(request, scope: .sessionOrMCP)
-            let (_, message) = try pageMessage(context, verb: "deleted")
+            let credential = try auth.require(request, scope: .sessionOrMCP)
+            let (_, message) = try pageMessage(context, verb: "deleted", credential: credential)
             _ = state.store.removeMessage(message.id)
             return Reply.json(["success": true, "message": "Message deleted successfully"])
         }
@@ -53,12 +53,12 @@ struct MessageEditRoutes {
         // force?} does it. This server's tools change nothing, so there are no activities to
         // roll back with messages_and_changes.
         router.get("/api/ai/chat/messages/:messageId/undo") { request, context in
-            _ = try auth.require(request, scope: .sessionOrMCP)
-            let (conversation, message, affected) = try undoTarget(context)
+            let credential = try auth.require(request, scope: .sessionOrMCP)
+            let (conversation, message, affected) = try undoTarget(context, credential: credential)
             return Reply.json(Self.preview(conversation, message, affected: affected.count))
         }
         router.post("/api/ai/chat/messages/:messageId/undo") { request, context in
-            _ = try auth.require(request, scope: .sessionOrMCP)
+            let credential = try auth.require(request, scope: .sessionOrMCP)
             var request = request
             // request.json() throwing is the POST's catch-all 500 (route.ts:218, 382-389).
             guard let body = try await request.jsonBodyIfValid() else {
@@ -67,7 +67,7 @@ struct MessageEditRoutes {
             guard let mode = body["mode"]?.stringValue, mode == "messages_only" || mode == "messages_and_changes" else {
                 throw Refusal.badRequest(#"Invalid mode. Must be "messages_only" or "messages_and_changes""#)
             }
-            let (conversation, _, affected) = try undoTarget(context)
+            let (conversation, _, affected) = try undoTarget(context, credential: credential)
             state.store.undo(affected, in: conversation.id, mode: mode)
             let message = mode == "messages_only"
                 ? "Deleted \(affected.count) messages" : "Deleted \(affected.count) messages and undid 0 changes"
@@ -119,22 +119,33 @@ struct MessageEditRoutes {
         return (conversation, conversation.messages[position])
     }
 
-    private func pageMessage(_ context: ServerContext, verb: String) throws -> (Conversation, StoredMessage) {
+    /// The key's drive scope on the message's page comes after the message is found and
+    /// before the 409 (chat/messages/[messageId]/route.ts:77-84, 219-226).
+    private func pageMessage(_ context: ServerContext, verb: String, credential: Authenticator.Credential) throws
+        -> (Conversation, StoredMessage) {
         let messageID = context.parameters.get("messageId") ?? ""
         if let running = state.streams.lookup(messageID: messageID).running,
-           let conversation = state.store.conversation(running.conversationID), case .agent = conversation.kind {
+           let conversation = state.store.conversation(running.conversationID), case .agent(let pageID) = conversation.kind {
+            try DriveScope.checkPage(credential, pageID, in: state.agents)
             try notStreaming(messageID, verb: verb, in: conversation)
         }
-        guard let (conversation, message) = find(messageID), case .agent = conversation.kind else {
+        guard let (conversation, message) = find(messageID), case .agent(let pageID) = conversation.kind else {
             throw Refusal.notFound("Message not found")
         }
+        try DriveScope.checkPage(credential, pageID, in: state.agents)
         return (conversation, message)
     }
 
-    private func undoTarget(_ context: ServerContext) throws -> (Conversation, StoredMessage, [String]) {
+    /// The message and every later one; the key's drive scope on its page once it is found
+    /// (undo/route.ts:96-101).
+    private func undoTarget(_ context: ServerContext, credential: Authenticator.Credential) throws
+        -> (Conversation, StoredMessage, [String]) {
         let messageID = context.parameters.get("messageId") ?? ""
         guard let (conversation, message) = find(messageID), let position = conversation.position(of: messageID) else {
             throw Refusal.notFound("Message not found or preview failed")
+        }
+        if let pageID = conversation.pageID {
+            try DriveScope.checkPage(credential, pageID, in: state.agents)
         }
         return (conversation, message, conversation.messages[position...].map(\.id))
     }

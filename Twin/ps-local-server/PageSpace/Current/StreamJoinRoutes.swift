@@ -83,7 +83,11 @@ struct StreamJoinRoutes {
             guard let channelID = request.query("channelId") else {
                 throw Refusal.badRequest("channelId is required (or pass scope=user)")
             }
-            if channelID.hasPrefix("user:"), channelID.hasSuffix(":global"), channelID != "user:\(SeedData.userID):global" {
+            // route.ts:70-96: another user's global channel, or a page the user cannot view
+            // (one that does not exist included: canUserViewPage is false), is 403.
+            if channelID.hasPrefix("user:"), channelID.hasSuffix(":global") {
+                guard channelID == "user:\(SeedData.userID):global" else { throw Refusal(status: .forbidden, error: "Forbidden") }
+            } else if state.agents.page(channelID) == nil {
                 throw Refusal(status: .forbidden, error: "Forbidden")
             }
             let conversationID = request.query("conversationId")

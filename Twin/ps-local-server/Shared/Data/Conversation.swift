@@ -130,6 +130,13 @@ struct Conversation: Sendable {
 
     var lastMessageAt: Int64? { messages.last?.createdAt }
 
+    /// The agent page its messages belong to: a page conversation's, or a client thread's
+    /// once stamped; none for Global.
+    var pageID: String? {
+        if case .agent(let pageID) = kind { return pageID }
+        return agentPageID
+    }
+
     /// Where the conversation lives, as its events say (ConversationEventScope).
     var eventScope: JSON {
         switch kind {

@@ -9,6 +9,9 @@ import Synchronization
 /// leave in the order of the writes and their revs.
 final class ConversationStore: Sendable {
     private let conversations = Mutex<[String: Conversation]>([:])
+    /// The ids of deleted conversations: the real servers keep the row (isActive false), so
+    /// a send naming one is refused rather than starting it anew.
+    private let deletedIDs = Mutex<Set<String>>([])
     private let events: ConversationEvents?
 
     init(events: ConversationEvents? = nil) { self.events = events }
@@ -120,6 +123,10 @@ final class ConversationStore: Sendable {
     }
 
     func remove(_ id: String) -> Bool {
-        conversations.withLock { $0.removeValue(forKey: id) != nil }
+        guard conversations.withLock({ $0.removeValue(forKey: id) != nil }) else { return false }
+        deletedIDs.withLock { _ = $0.insert(id) }
+        return true
     }
+
+    func wasDeleted(_ id: String) -> Bool { deletedIDs.withLock { $0.contains(id) } }
 }

@@ -47,7 +47,7 @@ final class ServerState: Sendable {
         gemini = GeminiConversations(idleMs: Int64(geminiIdleMs))
         self.geminiRunsTools = geminiRunsTools
         aiSettings = AISettingsStore(catalog: dialect == .legacy ? .legacy : .current)
-        agents = AgentDirectory(catalog: aiSettings.catalog)
+        agents = AgentDirectory(catalog: aiSettings.catalog, drives: SeedData.drives(dialect))
         self.localModels = localModels
         self.subscriptionTier = subscriptionTier
         self.creditGate = creditGate

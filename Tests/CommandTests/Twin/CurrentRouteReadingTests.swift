@@ -1,0 +1,185 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A second reading of the current PageSpace routes the twin serves, against the real handlers
+/// (2witstudios/PageSpace at HEAD): what differed, as the real route answers it.
+@Suite struct CurrentRouteReadingTests {
+    static let session = ["Authorization": "Bearer \(LocalServer.sessionToken)"]
+
+    /// A Global conversation with messages (an empty one is not listed).
+    static func conversation(_ server: LocalServer, _ title: String) throws -> String {
+        let made = try server.request("POST", "/api/ai/global", headers: Self.session, body: #"{"title":"\#(title)"}"#)
+        let id = try #require(try made.jsonObject()["id"] as? String)
+        let filled = try server.request("POST", "/_test/messages", body: #"{"conversationId":"\#(id)","count":2}"#)
+        #expect(filled.status == 200, "\(filled.text)")
+        return id
+    }
+
+    static func listed(_ server: LocalServer, _ query: String) throws -> (ids: [String], pagination: [String: Any]) {
+        let answer = try server.request("GET", "/api/ai/global?paginated=true&" + query, headers: Self.session)
+        #expect(answer.status == 200, "\(query): \(answer.text)")
+        let object = try answer.jsonObject()
+        let ids = (object["conversations"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        return (ids, object["pagination"] as? [String: Any] ?? [:])
+    }
+
+    // apps/web/src/app/api/ai/global/route.ts:42-60 (parseBoundedIntParam, default 20, 1-100);
+    // lib/conversations/conversation-recency.ts:115-157 (the cursor: base64url of the sort key
+    // and id; one that does not decode is ignored, page one).
+    @Test func theGlobalListsCursorIsOpaqueAndItsLimitIsBounded() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let made = [try Self.conversation(server, "One"), try Self.conversation(server, "Two")]
+        let all = try Self.listed(server, "limit=100").ids
+        #expect(all.count == 3 && Set(made).isSubset(of: Set(all)), "\(all)")
+
+        #expect(try Self.listed(server, "limit=abc").pagination["limit"] as? Int == 20)
+        #expect(try Self.listed(server, "limit=0").pagination["limit"] as? Int == 1)
+        #expect(try Self.listed(server, "limit=500").pagination["limit"] as? Int == 100)
+
+        var seen: [String] = []
+        var query = "limit=1"
+        while true {
+            let page = try Self.listed(server, query)
+            seen += page.ids
+            guard let cursor = page.pagination["nextCursor"] as? String else { break }
+            #expect(!all.contains(cursor), "the cursor is no conversation id")
+            var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+            let decoded = try JSONSerialization.jsonObject(with: try #require(Data(base64Encoded: base64))) as? [String: Any]
+            #expect(decoded?["id"] as? String == page.ids.last)
+            #expect(decoded?["sortKey"] is String)
+            query = "limit=1&cursor=" + cursor
+        }
+        #expect(seen == all)
+        // A cursor that does not decode is page one, not an empty page.
+        #expect(try Self.listed(server, "limit=1&cursor=not-a-cursor").ids == [all[0]])
+        #expect(try Self.listed(server, "limit=1&cursor=\(all[1])").ids == [all[0]])
+
+        // The client walks the pages to the end.
+        let sandbox = try NetworkSandbox(server: server)
+        let listing = try sandbox.run("ps-history", ["--list"])
+        #expect(listing.status == 0, "\(listing.stderrText)")
+        #expect(Records.ids(try Records.parse(listing.stdoutText)) == all)
+    }
+
+    // apps/web/src/app/api/ai/global/route.ts:81-126 (POST): the id is a cuid (createId,
+    // global-conversation-repository.ts:335-353); a body that is not JSON, or null, is the
+    // catch-all 500.
+    @Test func creatingAGlobalConversationGivesACuidAndABadBodyIsA500() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let made = try server.request("POST", "/api/ai/global", headers: Self.session, body: #"{"title":"Scratch"}"#)
+        #expect(made.status == 200)
+        let id = try #require(try made.jsonObject()["id"] as? String)
+        #expect(id.range(of: "^[a-z0-9]{20,32}$", options: .regularExpression) != nil, "\(id)")
+        for body in ["not json", "null"] {
+            let refused = try server.request("POST", "/api/ai/global", headers: Self.session, body: body)
+            #expect(refused.status == 500, "\(body): \(refused.text)")
+            #expect(try refused.jsonObject()["error"] as? String == "Failed to create conversation")
+        }
+    }
+
+    // apps/web/src/app/api/ai/global/[id]/route.ts with getConversationById and
+    // updateConversationTitle (global-conversation-repository.ts:400-439): any active
+    // conversation of the user's, of any type, is read, renamed and deleted here.
+    @Test func theGlobalIdRoutesTakeAnyConversationOfTheUsers() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let path = "/api/ai/global/demoagentconversation"
+        let read = try server.request("GET", path, headers: Self.session)
+        #expect(read.status == 200, "\(read.text)")
+        #expect(try read.jsonObject()["type"] as? String == "page")
+        let renamed = try server.request("PATCH", path, headers: Self.session, body: #"{"title":"Renamed here"}"#)
+        #expect(try renamed.jsonObject()["title"] as? String == "Renamed here")
+        let deleted = try server.request("DELETE", path, headers: Self.session)
+        #expect(try deleted.jsonObject()["success"] as? Bool == true)
+        #expect(try server.request("GET", path, headers: Self.session).status == 404)
+        let listed = try server.request(
+            "GET", "/api/ai/page-agents/page_agent_demo/conversations", headers: Self.session).jsonObject()
+        #expect((listed["conversations"] as? [[String: Any]])?.isEmpty == true)
+        #expect(try server.request("GET", "/api/ai/global/no_such_conversation", headers: Self.session).status == 404)
+        // A deleted conversation is not started anew by a send naming it (its row stays,
+        // isActive false: page-chat-turn.ts:672-682, global-chat-turn.ts:465-474).
+        let sandbox = try NetworkSandbox(server: server)
+        let again = try sandbox.run("ps-send", ["--page", "page_agent_demo", "--conversation", "demoagentconversation", "hello"])
+        #expect(again.status == 6, "\(again.stderrText)")
+        #expect(again.stderrText.contains("Conversation not found"), "\(again.stderrText)")
+        let global = try Self.conversation(server, "Gone")
+        #expect(try server.request("DELETE", "/api/ai/global/\(global)", headers: Self.session).status == 200)
+        let send = try sandbox.run("ps-send", ["--conversation", global, "hello"])
+        #expect(send.status == 6, "\(send.stderrText)")
+    }
+
+    // apps/web/src/app/api/ai/page-agents/[agentId]/conversations/route.ts:64-140 with
+    // conversation-repository.ts:88-123 (preview and title), 448-531 (the listing).
+    @Test func anAgentsConversationsAreTitledFromTheirFirstQuestion() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let mcp = ["Authorization": "Bearer \(LocalServer.mcpKey)"]
+        let question = "What did the team decide about the launch date, and who owns the follow-up?"
+        let consulted = try server.request(
+            "POST", "/api/ai/page-agents/consult", headers: mcp, body: #"{"agentId":"page_agent_demo","question":"\#(question)"}"#)
+        let id = try #require(try consulted.jsonObject()["conversationId"] as? String)
+        let listed = try server.request(
+            "GET", "/api/ai/page-agents/page_agent_demo/conversations?pageSize=500", headers: mcp).jsonObject()
+        #expect((listed["pagination"] as? [String: Any])?["pageSize"] as? Int == 200)
+        let conversations = try #require(listed["conversations"] as? [[String: Any]])
+        #expect(conversations.map { $0["id"] as? String } == [id, "demoagentconversation"])
+        let made = try #require(conversations.first)
+        #expect(made["preview"] as? String == question)
+        #expect(made["title"] as? String == String(question.prefix(50)) + "...")
+        #expect(made["isOwner"] as? Bool == true)
+        #expect(made["isShared"] as? Bool == false)
+        #expect((made["lastMessage"] as? [String: Any])?["role"] as? String == "assistant")
+        #expect(made["messageCount"] as? Int == 2)
+        let messages = try server.request(
+            "GET", "/api/ai/chat/messages?pageId=page_agent_demo&conversationId=\(id)", headers: mcp).json() as? [[String: Any]]
+        #expect(made["createdAt"] as? String == messages?.first?["createdAt"] as? String)
+        #expect(made["updatedAt"] as? String == messages?.last?["createdAt"] as? String)
+    }
+
+    // apps/web/src/app/api/auth/logout/route.ts:13-120: no credential asked for (a public
+    // path of the middleware); it revokes the cookie's session when there is one and always
+    // answers 200, clearing the cookies (cookie-config.ts:112-131).
+    @Test func logoutAnswersWhateverTheCredential() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        for headers in [[:], ["Authorization": "Bearer \(LocalServer.mcpKey)"], Self.session] {
+            let logout = try server.request("POST", "/api/auth/logout", headers: headers)
+            #expect(logout.status == 200, "\(headers): \(logout.text)")
+            #expect(try logout.jsonObject()["message"] as? String == "Logged out successfully")
+            #expect(logout.headers["set-cookie"]?.contains("Expires=Thu, 01 Jan 1970 00:00:00 GMT") == true)
+        }
+    }
+
+    // apps/web/src/app/api/ai/chat/active-streams/route.ts:70-96: a channel that is a page the
+    // user cannot view (one that does not exist) is 403, as another user's global channel is.
+    @Test func activeStreamsOfAPageThatIsNotThereIsForbidden() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let path = "/api/ai/chat/active-streams?channelId="
+        #expect(try server.request("GET", path + "page_agent_demo", headers: Self.session).status == 200)
+        for channel in ["no_such_page", "user:someone_else:global"] {
+            let refused = try server.request("GET", path + channel, headers: Self.session)
+            #expect(refused.status == 403, "\(channel): \(refused.text)")
+            #expect(try refused.jsonObject()["error"] as? String == "Forbidden")
+        }
+    }
+
+    // apps/web/src/app/api/ai/chat/messages/route.ts:41-47: a page the user cannot view (one
+    // that does not exist) is 403 with the route's words; any other page answers its messages.
+    @Test func aPagesMessagesOfAPageThatIsNotThereAreForbidden() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let refused = try server.request("GET", "/api/ai/chat/messages?pageId=no_such_page", headers: Self.session)
+        #expect(refused.status == 403, "\(refused.text)")
+        #expect(try refused.jsonObject()["error"] as? String == "You need view permission to access this page's chat messages")
+        #expect(try refused.jsonObject()["details"] as? String == "Contact the page owner to request access")
+        let document = try server.request("GET", "/api/ai/chat/messages?pageId=page_doc_demo", headers: Self.session)
+        #expect(document.status == 200, "\(document.text)")
+        #expect((try document.json() as? [Any])?.isEmpty == true)
+    }
+}
+
