@@ -24,6 +24,34 @@ extension ReplyOutput {
     /// takes its live region off the screen, to draw it again below that line.
     public func makeRoomForLine() {
         (self as? RenderedReplyOutput)?.clearLiveRegion()
+        (self as? CollectingReplyOutput)?.output.makeRoomForLine()
+    }
+}
+
+/// A reply's stream on its way to another output, rebuilt as it passes (ReplyCollector, as
+/// `ps-parts --final` rebuilds the same bytes): ps-send --archive keeps the reply it wrote.
+public final class CollectingReplyOutput: ReplyOutput {
+    public let output: ReplyOutput
+    private let collector = ReplyCollector()
+
+    public init(_ output: ReplyOutput) { self.output = output }
+
+    /// The bytes go out first; what the collector cannot read only leaves it without a reply.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        try output.write(bytes)
+        try? collector.feed(bytes)
+    }
+
+    public func tick() { output.tick() }
+
+    public func finish() throws { try output.finish() }
+
+    /// The reply, when its stream ended properly (a reply cut short, stopped or without its
+    /// finish is none), marked as ps-parts --final marks it (a reply waiting for a tool).
+    public var wholeReply: JSON? {
+        collector.finish()
+        guard case .complete? = collector.status else { return nil }
+        return collector.reply
     }
 }
 
