@@ -8,23 +8,21 @@ import Synchronization
 /// the first was not, with exit 12 among the jobs' statuses.
 final class BatchArchive: Sendable {
     let origin: String
-    private let failures = Mutex<(count: Int, kept: Int, first: String?)>((0, 0, nil))
+    private let tally = Mutex<(kept: Int, failed: Int, firstFailure: String?)>((0, 0, nil))
     private let turn = Mutex(())
 
     init(origin: String) { self.origin = origin }
 
     func keep(_ exchange: Exchange) {
-        var exchange = exchange
-        exchange.origin = origin
         turn.withLock { _ in
             do {
                 try ExchangeArchive.store(exchange)
-                failures.withLock { $0.kept += 1 }
+                tally.withLock { $0.kept += 1 }
             } catch {
                 let message = (error as? ToolError)?.message ?? ExchangeArchive.failure + "interrupted"
-                failures.withLock { counts in
-                    counts.count += 1
-                    if counts.first == nil { counts.first = message }
+                tally.withLock { tally in
+                    tally.failed += 1
+                    if tally.firstFailure == nil { tally.firstFailure = message }
                 }
             }
         }
@@ -32,11 +30,11 @@ final class BatchArchive: Sendable {
 
     /// "2 of 5 exchanges were not archived (the first: …)", nil when every one was.
     var failure: String? {
-        failures.withLock { counts in
-            guard counts.count > 0, let first = counts.first else { return nil }
-            let total = counts.count + counts.kept
+        tally.withLock { tally in
+            guard let first = tally.firstFailure else { return nil }
+            let total = tally.failed + tally.kept
             let reason = first.hasPrefix(ExchangeArchive.failure) ? String(first.dropFirst(ExchangeArchive.failure.count)) : first
-            return "\(counts.count) of \(total) exchange\(total == 1 ? " was" : "s were") not archived (the first: \(reason))"
+            return "\(tally.failed) of \(total) exchange\(total == 1 ? " was" : "s were") not archived (the first: \(reason))"
         }
     }
 }

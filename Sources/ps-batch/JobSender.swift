@@ -77,9 +77,11 @@ final class JobSender {
                 let sentAt = Exchange.now()
                 let answer = try reply ?? send(job, text: text, conversation: conversation, messageID: messageID, outcome: &outcome)
                 outcome.reply = answer
-                settings.archive?.keep(Exchange(
-                    message: UserMessage.make(text: text, id: messageID), reply: answer, conversationID: conversation,
-                    model: job.model ?? settings.model, origin: "", sentAt: sentAt))
+                if let archive = settings.archive {
+                    archive.keep(Exchange(
+                        message: UserMessage.make(text: text, id: messageID), reply: answer, conversationID: conversation,
+                        model: job.model ?? settings.model, origin: archive.origin, sentAt: sentAt))
+                }
                 guard let schema = settings.schema else { return outcome }
                 let checked = SchemaAnswer(text: Self.text(of: answer), schema: schema)
                 outcome.answer = checked
