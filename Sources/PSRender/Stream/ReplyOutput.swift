@@ -47,11 +47,13 @@ public final class CollectingReplyOutput: ReplyOutput {
     public func finish() throws { try output.finish() }
 
     /// The reply, when its stream ended properly (a reply cut short, stopped or without its
-    /// finish is none), marked as ps-parts --final marks it (a reply waiting for a tool).
+    /// finish is none), as ps-parts --final writes it: without the mark ReplyCollector gives
+    /// a reply that waits for a tool, for a conversation the client keeps.
     public var wholeReply: JSON? {
         collector.finish()
-        guard case .complete? = collector.status else { return nil }
-        return collector.reply
+        guard case .complete? = collector.status, case .object(var reply)? = collector.reply else { return nil }
+        reply["incomplete"] = nil
+        return .object(reply)
     }
 }
 

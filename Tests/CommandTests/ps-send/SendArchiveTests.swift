@@ -134,6 +134,25 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: Self.archivePath(sandbox)), "nothing partial is archived")
     }
 
+    @Test func aReplyThatAsksAQuestionIsKeptAsThePipelineKeepsIt() throws {
+        let server = try LocalServer.start(extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox(server: server)
+        let asked = try sandbox.run("ps-send", ["--archive", "--new-conversation", "ask me before you look"])
+        #expect(asked.status == 11, "\(asked.stderrText)")
+        #expect(asked.stderrText.split(separator: "\n").count == 1, "only the question's line: \(asked.stderrText)")
+        let records = try Self.archived(sandbox)
+        #expect(records.map { $0["role"] as? String } == ["user", "assistant"], "\(records)")
+        // The reply as ps-parts --final rebuilds the same stream.
+        let stream = sandbox.directory + "/asked.sse"
+        try asked.stdout.write(to: URL(fileURLWithPath: stream))
+        let final = try sandbox.shell("ps-sse '\(stream)' | ps-parts --final")
+        let rebuilt = try #require(try Records.parse(final.stdoutText).last)
+        #expect(records[1]["id"] as? String == rebuilt["id"] as? String)
+        #expect(records[1]["parts"] as? NSArray == rebuilt["parts"] as? NSArray)
+        #expect(records[1]["incomplete"] as? NSDictionary == rebuilt["incomplete"] as? NSDictionary)
+    }
+
     @Test func anArchiveThatCannotTakeItLosesNoAnswer() throws {
         let server = try LocalServer.start(extraArguments: ["--quiet"])
         defer { server.stop() }
