@@ -20,7 +20,8 @@ public struct ArchiveOption: ParsableArguments {
 /// One finished exchange as the archive keeps it: the user's message and the reply, each a
 /// message record (ps-ndjson(5)) with its `conversationId`, its `createdAt` and the `origin`
 /// ps-history would give it (so a later `ps-history | ps-archive` replaces, not repeats, a
-/// message whose id the server keeps), the model named in the reply's `metadata.model`.
+/// message whose id the server keeps), the model named in the reply's `metadata.model`; a
+/// reply whose stream named no id gets one.
 public struct Exchange {
     public var message: JSON?
     public var reply: JSON
@@ -51,10 +52,15 @@ public struct Exchange {
             return .object(object)
         }
         var reply = stamped(self.reply, at: Self.now())
-        if let model, case .object(var object) = reply {
-            var metadata = object["metadata"]?.objectValue ?? JSONObject()
-            if metadata["model"] == nil { metadata["model"] = .string(model) }
-            object["metadata"] = .object(metadata)
+        if case .object(var object) = reply {
+            // A stream that names no id for its reply (the Gemini API's) leaves the archive no
+            // key for it: it gets one here.
+            if object["id"]?.stringValue?.isEmpty != false { object["id"] = .string(RandomID.messageID()) }
+            if let model {
+                var metadata = object["metadata"]?.objectValue ?? JSONObject()
+                if metadata["model"] == nil { metadata["model"] = .string(model) }
+                object["metadata"] = .object(metadata)
+            }
             reply = .object(object)
         }
         guard let message, message["role"]?.stringValue == "user" else { return [reply] }

@@ -83,6 +83,27 @@ import TestSupport
         #expect(try Self.searchIDs(sandbox, "quokkas").contains(try #require(records[0]["id"] as? String)))
     }
 
+    @Test func lucidsWholeAnswersAndGeminisStreamsAreKeptWithTheirConversation() throws {
+        let lucid = try LucidWorld.start()
+        defer { lucid.server.stop() }
+        let lucidConversation = try lucid.send("Remember the pelican", ["--archive", "--new-conversation"])
+        let lucidRecords = try Self.archived(lucid.sandbox)
+        #expect(lucidRecords.map { $0["role"] as? String } == ["user", "assistant"], "\(lucidRecords)")
+        #expect(lucidRecords.allSatisfy { $0["conversationId"] as? String == lucidConversation }, "\(lucidRecords)")
+        #expect(try Self.searchIDs(lucid.sandbox, "pelican").contains(try #require(lucidRecords[0]["id"] as? String)))
+
+        let gemini = try GeminiBackendTests.start()
+        defer { gemini.stop() }
+        let sandbox = try GeminiBackendTests.sandbox(gemini)
+        let send = try sandbox.run("ps-send", ["--archive", "--print-ids", "--new-conversation", "Remember the pelican"])
+        #expect(send.status == 0, "\(send.stderrText)")
+        let conversation = try #require(Records.value("conversation", in: send.stderrText))
+        let records = try Self.archived(sandbox)
+        #expect(records.map { $0["role"] as? String } == ["user", "assistant"], "\(records)")
+        #expect(records.allSatisfy { $0["conversationId"] as? String == conversation }, "\(records)")
+        #expect(try Self.searchIDs(sandbox, "pelican").contains(try #require(records[0]["id"] as? String)))
+    }
+
     @Test func offByDefaultAndNoArchiveWinsOverTheConfig() throws {
         let server = try LocalServer.start(extraArguments: ["--quiet"])
         defer { server.stop() }
