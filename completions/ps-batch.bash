@@ -163,7 +163,7 @@ _ps-batch() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--insecure --redact --allow-secrets --version -h --help)
+    local -a non_repeating_flags=(--insecure --archive --no-archive --redact --allow-secrets --version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=(--max-record-size --profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --concurrency --rate --state --conversation --model --template --schema --repair)
     __ps-batch_offer_flags_options 1

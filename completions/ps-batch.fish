@@ -20,7 +20,7 @@ function __ps-batch_parse_tokens -S
     set -l unparsed_tokens (__ps-batch_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-batch'
-        __ps-batch_parse_subcommand 1 'max-record-size=' 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'concurrency=' 'rate=' 'state=' 'conversation=' 'model=' 'template=' 'schema=' 'repair=' 'redact' 'allow-secrets' 'version' 'h/help'
+        __ps-batch_parse_subcommand 1 'max-record-size=' 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'concurrency=' 'rate=' 'state=' 'conversation=' 'model=' 'template=' 'schema=' 'repair=' 'archive' 'no-archive' 'redact' 'allow-secrets' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-batch_parse_subcommand -r 1 'version'
@@ -95,6 +95,8 @@ complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_opti
 complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_options "ps-batch" template' -l 'template' -d 'Make each job\'s message from a template, filled from its vars. FILE, or NAME for $XDG_CONFIG_HOME/ps-tools/templates/NAME.md.' -rfka ''
 complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_options "ps-batch" schema' -l 'schema' -d 'Check each answer against a JSON Schema: FILE or inline JSON. The valid value goes in json; an invalid one is status invalid.' -rfka ''
 complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_options "ps-batch" repair' -l 'repair' -d 'With --schema: send an invalid answer back n times (default 1). Each time with what is wrong.' -rfka ''
+complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_options "ps-batch" archive' -l 'archive' -d 'Keep each exchange in the archive (ps-search --archive), or not. Default: "archive" in config.json, else not.'
+complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_options "ps-batch" no-archive' -l 'no-archive' -d 'Keep each exchange in the archive (ps-search --archive), or not. Default: "archive" in config.json, else not.'
 complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_options "ps-batch" redact' -l 'redact' -d 'Send with each secret found replaced. A secret becomes [REDACTED:kind].'
 complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_flags_or_options "ps-batch" allow-secrets' -l 'allow-secrets' -d 'Send secrets found as they are. By default ps-batch refuses to send them.'
 complete -c 'ps-batch' -n '__ps-batch_should_offer_completions_for_positional "ps-batch" -eq 1' -F

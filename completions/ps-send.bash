@@ -163,7 +163,7 @@ _ps-send() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--insecure --new-conversation --print-ids --regenerate --no-resume --list-streams --raw --render --redact --allow-secrets --print --confirm --version -h --help)
+    local -a non_repeating_flags=(--insecure --new-conversation --print-ids --regenerate --no-resume --list-streams --raw --render --redact --allow-secrets --archive --no-archive --print --confirm --version -h --help)
     local -a repeating_options=(--answer --attach --var --tool --mcp --deny-tool)
     local -a non_repeating_options=(--max-record-size --profile --server --api --cacert --retries --max-retry-wait --connect-timeout --idle-timeout --conversation --page --agent --drive --provider --model --system --max-stdin-bytes --resume --from-seq --history --extract-facts-every --template --schema --repair --max-tool-steps --tool-timeout)
     __ps-send_offer_flags_options -1

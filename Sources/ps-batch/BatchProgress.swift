@@ -24,6 +24,8 @@ struct BatchSettings: @unchecked Sendable {
     var schema: JSONSchema?
     var repairs = 1
     var secrets = SecretCheck(mode: .refuse)
+    /// --archive (or config.json's "archive"): where each exchange is kept as it ends.
+    var archive: BatchArchive?
 }
 
 /// The counts of the run: the progress line on a terminal, the summary at the end, the exit status.

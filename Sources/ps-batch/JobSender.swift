@@ -1,6 +1,7 @@
 import PSCore
 import PSNet
 import PSPrompt
+import PSSend
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -73,8 +74,14 @@ final class JobSender {
                 text = try firstText(job)
             }
             while true {
+                let sentAt = Exchange.now()
                 let answer = try reply ?? send(job, text: text, conversation: conversation, messageID: messageID, outcome: &outcome)
                 outcome.reply = answer
+                if let archive = settings.archive {
+                    archive.keep(Exchange(
+                        message: UserMessage.make(text: text, id: messageID), reply: answer, conversationID: conversation,
+                        model: job.model ?? settings.model, origin: archive.origin, sentAt: sentAt))
+                }
                 guard let schema = settings.schema else { return outcome }
                 let checked = SchemaAnswer(text: Self.text(of: answer), schema: schema)
                 outcome.answer = checked

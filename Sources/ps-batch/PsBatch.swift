@@ -60,6 +60,13 @@ struct PsBatch: ParsableCommand {
             invalid, 4 when the credential was refused, 7 rate limited, 8 server error, 9 \
             network...), or 1 when they differ; 130 after Ctrl-C.
 
+            --archive (or "archive": true in config.json; --no-archive wins) keeps each \
+            exchange in the archive as it ends, as ps-send --archive does: each message sent \
+            (a repair too) and its whole reply, stored by ps-archive, one exchange at a time. \
+            It is off by default. An exchange the archive cannot take stops nothing: every \
+            record is written, then one line says how many exchanges were not archived and \
+            why the first was not, and 12 counts among the statuses above.
+
             EXAMPLES:
               ps-batch jobs.ndjson > results.ndjson
               jq -c '{id: .file, message: ("Summarise: " + .text)}' docs.ndjson \\
@@ -70,8 +77,8 @@ struct PsBatch: ParsableCommand {
             \(ConnectionOptions.environmentHelp)
 
             \(ExitStatus.helpText([.success, .failure, .usage, .malformedInput, .authenticationNeeded, .forbidden, .notFound,
-                                   .rateLimited, .serverError, .networkError, .incomplete, .assistantAsks, .interrupted,
-                                   .brokenPipe]))
+                                   .rateLimited, .serverError, .networkError, .incomplete, .assistantAsks, .notArchived,
+                                   .interrupted, .brokenPipe]))
             """,
         version: ToolVersion.line)
 
@@ -115,6 +122,8 @@ struct PsBatch: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("With --schema: send an invalid answer back n times (default 1). Each time with what is wrong.", valueName: "n"))
     var repair: Int?
 
+    @OptionGroup var archive: ArchiveOption
+
     @Flag(name: .long, help: "Send with each secret found replaced. A secret becomes [REDACTED:kind].")
     var redact = false
 
@@ -156,7 +165,8 @@ struct PsBatch: ParsableCommand {
             conversation: conversation, model: model ?? template?.model ?? first.session.profileModel, state: batchState,
             pacer: rate.flatMap(RatePacer.interval).map(RatePacer.init), retry: http.retry,
             replyWait: Double(http.idleTimeout), warnsOnRetry: !live, system: system, schema: schema,
-            repairs: repair ?? 1, secrets: secrets)
+            repairs: repair ?? 1, secrets: secrets,
+            archive: archive.isOn(for: first.session) ? BatchArchive(origin: first.session.recordOrigin) : nil)
         let progress = BatchProgress(total: jobs.count, live: live)
         // One connection a worker: libcurl's handle and the adapter are one thread's.
         let workers = min(concurrency, max(lanes.count, 1))
@@ -183,7 +193,12 @@ struct PsBatch: ParsableCommand {
         if interrupted && counts.ok + counts.failed + counts.invalid + counts.skipped < counts.total {
             throw ExitRequest(.interrupted)
         }
-        if let status = Self.exitStatus(counts.failures + Array(repeating: .malformedInput, count: counts.invalid)) {
+        var failures = counts.failures + Array(repeating: .malformedInput, count: counts.invalid)
+        if let notArchived = settings.archive?.failure {
+            Diagnostics.error(notArchived)
+            failures.append(.notArchived)
+        }
+        if let status = Self.exitStatus(failures) {
             throw ExitRequest(status)
         }
     }

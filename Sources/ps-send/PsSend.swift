@@ -187,6 +187,18 @@ struct PsSend: ParsableCommand {
             extraction is a warning, not a failed send. An API that keeps no facts refuses it \
             before sending (exit 2).
 
+            --archive (or "archive": true in config.json, at its top level or in a profile; \
+            --no-archive wins over both) keeps each exchange in the archive ps-archive keeps \
+            ($XDG_DATA_HOME/ps-tools/archive.sqlite): the message and the reply, as message \
+            records with their conversationId, createdAt and origin (as ps-history writes it), \
+            the model in the reply's metadata.model, stored by ps-archive as from a pipe, so that \
+            ps-search --archive finds them. It is off by default. Only a reply written whole is \
+            kept (also one that asks a question, exit 11, or fails --schema, exit 3); a send \
+            that fails, is cut or is interrupted keeps nothing. When the archive cannot take \
+            it (a file that cannot be written, a database locked, a file that is not an \
+            archive, no ps-archive beside ps-send), the answer is written all the same, then \
+            one line says why, and the exit status is 12.
+
             EXAMPLES:
               ps-send "What's in my workspace?" | ps-sse | ps-parts | ps-render
               echo "Summarise this page" | ps-send --page page_123 > reply.sse
@@ -212,8 +224,8 @@ struct PsSend: ParsableCommand {
             \(ConnectionOptions.environmentHelp)
 
             \(ExitStatus.helpText([.success, .failure, .usage, .malformedInput, .authenticationNeeded, .forbidden, .notFound,
-                                   .rateLimited, .serverError, .networkError, .incomplete, .assistantAsks, .interrupted,
-                                   .brokenPipe]))
+                                   .rateLimited, .serverError, .networkError, .incomplete, .assistantAsks, .notArchived,
+                                   .interrupted, .brokenPipe]))
             """,
         version: ToolVersion.line)
 
@@ -308,6 +320,8 @@ struct PsSend: ParsableCommand {
     @Flag(name: .long, help: "Send secrets found as they are. By default ps-send refuses to send them.")
     var allowSecrets = false
 
+    @OptionGroup var archive: ArchiveOption
+
     @OptionGroup(title: "Templates and schemas") var prompt: PromptOptions
     @OptionGroup(title: "Tools") var tools: ToolOptions
 
@@ -352,6 +366,9 @@ struct PsSend: ParsableCommand {
             throw ValidationError("--tool and --mcp go with a send, not with --resume or --list-streams")
         }
         if fromSeq != nil && resume == nil { throw ValidationError("--from-seq goes with --resume") }
+        if archive.archive == true && (resume != nil || listStreams || prompt.printOnly) {
+            throw ValidationError("--archive keeps what a send exchanges: it goes with neither --resume, --list-streams nor --print")
+        }
         if let fromSeq, fromSeq < 0 { throw ValidationError("--from-seq must be 0 or more") }
         if newConversation && (conversation != nil || page != nil || agent != nil) {
             throw ValidationError("--new-conversation cannot go with --conversation, --page or --agent")
@@ -370,16 +387,19 @@ struct PsSend: ParsableCommand {
         if listStreams { return try listActiveStreams() }
         let output = ReplyOutputMode.makeOutput(self.output)
         Interrupt.whileWaiting = { output.tick() }
+        let archived = ArchivedExchange()
         do {
-            if let resume { try follow(resume, output: output) } else { try send(output: output) }
+            if let resume { try follow(resume, output: output) } else { try send(output: output, archived: archived) }
         } catch {
             output.close()  // the send's own error is the one to report
+            archived.keepAfter(error)
             throw error
         }
         try output.finish()
+        try archived.keep()
     }
 
-    private func send(output: ReplyOutput) throws {
+    private func send(output: ReplyOutput, archived: ArchivedExchange) throws {
         // Every file is checked before anything is sent.
         let secrets = SecretCheck(mode: allowSecrets ? .allow : redact ? .redact : .refuse)
         var files = try AttachedFiles(paths: attach)
@@ -429,6 +449,11 @@ struct PsSend: ParsableCommand {
             // An API that answers whole names the message itself (WholeAnswerOutput).
             if !adapter.answersWhole { Diagnostics.writeLine("message=\(message["id"]!.stringValue!)") }
         }
+        // --archive: the reply is rebuilt as it is written, and kept with the message once whole.
+        let output = archive.isOn(for: connection.session)
+            ? archived.watch(output, message: message, conversationID: target.conversationID, model: model,
+                             origin: connection.session.recordOrigin)
+            : output
         if let schemaTurns {
             if adapter.takesResponseSchema { options.responseSchema = schemaTurns.schema.json }
             return try schemaTurns.run(message, output: output) { message, capture in

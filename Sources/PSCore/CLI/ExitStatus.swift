@@ -25,6 +25,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// The reply ends on a question to the user (PageSpace's ask_user tool call): answer it
     /// with `ps-send --answer`.
     case assistantAsks = 11
+    /// The answer was written, but keeping it in the archive failed (ps-send and ps-batch
+    /// with `--archive`, or `"archive": true` in config.json).
+    case notArchived = 12
     /// Interrupted by a signal (Ctrl-C): 128 + SIGINT.
     case interrupted = 130
     /// The reader of our output went away (`| head`): 128 + SIGPIPE, and nothing is printed.
@@ -44,6 +47,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .networkError: return "network error"
         case .incomplete: return "stream incomplete (no finish, error or abort)"
         case .assistantAsks: return "the assistant asks a question (ps-send --answer)"
+        case .notArchived: return "the answer was written but not archived (--archive)"
         case .interrupted: return "interrupted"
         case .brokenPipe: return "output closed by its reader"
         }

@@ -1,8 +1,9 @@
 import PSCore
 
 /// A named server: its URL, the API it speaks (nil = not known yet, detected on first use),
-/// who is logged in there and the model a message uses when `ps-send --model` is not given.
-/// Nothing secret: tokens live in `CredentialStore`.
+/// who is logged in there, the model a message uses when `ps-send --model` is not given, and
+/// whether ps-send and ps-batch keep each exchange in the archive (`archive`, which wins over
+/// config.json's top-level one). Nothing secret: tokens live in `CredentialStore`.
 public struct Profile: Sendable, Equatable {
     public var server: String
     public var api: APIKind?
@@ -10,12 +11,15 @@ public struct Profile: Sendable, Equatable {
     public var user: JSON?
     /// The default model (`ps-auth login --model`, `ps-auth set-model`).
     public var model: String?
+    /// `"archive": true` or false; nil when not set (the top level's, else off).
+    public var archive: Bool?
 
-    public init(server: String, api: APIKind? = nil, user: JSON? = nil, model: String? = nil) {
+    public init(server: String, api: APIKind? = nil, user: JSON? = nil, model: String? = nil, archive: Bool? = nil) {
         self.server = server
         self.api = api
         self.user = user
         self.model = model
+        self.archive = archive
     }
 
     init?(json: JSON) {
@@ -24,6 +28,7 @@ public struct Profile: Sendable, Equatable {
         self.api = json["api"]?.stringValue.flatMap(APIKind.init(rawValue:))
         self.user = json["user"].flatMap { $0.isNull ? nil : $0 }
         self.model = json["model"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        self.archive = json["archive"]?.boolValue
     }
 
     var json: JSON {
@@ -32,6 +37,7 @@ public struct Profile: Sendable, Equatable {
         object["api"] = api.map { .string($0.rawValue) }
         object["user"] = user
         object["model"] = model.map(JSON.string)
+        object["archive"] = archive.map(JSON.bool)
         return .object(object)
     }
 }
@@ -61,6 +67,9 @@ extension Session {
 public struct ConfigFile: Sendable {
     public static let defaultProfileName = "default"
     public var defaultProfile: String?
+    /// `"archive": true` at the top level: every profile's exchanges are archived (ps-send,
+    /// ps-batch) unless the profile says otherwise.
+    public var archive: Bool?
     public var profiles: [(name: String, profile: Profile)] = []
     /// What of the file could not be read: `save` refuses to write over it.
     var unreadable = UnreadableParts()
@@ -88,17 +97,29 @@ public struct ConfigFile: Sendable {
         var file = ConfigFile()
         file.unreadable = UnreadableParts(json, listedAs: "profiles")
         file.defaultProfile = json["defaultProfile"]?.stringValue
+        file.archive = try archiveValue(json["archive"], at: "archive", in: path)
         if json["defaultProfile"].map({ !$0.isNull && $0.stringValue == nil }) == true {
             file.unreadable.shape = "its defaultProfile is not a string"
         }
         for (name, value) in json["profiles"]?.objectValue ?? JSONObject() {
             if let profile = Profile(json: value) {
+                _ = try archiveValue(value["archive"], at: "profiles.\(name).archive", in: path)
                 file.profiles.append((name, profile))
             } else {
                 file.unreadable.entries[name] = "it has no server"
             }
         }
         return file
+    }
+
+    /// An `archive` key is true, false or absent (null): anything else would leave unsaid
+    /// whether exchanges are kept, so it is refused (exit 1) naming where it is.
+    private static func archiveValue(_ value: JSON?, at key: String, in path: String) throws -> Bool? {
+        guard let value, !value.isNull else { return nil }
+        guard let flag = value.boolValue else {
+            throw ToolError(.failure, "\(path): \(TerminalSafeText.sanitize(key)) must be true or false; fix it")
+        }
+        return flag
     }
 
     public func save(_ path: String) throws {
@@ -108,6 +129,7 @@ public struct ConfigFile: Sendable {
         var object = JSONObject()
         object["version"] = 1
         object["defaultProfile"] = defaultProfile.map { .string($0) }
+        object["archive"] = archive.map(JSON.bool)
         object["profiles"] = .object(profilesObject)
         var bytes: [UInt8] = []
         JSON.object(object).write(to: &bytes)

@@ -41,6 +41,10 @@ public struct Session: Sendable {
 
     public var profile: Profile? { config[profileName] }
 
+    /// Whether ps-send and ps-batch keep each exchange in the archive when neither --archive nor
+    /// --no-archive is given: the profile's `archive`, else config.json's top-level one, else no.
+    public var archivesByDefault: Bool { profile?.archive ?? config.archive ?? false }
+
     /// Resolves the session. Reads the credentials file (and checks its mode) only when
     /// `PAGESPACE_TOKEN` does not already give the token.
     public static func resolve(
@@ -143,7 +147,8 @@ public struct Session: Sendable {
     /// Without a model, the profile's old one is kept if its server stays the same.
     public func store(_ credentials: Credentials?, api: APIKind, user: JSON?, model: String? = nil) throws {
         var config = self.config
-        config[profileName] = Profile(server: server, api: api, user: user, model: model ?? profileModel)
+        config[profileName] = Profile(server: server, api: api, user: user, model: model ?? profileModel,
+                                      archive: profile?.archive)
         if config.defaultProfile == nil { config.defaultProfile = profileName }
         var store = try CredentialStore.load(paths.credentials)
         // Bound to the server it was given for (a login to another server replaces it).

@@ -140,7 +140,8 @@ public struct LocalConversations: Sendable {
         return NewConversation.title(fromMessage: text)
     }
 
-    static func iso8601(milliseconds: Int) -> String {
+    /// "2026-01-15T10:30:00.000Z" (UTC) for `milliseconds` since 1970.
+    public static func iso8601(milliseconds: Int) -> String {
         var seconds = time_t(milliseconds / 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)

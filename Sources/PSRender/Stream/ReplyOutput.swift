@@ -24,6 +24,36 @@ extension ReplyOutput {
     /// takes its live region off the screen, to draw it again below that line.
     public func makeRoomForLine() {
         (self as? RenderedReplyOutput)?.clearLiveRegion()
+        (self as? CollectingReplyOutput)?.output.makeRoomForLine()
+    }
+}
+
+/// A reply's stream on its way to another output, rebuilt as it passes (ReplyCollector, as
+/// `ps-parts --final` rebuilds the same bytes): ps-send --archive keeps the reply it wrote.
+public final class CollectingReplyOutput: ReplyOutput {
+    public let output: ReplyOutput
+    private let collector = ReplyCollector()
+
+    public init(_ output: ReplyOutput) { self.output = output }
+
+    /// The bytes go out first; what the collector cannot read only leaves it without a reply.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        try output.write(bytes)
+        try? collector.feed(bytes)
+    }
+
+    public func tick() { output.tick() }
+
+    public func finish() throws { try output.finish() }
+
+    /// The reply, when its stream ended properly (a reply cut short, stopped or without its
+    /// finish is none), as ps-parts --final writes it: without the mark ReplyCollector gives
+    /// a reply that waits for a tool, for a conversation the client keeps.
+    public var wholeReply: JSON? {
+        collector.finish()
+        guard case .complete? = collector.status, case .object(var reply)? = collector.reply else { return nil }
+        reply["incomplete"] = nil
+        return .object(reply)
     }
 }
 
