@@ -187,7 +187,7 @@ final class JobSender {
         if let cut = answer.cut { return cut }
         guard let head = answer.head, head.isSuccess else {
             let response = HTTPResponse(head: answer.head ?? HTTPResponseHead(status: 0, headers: []), body: answer.errorBody)
-            let error = APIErrors.toolError(response, request: request, wording: adapter.client.errorWording)
+            let error = adapter.client.refusal(response, request: request)
             guard RetryPolicy.isRetryable(status: response.status) else { return .failed(error) }
             return .refused(error, retryAfter: head(answer.head))
         }

@@ -37,6 +37,8 @@ final class ResponseStream {
     var runsTools = false
     /// The stream closed with [DONE] but no finish: the server stopped the reply.
     private(set) var stoppedOnServer = false
+    /// Words a refusal in its API's terms (`APIClient.refusal`), once `run` has it.
+    private var client: APIClient?
 
     init(output: ReplyOutput, printIDs: Bool, knowsConversation: Bool, collector: ReplyCollector? = nil, resumable: Bool = false) {
         self.output = output
@@ -57,6 +59,7 @@ final class ResponseStream {
     /// Sends `request` and copies its answer; a 401 to a credential the client can renew (the
     /// legacy API's 15-minute JWT) is sent once more with the renewed one.
     func run(_ request: inout HTTPRequest, client: APIClient) throws {
+        self.client = client
         do {
             try run(request, http: client.http)
         } catch let refused as ToolError where head?.status == 401 {
@@ -142,7 +145,7 @@ final class ResponseStream {
     func finishChecks(_ request: HTTPRequest) throws {
         guard let head, head.isSuccess else {
             let response = HTTPResponse(head: head ?? HTTPResponseHead(status: 0, headers: []), body: errorBody)
-            throw APIErrors.toolError(response, request: request)
+            throw client?.refusal(response, request: request) ?? APIErrors.toolError(response, request: request)
         }
         if let collector {
             collector.finish()

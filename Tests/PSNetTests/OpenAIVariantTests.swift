@@ -14,6 +14,25 @@ import Testing
         #expect(!OpenAIAdapter.isPageSpace(baseURL: "https://example.com/api/v12"))
     }
 
+    /// How servers say they do not know a model (each quoted from its users' reports): OpenAI and
+    /// vLLM, Ollama (404), LiteLLM's proxy (400). A route's 404 is no such refusal.
+    @Test func anUnknownModelIsToldInEachServersWords() {
+        func response(_ status: Int, _ body: String) -> HTTPResponse {
+            HTTPResponse(head: HTTPResponseHead(status: status, headers: []), body: Array(body.utf8))
+        }
+        #expect(OpenAIAdapter.isUnknownModel(response(404, #"{"error":{"message":"The model `gpt-9` does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}}"#)))
+        #expect(OpenAIAdapter.isUnknownModel(response(404, #"{"error":{"message":"model \"llama3.2\" not found, try pulling it first","type":"api_error","param":null,"code":null}}"#)))
+        #expect(OpenAIAdapter.isUnknownModel(response(400, #"{"error":{"message":"{'error': '/chat/completions: Invalid model name passed in model=llama3.2. Call `/v1/models` to view available models for your key.'}","type":"None","param":"None","code":"400"}}"#)))
+        #expect(!OpenAIAdapter.isUnknownModel(response(404, "404 page not found")))
+        #expect(!OpenAIAdapter.isUnknownModel(response(404, #"{"detail":"Not Found"}"#)))
+        #expect(!OpenAIAdapter.isUnknownModel(response(500, #"{"error":{"message":"model \"x\" not found"}}"#)))
+    }
+
+    @Test func aLongListOfModelsIsCut() {
+        #expect(OpenAIAdapter.names(["a", "b"]) == "a, b")
+        #expect(OpenAIAdapter.names((1...11).map { "m\($0)" }) == "m1, m2, m3, m4, m5, m6, m7, m8 …and 3 more")
+    }
+
     @Test func toolCallsArePairedWithTheirResultsWhereverTheyAre() throws {
         let conversation = try JSON.parse("""
             [{"id":"m1","role":"user","content":"Read it","created_at":1700000000},

@@ -19,8 +19,11 @@ public final class LocalServer: @unchecked Sendable {
     /// The two API generations the server speaks, for tests that run in both.
     public static let dialects = ["pagespace", "pagespace-legacy"]
 
-    /// `http://127.0.0.1:PORT`, as the server printed it.
+    /// The URL a profile needs (`--server`, `PAGESPACE_API_URL`), as the server printed it:
+    /// `http://127.0.0.1:PORT`, ending in `/v1` on the openai dialect.
     public let baseURL: String
+    /// `http://127.0.0.1:PORT`: where `request` and `url` send the test's own requests.
+    public let origin: String
     public let dialect: String
     private let process: ChildProcess
     private let log: LockedBuffer
@@ -30,6 +33,8 @@ public final class LocalServer: @unchecked Sendable {
 
     private init(baseURL: String, dialect: String, process: ChildProcess, log: LockedBuffer) {
         self.baseURL = baseURL
+        let authority = baseURL.dropFirst("http://".count)
+        origin = "http://" + authority.prefix { $0 != "/" }
         self.dialect = dialect
         self.process = process
         self.log = log
@@ -104,7 +109,7 @@ public final class LocalServer: @unchecked Sendable {
     /// What the server wrote on stderr so far (one line per request unless --quiet).
     public var stderrText: String { log.text }
 
-    public func url(_ path: String) -> String { baseURL + path }
+    public func url(_ path: String) -> String { origin + path }
 
     /// One HTTP exchange through curl (a real client on a real socket). Never throws for an
     /// HTTP error status; `curlStatus` tells a broken connection (18, 52) from a clean one.

@@ -5,7 +5,7 @@ import PSCore
 import ServiceLifecycle
 
 /// Builds the router for the dialect and runs the Hummingbird application until SIGTERM or
-/// SIGINT. Prints the base URL on stdout once the socket is bound.
+/// SIGINT. Prints the URL a profile needs on stdout once the socket is bound.
 struct LocalServer {
     let state: ServerState
     let host: String
@@ -60,14 +60,14 @@ struct LocalServer {
         // carries nothing but the URL line.
         var logger = Logger(label: "ps-local-server", factory: { StreamLogHandler.standardError(label: $0) })
         logger.logLevel = .error
-        let host = self.host
+        let host = self.host, path = state.dialect.profilePath
         let app = Application(
             router: makeRouter(),
             configuration: .init(address: .hostname(host, port: port), serverName: "ps-local-server"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let shownHost = host.contains(":") ? "[\(host)]" : host
-                _ = FileDescriptorOutput.writeAll(fd: 1, Array("http://\(shownHost):\(port)\n".utf8))
+                _ = FileDescriptorOutput.writeAll(fd: 1, Array("http://\(shownHost):\(port)\(path)\n".utf8))
             },
             logger: logger)
         var configuration = ServiceGroupConfiguration(

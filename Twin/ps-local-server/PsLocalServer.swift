@@ -9,14 +9,37 @@ struct PsLocalServer: ParsableCommand {
         abstract: "Run a local PageSpace server (either API generation), a plain OpenAI-compatible one, a Lucid one or a Gemini mobile API, for tests and demos.",
         usage: "ps-local-server [<options>]",
         discussion: """
-            Serves the PageSpace API on 127.0.0.1 from memory: the current API (--dialect \
-            pagespace: opaque tokens, /api/ai/global, AI SDK v6 streams) or the late-2025 one (--dialect pagespace-legacy: password login, JWT and CSRF, \
-            /api/ai_conversations, AI SDK v5 streams), or a plain OpenAI-compatible server \
-            (--dialect openai), Lucid (--dialect lucid), or the Gemini CLI's mobile API (--dialect gemini). When it is ready it prints its base URL \
-            as the only line on stdout; one line per request goes to stderr (never a token or \
+            Serves one of the APIs below (--dialect) on 127.0.0.1 from memory, as their real servers \
+            answer. When it is ready it prints the URL a profile needs (ps-auth login --server) as \
+            the only line on stdout: http://127.0.0.1:PORT, with /v1 on the openai dialect (the base \
+            URL of an OpenAI-compatible API). One line per request goes to stderr (never a token or \
             password). SIGTERM or SIGINT stops it; nothing is kept.
 
-            SEEDED ACCOUNT AND DATA:
+            DIALECTS:
+              pagespace         PageSpace's current API (the default): opaque
+                                tokens, /api/ai/global, AI SDK v6 streams
+              pagespace-legacy  PageSpace as it ran in late 2025: password login,
+                                JWT and CSRF, /api/ai_conversations, AI SDK v5
+                                streams
+              openai            a plain OpenAI-compatible server, as Ollama or
+                                llama.cpp serve one
+              lucid             lucid-agent's API (commit 8cdb90b)
+              gemini            the Gemini CLI's mobile API (commit 1fabb479)
+
+            LOGGING IN (URL as printed):
+              pagespace         echo ps_sess_demo-session-token |
+                                ps-auth login --with-token --server URL (or the
+                                MCP key mcp_demo-mcp-key, for Page AI agents)
+              pagespace-legacy  echo demo-password | ps-auth login --server URL
+                                --email demo@example.com --password-stdin
+              openai            ps-auth login --api openai --server URL --model
+                                ps-demo (no credential)
+              lucid             ps-auth login --api lucid --server URL
+                                --user-name Ada (no credential)
+              gemini            ps-local-server --print-gemini-token | ps-auth
+                                login --api gemini --server URL/api/v1 --with-token
+
+            SEEDED ACCOUNT AND DATA (the PageSpace dialects):
               user      user_demo "Demo User", demo@example.com / demo-password
               current   session token ps_sess_demo-session-token (all routes);
                         MCP key mcp_demo-mcp-key (not Global, settings, abort;
@@ -36,62 +59,97 @@ struct PsLocalServer: ParsableCommand {
                         revoking grant_demo)
 
             OPENAI-COMPATIBLE API (current dialect, MCP key only):
-              GET  /api/v1/models          the agents, as ps-agent://PAGE_ID
-              POST /api/v1/chat/completions {"model":"ps-agent://page_agent_demo",
-                  "messages":[…],"conversation_id":…,"client_manages_history":…}
-                  streams chat.completion.chunk events; kept in the
-                  conversation only when conversation_id is given, and
-                  then answered from the kept history and the last
-                  message sent (unless client_manages_history)
-              POST|GET /api/v1/conversations, GET|DELETE /api/v1/conversations/ID
+              GET /api/v1/models    the agents, as ps-agent://PAGE_ID
+              POST /api/v1/chat/completions
+                                    {"model":"ps-agent://page_agent_demo",
+                                    "messages":[…],"conversation_id":…,
+                                    "client_manages_history":…} streams
+                                    chat.completion.chunk events; kept in the
+                                    conversation only when conversation_id is
+                                    given, and then answered from the kept
+                                    history and the last message sent (unless
+                                    client_manages_history)
+              POST|GET /api/v1/conversations
+                                    a new conversation; the list
+              GET|DELETE /api/v1/conversations/ID
+                                    one conversation
 
-            OPENAI DIALECT (--dialect openai): only POST /v1/chat/completions \
-            (stream true or false; stream_options.include_usage) and GET \
-            /v1/models (ps-demo, ps-demo-mini); no credential needed, nothing \
-            kept: the client sends the whole conversation. A reply with a tool \
-            call ends there (finish_reason tool_calls); after the client's \
-            role "tool" message it goes on. Errors in OpenAI's shape.
+            OPENAI DIALECT (its routes are under the printed URL, which ends in /v1):
+              POST /v1/chat/completions
+                                    stream true or false;
+                                    stream_options.include_usage; a model not
+                                    listed: 404 model_not_found
+              GET /v1/models        ps-demo, ps-demo-mini
+              GET /v1/models/ID     one of them
+            No credential is needed (a bearer token is taken), nothing is kept: the client sends \
+            the whole conversation. A reply with a tool call ends there (finish_reason tool_calls); \
+            after the client's role "tool" message it goes on. Errors in OpenAI's shape.
 
-            LUCID DIALECT (--dialect lucid): lucid-agent's routes as its source \
-            has them (commit 8cdb90b), no credential: GET /health; POST /v1/users \
-            (create, or overwrite name, email and timezone by external_id: 201), \
-            GET|DELETE /v1/users/EXTERNAL_ID; POST /v1/conversations, GET \
-            /v1/conversations/user/USER_ID (newest created first; an unknown \
-            user has none), GET, PATCH, DELETE /v1/conversations/ID (500 while \
-            it has messages); POST /v1/chat (answered whole: user_message, \
-            assistant_message, response, conversation_id; message at most 10000 \
-            characters; after --pace-ms and a slow fault's pauseMs; a drop fault \
-            closes it unanswered); GET /v1/conversations/ID/messages (and \
-            /v1/messages/conversations/ID/messages), oldest first; POST \
-            /v1/facts/extract (facts from the user's sentences: "I work as", "I \
-            am a", "I live in", "I like", "my X is"), GET \
-            /v1/facts/users/ID/facts, PATCH /v1/facts/ID, POST /v1/facts/search \
-            (cosine of word counts, min_similarity 0.82 by default); POST \
-            /v1/summaries/generate, GET /v1/conversations/ID/summaries (and \
-            /v1/summaries/conversations/ID). Lists take limit (at most 500) and \
-            offset. Ids are UUIDs. Errors: {"error":"..."}; 400 \
-            {"error":"Validation failed","details":[{field,message}]}.
+            LUCID DIALECT:
+              GET /health           the server's health
+              POST /v1/users        create, or overwrite name, email and timezone
+                                    by external_id: 201
+              GET|DELETE /v1/users/EXTERNAL_ID
+                                    one user
+              POST /v1/conversations
+                                    a new conversation
+              GET /v1/conversations/user/USER_ID
+                                    a user's, newest created first (an unknown
+                                    user has none)
+              GET|PATCH|DELETE /v1/conversations/ID
+                                    one conversation (DELETE: 500 while it has
+                                    messages)
+              POST /v1/chat         answered whole: user_message,
+                                    assistant_message, response,
+                                    conversation_id; message at most 10000
+                                    characters; after --pace-ms and a slow
+                                    fault's pauseMs; a drop fault closes it
+                                    unanswered
+              GET /v1/conversations/ID/messages
+                                    oldest first (also
+                                    /v1/messages/conversations/ID/messages)
+              POST /v1/facts/extract
+                                    facts from the user's sentences: "I work as",
+                                    "I am a", "I live in", "I like", "my X is"
+              GET /v1/facts/users/ID/facts
+                                    a user's facts
+              PATCH /v1/facts/ID    one fact
+              POST /v1/facts/search cosine of word counts, min_similarity 0.82 by
+                                    default
+              POST /v1/summaries/generate
+                                    a summary
+              GET /v1/conversations/ID/summaries
+                                    a conversation's (also
+                                    /v1/summaries/conversations/ID)
+            As lucid-agent's source has them (commit 8cdb90b), no credential. Lists take limit (at \
+            most 500) and offset. Ids are UUIDs. Errors: {"error":"..."}; 400 {"error":"Validation \
+            failed","details":[{field,message}]}.
 
-            GEMINI DIALECT (--dialect gemini): packages/mobile-api (commit \
-            1fabb479) under /api/v1; every request needs Authorization: Bearer \
-            with the demo Firebase ID token (else 401):
-              \(GeminiAuth.demoToken.prefix(36))…
-              (ps-local-server --print-gemini-token prints it whole)
-              POST   /api/v1/conversations {title?,model?} → 201 (at most 10)
-              GET    /api/v1/conversations        GET|DELETE /api/v1/conversations/ID
-              POST   /api/v1/conversations/ID/messages {content}: 200, then
-                  SSE events token, thought {text:{subject,description}},
-                  tool-call, done {fullResponse,usage}, error {code,message};
-                  ": keepalive" every --keepalive-ms. A tool call ends in
-                  error STREAM_ERROR, then done (--gemini-runs-tools: a
-                  tool-result and the rest of the reply)
-              POST   /api/v1/conversations/ID/cancel → {cancelled:true}; the
-                  stream ends with done
-              GET|PUT /api/v1/settings (nothing checked; approvalMode
-                  auto_edit by default)
-            A conversation unused for --gemini-idle-ms is forgotten. A status \
-            fault on a messages path is the model's error in the stream: \
-            error MODEL_ERROR "[object Object]", then done.
+            GEMINI DIALECT:
+              POST /api/v1/conversations
+                                    {title?,model?} → 201 (at most 10)
+              GET /api/v1/conversations
+                                    the list
+              GET|DELETE /api/v1/conversations/ID
+                                    one conversation
+              POST /api/v1/conversations/ID/messages
+                                    {content}: 200, then SSE events token,
+                                    thought {text:{subject,description}},
+                                    tool-call, done {fullResponse,usage}, error
+                                    {code,message}; ": keepalive" every
+                                    --keepalive-ms. A tool call ends in error
+                                    STREAM_ERROR, then done (--gemini-runs-tools:
+                                    a tool-result and the rest of the reply)
+              POST /api/v1/conversations/ID/cancel
+                                    → {cancelled:true}; the stream ends with done
+              GET|PUT /api/v1/settings
+                                    nothing checked; approvalMode auto_edit by
+                                    default
+            packages/mobile-api (commit 1fabb479). Every request needs Authorization: Bearer with \
+            the demo Firebase ID token (else 401), \(GeminiAuth.demoToken.prefix(24))… \
+            (ps-local-server --print-gemini-token prints it whole). A conversation unused for \
+            --gemini-idle-ms is forgotten. A status fault on a messages path is the model's error \
+            in the stream: error MODEL_ERROR "[object Object]", then done.
 
             REALTIME (pagespace dialect): GET /api/auth/socket-token (session \
             only) gives a ps_sock_ token valid 5 minutes; Socket.IO (Engine.IO 4, \
@@ -153,38 +211,49 @@ struct PsLocalServer: ParsableCommand {
             DELETE /_test/faults clears them.
 
             TEST DATA (no credentials):
-              POST /_test/messages {"conversationId":"demoglobalconversation",
-                  "count":3,"sameTimestamp":false}
-                  appends alternating user/assistant messages after the
-                  newest one (45 s apart, or all at its timestamp)
-                  ("text": every message's text instead)
-              DELETE /_test/messages/ID removes one message
-              GET /_test/realtime lists the Socket.IO sessions and their rooms;
-                  POST /_test/realtime/outage cuts every session and leaves
-                  /socket.io/ unanswered until DELETE /_test/realtime/outage;
-                  POST /_test/realtime/lose {"events":1} loses the next
-                  conversation event on its way
-              POST /_test/lucid/messages {"conversation_id":"…","count":3000,
-                  "per_timestamp":50}   (lucid dialect) appends alternating
-                  user/assistant messages, 50 sharing each created_at
-              DELETE /_test/lucid/messages/ID removes one (lucid dialect)
-              POST /_test/device {"outcome":"approve","afterPolls":2,
-                  "slowDownAtPoll":1,"interval":0}
-                  how the device login is answered (approve, deny,
-                  expire; pending by default), after how many polls
-              POST /_test/step-up {"actionBinding":{"op":"revoke_oauth_grant",
-                  "grantId":"…"}} gives {stepUpToken}: good once, for that
-                  action only
-
-             GET /_test/requests lists the \
-            requests received (method, path, query, headers, JSON body; \
-            secrets replaced by "<redacted>"; receivedAt in milliseconds \
-            since 1970); DELETE empties it.
+              POST /_test/messages  {"conversationId":"demoglobalconversation",
+                                    "count":3,"sameTimestamp":false} appends
+                                    alternating user/assistant messages after
+                                    the newest one (45 s apart, or all at its
+                                    timestamp); "text": every message's text
+                                    instead
+              DELETE /_test/messages/ID
+                                    removes one message
+              GET /_test/realtime   the Socket.IO sessions and their rooms
+              POST /_test/realtime/outage
+                                    cuts every session and leaves /socket.io/
+                                    unanswered until DELETE
+                                    /_test/realtime/outage
+              POST /_test/realtime/lose
+                                    {"events":1} loses the next conversation
+                                    event on its way
+              POST /_test/lucid/messages
+                                    {"conversation_id":"…","count":3000,
+                                    "per_timestamp":50} (lucid dialect) appends
+                                    alternating user/assistant messages, 50
+                                    sharing each created_at
+              DELETE /_test/lucid/messages/ID
+                                    removes one (lucid dialect)
+              POST /_test/device    {"outcome":"approve","afterPolls":2,
+                                    "slowDownAtPoll":1,"interval":0}: how the
+                                    device login is answered (approve, deny,
+                                    expire; pending by default), after how many
+                                    polls
+              POST /_test/step-up   {"actionBinding":{"op":"revoke_oauth_grant",
+                                    "grantId":"…"}} gives {stepUpToken}: good
+                                    once, for that action only
+              GET /_test/requests   the requests received (method, path, query,
+                                    headers, JSON body; secrets replaced by
+                                    "<redacted>"; receivedAt in milliseconds
+                                    since 1970); DELETE empties it
 
             EXAMPLES:
-              ps-local-server --port 8080 --pace-ms 30
-              coproc ps-local-server --port 0 --quiet
-              read -r url <&"${COPROC[0]}"
+              ps-local-server --port 8080 &
+              echo ps_sess_demo-session-token |
+                  ps-auth login --with-token --server http://127.0.0.1:8080
+              ps-local-server --dialect openai --port 8081 &  # http://127.0.0.1:8081/v1
+              ps-auth login --api openai --server http://127.0.0.1:8081/v1 --model ps-demo
+              coproc ps-local-server --port 0 --quiet; read -r url <&"${COPROC[0]}"
               curl -H 'Authorization: Bearer ps_sess_demo-session-token' \\
                   "$url/api/ai/global/demoglobalconversation/messages?limit=2"
 
@@ -200,28 +269,36 @@ struct PsLocalServer: ParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one (the URL line says which).")
     var port = 0
 
-    @Option(help: "The API to speak. It is pagespace (current), pagespace-legacy (the late-2025 API), openai (a plain OpenAI-compatible server), lucid, or gemini (the Gemini CLI's mobile API).")
+    @Option(help: "The API to speak: pagespace (the default), pagespace-legacy, openai, lucid or gemini. pagespace is PageSpace's current API, pagespace-legacy its late-2025 one, openai a plain OpenAI-compatible server, lucid lucid-agent's API, gemini the Gemini CLI's mobile API.")
     var dialect = Dialect.pagespace
 
-    @Option(name: .customLong("pace-ms"), help: "Milliseconds between stream events (0 sends them at once).")
+    @Option(name: .customLong("pace-ms"), help: ArgumentHelp(
+        "Milliseconds between stream events. 0 sends them at once.", valueName: "ms"))
     var paceMs = 20
 
-    @Option(help: "How many messages the seeded global conversation holds (user and assistant alternating).")
+    @Option(help: ArgumentHelp(
+        "Messages in the seeded global conversation. User and assistant alternate.", valueName: "n"))
     var historyMessages = 6
 
-    @Option(help: "How many consecutive seeded messages share one createdAt (a burst written in the same tick).")
+    @Option(help: ArgumentHelp(
+        "Seeded messages in a row sharing one createdAt. A burst written in the same tick.", valueName: "n"))
     var messagesPerTimestamp = 1
 
-    @Option(name: .customLong("keepalive-ms"), help: "Milliseconds between the gemini dialect's keep-alive comments.")
+    @Option(name: .customLong("keepalive-ms"), help: ArgumentHelp(
+        "Milliseconds between the gemini dialect's keep-alive comments.", valueName: "ms"))
     var keepAliveMs = 15_000
 
-    @Option(name: .customLong("ping-interval-ms"), help: "The realtime service's Engine.IO ping interval in milliseconds (engine.io's default).")
+    @Option(name: .customLong("ping-interval-ms"), help: ArgumentHelp(
+        "The realtime service's Engine.IO ping interval. In milliseconds (engine.io's default).", valueName: "ms"))
     var pingIntervalMs = 25_000
 
-    @Option(name: .customLong("ping-timeout-ms"), help: "How long the realtime service waits for a pong before it closes a session.")
+    @Option(name: .customLong("ping-timeout-ms"), help: ArgumentHelp(
+        "How long the realtime service waits for a pong. In milliseconds; then it closes the session.", valueName: "ms"))
     var pingTimeoutMs = 20_000
 
-    @Option(name: .customLong("gemini-idle-ms"), help: "How long the gemini dialect keeps an idle conversation. In milliseconds without a message (the real server's 30 minutes).")
+    @Option(name: .customLong("gemini-idle-ms"), help: ArgumentHelp(
+        "How long the gemini dialect keeps an idle conversation. In milliseconds without a message (the real server's 30 minutes).",
+        valueName: "ms"))
     var geminiIdleMs = 30 * 60 * 1000
 
     @Flag(name: .customLong("gemini-runs-tools"), help: "The gemini dialect runs tool calls and sends their results (the real server fails every tool call).")
@@ -242,7 +319,9 @@ struct PsLocalServer: ParsableCommand {
         "How long a pagespace-legacy device token lives. 90 days; under 7 days it is rotated on every renewal.", valueName: "seconds"))
     var legacyDeviceTokenSeconds = 90 * 86_400
 
-    @Option(help: "How the local model servers answer (current dialect). The deployment's Ollama and LM Studio are reachable (a fixed list of models each), unreachable (the routes' fallback answers) or unconfigured (503; not offered in the AI settings).")
+    @Option(help: ArgumentHelp(
+        "How the local model servers answer. Current dialect: the deployment's Ollama and LM Studio are reachable (a fixed list of models each), unreachable (the routes' fallback answers) or unconfigured (503; not offered in the AI settings).",
+        valueName: "state"))
     var localModels = LocalModelServers.reachable
 
     @Option(help: ArgumentHelp(

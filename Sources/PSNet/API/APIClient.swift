@@ -14,6 +14,9 @@ public final class APIClient {
     public var sendsToken = true
     /// The API's own words for some failures (nil: the shared ones).
     public var errorWording: APIErrorWording?
+    /// Says more about a refusal, asking the server when it must (an OpenAI-compatible server
+    /// names its models for one it does not know): given the refusal in the shared words.
+    public var refusalNote: ((APIClient, HTTPResponse, HTTPRequest, ToolError) -> ToolError)?
     /// Whether a 404 asks `GET /api/version` which PageSpace generation the server speaks
     /// (off for an API that is no PageSpace).
     public var probesGenerationOnNotFound = true
@@ -72,6 +75,13 @@ public final class APIClient {
             + "log in again for it, or pass --api \(speaks.rawValue)"
     }
 
+    /// The one line and exit status for a refused request (not 2xx): the API's wording, and
+    /// what `refusalNote` adds.
+    public func refusal(_ response: HTTPResponse, request: HTTPRequest) -> ToolError {
+        let error = APIErrors.toolError(response, request: request, wording: errorWording)
+        return refusalNote?(self, response, request, error) ?? error
+    }
+
     /// A form-encoded POST without the stored token (OAuth endpoints take their own fields).
     public func formRequest(_ path: String, fields: [(String, String)]) -> HTTPRequest {
         var headers: [(name: String, value: String)] = [("Accept", "application/json")]
@@ -127,7 +137,7 @@ public final class APIClient {
         guard response.head.isSuccess else {
             // Perhaps the credential was made for the other API generation: then the route is
             // not there at all. Ask the server which generation it speaks.
-            let error = APIErrors.toolError(response, request: request, wording: errorWording)
+            let error = refusal(response, request: request)
             if response.status == 404, probesGenerationOnNotFound, let note = generationNote() { throw ToolError(.notFound, error.message + "; " + note) }
             // Today's middleware answers a legacy route, asked with a legacy token, 401 in plain
             // text (middleware.ts:340-342): the route is not there for that token either.

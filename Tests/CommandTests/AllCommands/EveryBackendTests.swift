@@ -25,7 +25,7 @@ import TestSupport
             try sandbox.run("ps-auth", ["login", "--profile", "pagespace-legacy", "--server", url,
                                         "--email", LocalServer.email, "--password-stdin"], stdin: LocalServer.password + "\n")
         },
-        Backend(kind: "openai", dialect: "openai", path: "/v1") { sandbox, url in
+        Backend(kind: "openai", dialect: "openai", path: "") { sandbox, url in
             try sandbox.run("ps-auth", ["login", "--profile", "openai", "--api", "openai", "--server", url, "--model", "ps-demo"])
         },
         Backend(kind: "lucid", dialect: "lucid", path: "") { sandbox, url in

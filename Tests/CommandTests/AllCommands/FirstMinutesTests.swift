@@ -17,11 +17,11 @@ import TestSupport
             "PS_RETRIES": "0",
         ])
         let token = ["PAGESPACE_TOKEN": "token-for-the-environments-server"]
-        let login = try sandbox.run("ps-auth", ["login", "--profile", "work", "--api", "openai", "--server", server.baseURL + "/v1"])
+        let login = try sandbox.run("ps-auth", ["login", "--profile", "work", "--api", "openai", "--server", server.baseURL])
         #expect(login.status == 0, "\(login.stderrText)")
 
         let status = try sandbox.run("ps-auth", ["status", "--profile", "work"], env: token)
-        #expect(status.stdoutText.contains("server: \(server.baseURL)/v1 (from "), "\(status.stdoutText)")
+        #expect(status.stdoutText.contains("server: \(server.baseURL) (from "), "\(status.stdoutText)")
         #expect(!status.stdoutText.contains("PAGESPACE_API_URL"), "\(status.stdoutText)")
 
         let sent = try sandbox.shell("ps-send --profile work --model ps-demo 'hello there' | ps-sse | ps-parts --final", env: token)
@@ -59,19 +59,19 @@ import TestSupport
         let second = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
         defer { second.stop() }
         let sandbox = try NetworkSandbox()
-        let login = try sandbox.run("ps-auth", ["login", "--api", "openai", "--server", first.baseURL + "/v1"])
+        let login = try sandbox.run("ps-auth", ["login", "--api", "openai", "--server", first.baseURL])
         #expect(login.status == 0, "\(login.stderrText)")
         #expect(!login.stderrText.contains("replaced"), "\(login.stderrText)")
-        let again = try sandbox.run("ps-auth", ["login", "--api", "openai", "--server", first.baseURL + "/v1"])
+        let again = try sandbox.run("ps-auth", ["login", "--api", "openai", "--server", first.baseURL])
         #expect(again.status == 0, "\(again.stderrText)")
         #expect(!again.stderrText.contains("replaced"), "\(again.stderrText)")
 
-        let other = try sandbox.run("ps-auth", ["login", "--api", "openai", "--server", second.baseURL + "/v1"])
+        let other = try sandbox.run("ps-auth", ["login", "--api", "openai", "--server", second.baseURL])
         #expect(other.status == 0, "\(other.stderrText)")
         #expect(other.stderrText.contains(
-            "ps-auth: warning: profile default's login to \(first.baseURL)/v1 (openai API) is replaced by this one; log in with --profile NAME to keep both"),
+            "ps-auth: warning: profile default's login to \(first.baseURL) (openai API) is replaced by this one; log in with --profile NAME to keep both"),
             "\(other.stderrText)")
-        let kept = try sandbox.run("ps-auth", ["login", "--profile", "second", "--api", "openai", "--server", first.baseURL + "/v1"])
+        let kept = try sandbox.run("ps-auth", ["login", "--profile", "second", "--api", "openai", "--server", first.baseURL])
         #expect(kept.status == 0, "\(kept.stderrText)")
         #expect(!kept.stderrText.contains("replaced"), "\(kept.stderrText)")
     }

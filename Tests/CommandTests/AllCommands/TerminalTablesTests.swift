@@ -44,7 +44,7 @@ import TestSupport
 
         let openAI = try LocalServer.start(dialect: "openai")
         defer { openAI.stop() }
-        let plain = try NetworkSandbox(extra: ["PAGESPACE_API_URL": openAI.baseURL + "/v1", "PAGESPACE_API_KIND": "openai"])
+        let plain = try NetworkSandbox(extra: ["PAGESPACE_API_URL": openAI.baseURL, "PAGESPACE_API_KIND": "openai"])
         let listed = try RenderedReplyTests.onTerminal("ps-models", plain)
         #expect(listed.status == 0, "\(listed.lines)")
         let top = try #require(listed.lines.first { $0.hasPrefix("ID") })

@@ -53,7 +53,7 @@ import TestSupport
         let pagespace = try LocalServer.start()
         defer { pagespace.stop() }
         let steps: [(String, [String], String?)] = [
-            ("ps-auth", ["login", "--api", "openai", "--server", openai.baseURL + "/v1", "--model", "ps-demo"], nil),
+            ("ps-auth", ["login", "--api", "openai", "--server", openai.baseURL, "--model", "ps-demo"], nil),
             ("ps-send", ["First question"], nil),
             ("ps-send", ["Second question"], nil),
             ("ps-history", ["--list"], nil),

@@ -80,6 +80,34 @@ import TestSupport
         #expect(try Run.command("ps-local-server", ["--dialect", "nope"]).status == 2)
     }
 
+    /// --help says how to log in (the demo session token; the openai dialect's URL, with /v1) and
+    /// names every dialect. The man page's route and fault tables are tables (.Bl -tag: a short
+    /// term and its text side by side), and the "…" of the text is kept.
+    @Test func helpSaysHowToLogInAndTheManualsTablesAreTables() throws {
+        let help = try Run.command("ps-local-server", ["--help"], environment: ["COLUMNS": "200"])
+        #expect(help.status == 0)
+        for needle in ["pagespace (the default),", "pagespace-legacy, openai, lucid or gemini.", "echo ps_sess_demo-session-token |",
+                       "ps-auth login --with-token --server http://127.0.0.1:8080",
+                       "ps-auth login --api openai --server http://127.0.0.1:8081/v1 --model ps-demo"] {
+            #expect(help.stdoutText.contains(needle), "--help lacks \(needle): \(help.stdoutText)")
+        }
+        let path = Executables.packageRoot.appendingPathComponent("man/ps-local-server.1").path
+        let page = try String(contentsOfFile: path, encoding: .utf8)
+        for needle in [".Ss Faults", #".It "{\(dqring\(dq:3}""#, #".It "GET /v1/models""#, #".It "pagespace-legacy""#,
+                       #""messages":[\[u2026]]"#] {
+            #expect(page.contains(needle), "man page lacks \(needle)")
+        }
+        let rendered = try Run.command("/bin/bash", ["-c", "command -v mandoc >/dev/null || exit 99; mandoc -Tutf8 \"$1\" | col -b", "bash", path])
+        #expect(rendered.status == 0, "mandoc is needed for this check (scripts/setup installs it)")
+        let lines = rendered.stdoutText.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        for row in [#"GET /v1/models\s+ps-demo, ps-demo-mini"#, #"\{"ring":3\}\s+the next reply keeps only its last 3"#,
+                    #"pagespace-legacy\s+echo demo-password \| ps-auth login"#] {
+            let pattern = try Regex(row)
+            #expect(lines.contains { $0.prefixMatch(of: pattern) != nil }, "no table row \(row)")
+        }
+        #expect(rendered.stdoutText.contains(#""messages":[…]"#))
+    }
+
     // MARK: Authentication
 
     /// apps/web/src/middleware.ts:175-184,334-366 and middleware/security-headers.ts:54-74: with

@@ -22,6 +22,19 @@ import TestSupport
         return error
     }
 
+    /// The URL line is the server a profile needs: an OpenAI-compatible API's base URL, which
+    /// ends in /v1. The other dialects print the bare address.
+    @Test func theURLLineIsTheBaseURLAProfileNeeds() throws {
+        let server = try LocalServer.start(dialect: "openai")
+        defer { server.stop() }
+        #expect(server.baseURL.hasPrefix("http://127.0.0.1:") && server.baseURL == server.origin + "/v1", "\(server.baseURL)")
+        let models = try Run.command("/usr/bin/curl", ["-sf", server.baseURL + "/models"])
+        #expect(models.status == 0 && models.stdoutText.contains(#""id":"ps-demo-mini""#), "\(models.stdoutText)")
+        let pagespace = try LocalServer.start(extraArguments: ["--quiet"])
+        defer { pagespace.stop() }
+        #expect(pagespace.baseURL == pagespace.origin)
+    }
+
     @Test func modelsAreListedAndNoCredentialIsNeeded() throws {
         let server = try LocalServer.start(dialect: "openai")
         defer { server.stop() }

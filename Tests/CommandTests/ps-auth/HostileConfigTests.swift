@@ -111,7 +111,7 @@ import TestSupport
         let server = try LocalServer.start(dialect: "openai")
         defer { server.stop() }
         let sandbox = try NetworkSandbox()
-        let url = server.baseURL.replacingOccurrences(of: "http://", with: "http://ada:s3cr3t-pw@") + "/v1"
+        let url = server.baseURL.replacingOccurrences(of: "http://", with: "http://ada:s3cr3t-pw@")
         let login = try sandbox.run("ps-auth", ["login", "--api", "openai", "--server", url])
         #expect(login.status == 2, "\(login.stderrText)")
         #expect(login.stderrText.contains("holds a user name or password"), "\(login.stderrText)")
@@ -147,7 +147,7 @@ import TestSupport
             let sandbox = try NetworkSandbox()
             try FileManager.default.createDirectory(atPath: sandbox.directory + "/config/ps-tools", withIntermediateDirectories: true)
             try text.write(toFile: sandbox.configPath, atomically: true, encoding: .utf8)
-            let login = try sandbox.run("ps-auth", ["login", "--api", "openai", "--server", server.baseURL + "/v1", "--profile", "new"])
+            let login = try sandbox.run("ps-auth", ["login", "--api", "openai", "--server", server.baseURL, "--profile", "new"])
             #expect(login.status == 1, "\(text): \(login.stderrText)")
             #expect(login.stderrText.hasPrefix("ps-auth: not writing \(sandbox.configPath): part of it could not be read (\(reason))"),
                     "\(login.stderrText)")
@@ -158,7 +158,7 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: sandbox.directory + "/config/ps-tools", withIntermediateDirectories: true)
         let credentials = #"{"profiles":{"work":{"secret":"ps_sess_kept"}}}"#
         FileManager.default.createFile(atPath: sandbox.credentialsPath, contents: Data(credentials.utf8), attributes: [.posixPermissions: 0o600])
-        let login = try sandbox.run("ps-auth", ["login", "--api", "openai", "--server", server.baseURL + "/v1"])
+        let login = try sandbox.run("ps-auth", ["login", "--api", "openai", "--server", server.baseURL])
         #expect(login.status == 1, "\(login.stderrText)")
         #expect(login.stderrText.hasPrefix("ps-auth: not writing \(sandbox.credentialsPath): part of it could not be read (profile work: it has no token)"),
                 "\(login.stderrText)")
@@ -178,7 +178,7 @@ import TestSupport
             toFile: dotfiles + "/config.json", atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: sandbox.configPath, withDestinationPath: "../../dotfiles/config.json")
 
-        let login = try sandbox.run("ps-auth", ["login", "--api", "openai", "--server", server.baseURL + "/v1", "--profile", "local"])
+        let login = try sandbox.run("ps-auth", ["login", "--api", "openai", "--server", server.baseURL, "--profile", "local"])
         #expect(login.status == 0, "\(login.stderrText)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: sandbox.configPath) == "../../dotfiles/config.json")
         let kept = try String(contentsOfFile: dotfiles + "/config.json", encoding: .utf8)

@@ -51,7 +51,7 @@ import TestSupport
     @Test func anAnswerStillWrongIsInvalidWithItsTextKeptAndExit3() throws {
         let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
         defer { server.stop() }
-        let sandbox = try NetworkSandbox(extra: ["PAGESPACE_API_URL": server.baseURL + "/v1", "PAGESPACE_API_KIND": "openai"])
+        let sandbox = try NetworkSandbox(extra: ["PAGESPACE_API_URL": server.baseURL, "PAGESPACE_API_KIND": "openai"])
         let wrong = #"{"type":"object","description":"always wrong","required":["city"]}"#
         let result = try sandbox.run("ps-batch", ["--model", "ps-demo", "--schema", wrong, "--repair", "2"],
                                      stdin: "{\"id\":\"a\",\"message\":\"Where to?\"}\n")

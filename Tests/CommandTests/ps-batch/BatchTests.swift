@@ -28,7 +28,7 @@ import TestSupport
     }
 
     static func openAISandbox(_ server: LocalServer) throws -> NetworkSandbox {
-        try NetworkSandbox(extra: ["PAGESPACE_API_URL": server.baseURL + "/v1", "PAGESPACE_API_KIND": "openai"])
+        try NetworkSandbox(extra: ["PAGESPACE_API_URL": server.baseURL, "PAGESPACE_API_KIND": "openai"])
     }
 
     @Test func fiftyJobsAtConcurrencyFourGetThroughInjected429sAnd5xx() throws {

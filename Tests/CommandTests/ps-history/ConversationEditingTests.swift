@@ -64,7 +64,7 @@ import TestSupport
     @Test func anAPIThatCannotSaysSo() throws {
         let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
         defer { server.stop() }
-        let sandbox = try NetworkSandbox(extra: ["PAGESPACE_API_URL": server.baseURL + "/v1", "PAGESPACE_API_KIND": "openai"])
+        let sandbox = try NetworkSandbox(extra: ["PAGESPACE_API_URL": server.baseURL, "PAGESPACE_API_KIND": "openai"])
         let result = try sandbox.run("ps-history", ["--rename", "abc", "--title", "x"])
         #expect(result.status == 2)
         #expect(result.stderrText.contains("the openai API cannot rename conversations"))

@@ -129,7 +129,7 @@ import TestSupport
         // Other APIs have no such list.
         let openai = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
         defer { openai.stop() }
-        let other = try NetworkSandbox(extra: ["PAGESPACE_API_URL": openai.baseURL + "/v1", "PAGESPACE_API_KIND": "openai"])
+        let other = try NetworkSandbox(extra: ["PAGESPACE_API_URL": openai.baseURL, "PAGESPACE_API_KIND": "openai"])
         let cannot = try other.run("ps-models", ["--provider", "ollama"])
         #expect(cannot.status == 2)
         #expect(cannot.stderrText.contains("the openai API cannot list Ollama's models"), "\(cannot.stderrText)")

@@ -124,7 +124,7 @@ import TestSupport
 
         let openai = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
         defer { openai.stop() }
-        let other = try NetworkSandbox(extra: ["PAGESPACE_API_URL": openai.baseURL + "/v1", "PAGESPACE_API_KIND": "openai"])
+        let other = try NetworkSandbox(extra: ["PAGESPACE_API_URL": openai.baseURL, "PAGESPACE_API_KIND": "openai"])
         let refused = try other.run("ps-send", ["--answer", "yes"])
         #expect(refused.status == 2, "\(refused.stderrText)")
         #expect(refused.stderrText.contains("--answer answers PageSpace's questions"))

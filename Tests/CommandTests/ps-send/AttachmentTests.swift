@@ -147,7 +147,7 @@ import TestSupport
     @Test func anAPIThatCannotTakeImagesRefusesThem() throws {
         let openai = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
         defer { openai.stop() }
-        let sandbox = try NetworkSandbox(extra: ["PAGESPACE_API_URL": openai.baseURL + "/v1", "PAGESPACE_API_KIND": "openai"])
+        let sandbox = try NetworkSandbox(extra: ["PAGESPACE_API_URL": openai.baseURL, "PAGESPACE_API_KIND": "openai"])
         let image = try Self.write(Self.png, "dot.png", in: sandbox)
         let refused = try sandbox.run("ps-send", ["--model", "ps-demo", "--attach", image, "look"])
         #expect(refused.status == 2)

@@ -7,7 +7,7 @@ import TestSupport
 /// reply cut short on our side (`| head`, Ctrl-C) still keeps the user's message.
 @Suite struct ClientKeptReplyTests {
     static func sandbox(_ server: LocalServer) throws -> NetworkSandbox {
-        try NetworkSandbox(extra: ["PAGESPACE_API_URL": server.baseURL + "/v1", "PAGESPACE_API_KIND": "openai"])
+        try NetworkSandbox(extra: ["PAGESPACE_API_URL": server.baseURL, "PAGESPACE_API_KIND": "openai"])
     }
 
     @Test func aReplyThatAsksForAToolIsNotWhole() throws {

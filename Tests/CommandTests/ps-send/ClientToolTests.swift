@@ -8,7 +8,7 @@ import TestSupport
 /// quotes the results it was given, so what the model saw is checked too.
 @Suite struct ClientToolTests {
     static func sandbox(_ server: LocalServer) throws -> NetworkSandbox {
-        try NetworkSandbox(extra: ["PAGESPACE_API_URL": server.baseURL + "/v1", "PAGESPACE_API_KIND": "openai",
+        try NetworkSandbox(extra: ["PAGESPACE_API_URL": server.baseURL, "PAGESPACE_API_KIND": "openai",
                                    "PAGESPACE_TOKEN": "sk-the-credential-tools-never-see"])
     }
 

@@ -397,7 +397,7 @@ import TestSupport
         let openai = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
         defer { openai.stop() }
         let other = try sandbox.run("ps-settings", [], env: [
-            "PAGESPACE_API_URL": openai.baseURL + "/v1", "PAGESPACE_API_KIND": "openai", "PAGESPACE_TOKEN": "",
+            "PAGESPACE_API_URL": openai.baseURL, "PAGESPACE_API_KIND": "openai", "PAGESPACE_TOKEN": "",
         ])
         #expect(other.status == 2)
         #expect(other.stderrText.contains("the openai API cannot keep settings"), "\(other.stderrText)")

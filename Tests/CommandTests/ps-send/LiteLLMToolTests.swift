@@ -19,7 +19,7 @@ import TestSupport
               - model_name: ps-demo
                 litellm_params:
                   model: openai/ps-demo
-                  api_base: \(twin.baseURL)/v1
+                  api_base: \(twin.baseURL)
                   api_key: none
 
             """.write(toFile: config, atomically: true, encoding: .utf8)

@@ -7,7 +7,7 @@ import TestSupport
 /// whole; ps-sse | ps-parts | ps-render read its chat.completion.chunk stream.
 @Suite struct OpenAIBackendTests {
     static func sandbox(_ server: LocalServer) throws -> NetworkSandbox {
-        try NetworkSandbox(extra: ["PAGESPACE_API_URL": server.baseURL + "/v1", "PAGESPACE_API_KIND": "openai"])
+        try NetworkSandbox(extra: ["PAGESPACE_API_URL": server.baseURL, "PAGESPACE_API_KIND": "openai"])
     }
 
     @Test func threeTurnsAreKeptAndSentWhole() throws {
@@ -82,6 +82,54 @@ import TestSupport
         let badModel = try sandbox.run("ps-send", ["--model", "no-such-model", "hi"])
         #expect(badModel.status == 6, "\(badModel.stderrText)")
         #expect(badModel.stderrText.contains("no-such-model"))
+    }
+
+    /// The URL ps-local-server prints is the one a profile needs; given without its /v1, every
+    /// command that meets the 404 says where an OpenAI-compatible base URL usually ends.
+    @Test func aBaseURLWithoutV1IsToldWhereItEnds() throws {
+        let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        #expect(server.baseURL == server.origin + "/v1")
+        let hint = "; an OpenAI-compatible server's base URL usually ends in /v1 (--server \(server.baseURL))\n"
+        let sandbox = try NetworkSandbox(extra: ["PAGESPACE_API_URL": server.origin, "PAGESPACE_API_KIND": "openai"])
+        let send = try sandbox.run("ps-send", ["--model", "ps-demo", "hi"])
+        #expect(send.status == 6, "\(send.stderrText)")
+        #expect(send.stderrText.hasPrefix("ps-send: not found"), "\(send.stderrText)")
+        #expect(send.stderrText.contains("(POST /chat/completions)") && send.stderrText.hasSuffix(hint), "\(send.stderrText)")
+        let batch = try sandbox.run("ps-batch", ["--model", "ps-demo"], stdin: BatchTests.jobs(1))
+        #expect(batch.status == 6, "\(batch.stderrText)")
+        #expect((try Records.parse(batch.stdoutText).first?["error"] as? String).map { $0 + "\n" }?.hasSuffix(hint) == true,
+                "\(batch.stdoutText)")
+        let login = try sandbox.run("ps-auth", ["login", "--api", "openai", "--server", server.origin])
+        #expect(login.status == 6, "\(login.stderrText)")
+        #expect(login.stderrText.contains("(GET /models)") && login.stderrText.hasSuffix(hint), "\(login.stderrText)")
+        // At the URL it printed, all is well.
+        #expect(try sandbox.run("ps-auth", ["login", "--api", "openai", "--server", server.baseURL]).status == 0)
+        #expect(try sandbox.run("ps-send", ["--model", "ps-demo", "hi"], env: ["PAGESPACE_API_URL": server.baseURL]).status == 0)
+    }
+
+    /// A model the server does not know: the refusal names the models the server lists. When
+    /// the list cannot be had either, the refusal is said as the server gave it.
+    @Test func anUnknownModelIsAnsweredWithTheServersModels() throws {
+        let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try Self.sandbox(server)
+        let listed = "; the server lists ps-demo, ps-demo-mini (see ps-models)\n"
+        let send = try sandbox.run("ps-send", ["--model", "llama3.2", "hi"])
+        #expect(send.status == 6, "\(send.stderrText)")
+        #expect(send.stderrText.hasPrefix("ps-send: not found: The model `llama3.2` does not exist"), "\(send.stderrText)")
+        #expect(send.stderrText.hasSuffix(listed), "\(send.stderrText)")
+        let batch = try sandbox.run("ps-batch", ["--model", "llama3.2"], stdin: BatchTests.jobs(1))
+        #expect(batch.status == 6, "\(batch.stderrText)")
+        #expect((try Records.parse(batch.stdoutText).first?["error"] as? String).map { $0 + "\n" }?.hasSuffix(listed) == true,
+                "\(batch.stdoutText)")
+
+        try server.armFault(#"{"status":500,"times":20,"path":"/v1/models"}"#)
+        let alone = try sandbox.run("ps-send", ["--model", "llama3.2", "hi"], env: ["PS_RETRIES": "0"])
+        #expect(alone.status == 6, "\(alone.stderrText)")
+        #expect(alone.stderrText.hasPrefix("ps-send: not found: The model `llama3.2` does not exist"), "\(alone.stderrText)")
+        #expect(!alone.stderrText.contains("lists"), "\(alone.stderrText)")
+        #expect(alone.stderrText.split(separator: "\n").count == 1, "\(alone.stderrText)")
     }
 
     @Test func anotherBackendsExportStartsAConversation() throws {

@@ -152,7 +152,7 @@ import TestSupport
         defer { server.stop() }
         let sandbox = try NetworkSandbox()
         let login = try sandbox.run(
-            "ps-auth", ["login", "--api", "openai", "--server", server.baseURL + "/v1", "--model", "ps-demo-mini"])
+            "ps-auth", ["login", "--api", "openai", "--server", server.baseURL, "--model", "ps-demo-mini"])
         #expect(login.status == 0, "\(login.stderrText)")
         let status = try sandbox.run("ps-auth", ["status", "--offline"])
         #expect(status.stdoutText.contains("model: ps-demo-mini"), "\(status.stdoutText)")

@@ -10,7 +10,7 @@ import TestSupport
     static let schema = #"{"type":"object","required":["city","days"],"properties":{"city":{"type":"string"},"days":{"type":"integer","minimum":2}}}"#
 
     static func openAISandbox(_ server: LocalServer) throws -> NetworkSandbox {
-        try NetworkSandbox(extra: ["PAGESPACE_API_URL": server.baseURL + "/v1", "PAGESPACE_API_KIND": "openai"])
+        try NetworkSandbox(extra: ["PAGESPACE_API_URL": server.baseURL, "PAGESPACE_API_KIND": "openai"])
     }
 
     /// A template saved by name in the sandbox's $XDG_CONFIG_HOME/ps-tools/templates.

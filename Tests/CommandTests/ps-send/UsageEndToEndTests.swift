@@ -23,7 +23,7 @@ import TestSupport
     @Test func openAIUsageReachesTheRecordAndTheFooter() throws {
         let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
         defer { server.stop() }
-        let sandbox = try NetworkSandbox(extra: ["PAGESPACE_API_URL": server.baseURL + "/v1", "PAGESPACE_API_KIND": "openai"])
+        let sandbox = try NetworkSandbox(extra: ["PAGESPACE_API_URL": server.baseURL, "PAGESPACE_API_KIND": "openai"])
         let usage = try #require(try Self.finalUsage(sandbox, "--model ps-demo --new-conversation hello"))
         let output = try #require(usage["completion_tokens"] as? Int)
         #expect(output > 0 && usage["prompt_tokens"] as? Int != nil)

@@ -21,6 +21,7 @@ public final class OpenAIAdapter: APIAdapter, ConversationDeleting, Conversation
     public init(client: APIClient, environment: [String: String] = Environment.current) {
         self.client = client
         client.probesGenerationOnNotFound = false
+        client.refusalNote = Self.explain
         if Self.isPageSpace(baseURL: client.session.server) {
             keeper = ServerKeptConversations(
                 client: client, current: CurrentConversation(profile: client.session.profileName, environment: environment))
@@ -134,10 +135,42 @@ public final class OpenAIAdapter: APIAdapter, ConversationDeleting, Conversation
     func onlyModel() throws -> String {
         let ids = try listModels().map(\.id)
         if ids.count == 1 { return ids[0] }
-        let listed = ids.isEmpty ? "the server lists none"
-            : "the server lists " + ids.prefix(8).map(TerminalSafeText.sanitize).joined(separator: ", ")
-                + (ids.count > 8 ? " and \(ids.count - 8) more" : "")
+        let listed = ids.isEmpty ? "the server lists none" : "the server lists " + Self.names(ids)
         throw ToolError(.usage, "no model: give --model NAME or store one with ps-auth set-model NAME (\(listed))")
+    }
+
+    /// "a, b, c": the first eight, then "…and N more".
+    static func names(_ ids: [String]) -> String {
+        let shown = ids.prefix(8).map(TerminalSafeText.sanitize).joined(separator: ", ")
+        return ids.count > 8 ? shown + " …and \(ids.count - 8) more" : shown
+    }
+
+    /// What an OpenAI-compatible server's refusal leaves unsaid (APIClient.refusalNote). A send
+    /// naming a model the server does not know gets the models it lists (`GET /models`; when
+    /// that fails too, the refusal stays as it was). Any other 404 at a base URL whose path does
+    /// not end in /v1 says that it usually does: Ollama, llama.cpp, vLLM and LiteLLM serve
+    /// /v1/chat/completions and /v1/models.
+    static func explain(_ client: APIClient, _ response: HTTPResponse, _ request: HTTPRequest, _ error: ToolError) -> ToolError {
+        if isUnknownModel(response), URLText.path(of: request.url).hasSuffix("/chat/completions") {
+            guard let ids = try? client.get("/models"), let models = ids["data"]?.arrayValue else { return error }
+            let listed = models.compactMap(ModelInfo.init(openAI:)).map(\.id)
+            let names = listed.isEmpty ? "the server lists no model" : "the server lists " + Self.names(listed)
+            return ToolError(.notFound, error.message + "; " + names + " (see ps-models)")
+        }
+        let server = Session.normalise(URLText.withoutUserinfo(client.session.server))
+        guard response.status == 404, !URLText.path(of: server).hasSuffix("/v1") else { return error }
+        return ToolError(error.status, error.message + "; an OpenAI-compatible server's base URL usually ends in /v1 (--server "
+            + TerminalSafeText.sanitize(server) + "/v1)")
+    }
+
+    /// Whether a refusal says that the server does not know the model asked for: OpenAI's 404
+    /// "The model `x` does not exist" (code model_not_found; vLLM's too), Ollama's 404 `model
+    /// "x" not found, try pulling it first`, LiteLLM's 400 "Invalid model name passed in model=x".
+    static func isUnknownModel(_ response: HTTPResponse) -> Bool {
+        guard response.status == 404 || response.status == 400 else { return false }
+        let words = (ErrorBody(response.body).summary ?? "").lowercased()
+        return words.contains("model") && (words.contains("not found") || words.contains("does not exist")
+            || words.contains("invalid model"))
     }
 
     public var keepsTurns: Bool { keeper.keepsTurns }

@@ -16,8 +16,12 @@ extension String {
     var escaped = ""
     var containsBlankCharacter = false
 
-    // TODO: maybe drop `where character.isASCII` clause
-    for character in self where character.isASCII {
+    for character in self {
+      // ps-tools: a character beyond ASCII is written as its escape, not dropped.
+      guard character.isASCII else {
+        escaped += character.roffEscape
+        continue
+      }
       switch character {
       case " ":
         escaped.append(character)
@@ -63,8 +67,13 @@ extension String {
     var escaped = ""
     var atBeginning = true
 
-    // TODO: maybe drop `where character.isASCII` clause
-    for character in self where character.isASCII {
+    for character in self {
+      // ps-tools: a character beyond ASCII is written as its escape, not dropped.
+      guard character.isASCII else {
+        escaped += character.roffEscape
+        atBeginning = false
+        continue
+      }
       switch (character, atBeginning) {
 
       // backslashes:
@@ -93,5 +102,16 @@ extension String {
     }
 
     return escaped
+  }
+}
+
+// ps-tools: how a character beyond ASCII is written: `\[u2026]` for "…", one escape for each
+// of its scalars, as groff and mandoc both read it.
+extension Character {
+  var roffEscape: String {
+    unicodeScalars.map { scalar in
+      let hex = String(scalar.value, radix: 16, uppercase: true)
+      return #"\[u"# + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+    }.joined()
   }
 }
