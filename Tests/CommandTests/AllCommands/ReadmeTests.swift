@@ -142,7 +142,7 @@ import TestSupport
         // The OpenAI block's export is undone before the agents' block, as a reader's new shell would.
         let steps = block.map { Step(line: $0) } + [Step(line: agents[0], prefix: "unset PAGESPACE_API_URL PAGESPACE_API_KIND; ")]
             + agents.dropFirst().map { Step(line: $0) }
-        let result = try Self.run(steps, replacing: [("http://127.0.0.1:11434", openai.baseURL), ("https://pagespace.ai", pagespace.baseURL)],
+        let result = try Self.run(steps, replacing: [("http://127.0.0.1:11434", openai.origin), ("https://pagespace.ai", pagespace.baseURL)],
                                   in: folder, sandbox: sandbox, before: before)
         #expect(result.stdoutText.hasPrefix("ps-demo\nps-demo-mini\n"), "\(result.stdoutText)")
         #expect(Self.contents(folder + "/chat.ndjson").split(separator: "\n").count == 4)

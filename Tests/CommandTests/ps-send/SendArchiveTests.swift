@@ -68,7 +68,7 @@ import TestSupport
     @Test func theFlagKeepsAnOpenAICompatibleExchangeWithItsModel() throws {
         let server = try LocalServer.start(dialect: "openai", extraArguments: ["--quiet"])
         defer { server.stop() }
-        let sandbox = try NetworkSandbox(extra: ["PAGESPACE_API_URL": server.baseURL + "/v1", "PAGESPACE_API_KIND": "openai"])
+        let sandbox = try NetworkSandbox(extra: ["PAGESPACE_API_URL": server.baseURL, "PAGESPACE_API_KIND": "openai"])
         let send = try sandbox.run("ps-send", ["--archive", "--model", "ps-demo", "Tell me about quokkas"])
         #expect(send.status == 0, "\(send.stderrText)")
         #expect(send.stderrText.isEmpty, "\(send.stderrText)")
