@@ -3,13 +3,14 @@
 stdin and times until its output reaches us, N times; prints "median_us p99_us" (or "held"
 when the stage wrote nothing within the timeout, i.e. it holds the event back).
 
-  latency.py --count N --preamble FILE --event FILE [--pty] [--gap S] -- COMMAND [ARGS...]
+  latency.py --count N --preamble FILE --event FILE [--event FILE...] [--pty] [--gap S] -- COMMAND [ARGS...]
 
 With --pty the stage writes to a pseudo-terminal (80x24), as on a user's screen: then ps-render
 draws its live region. --gap waits S seconds between events (a model's pace).
 
 The preamble (records that open a message, say) is written first and its output drained. Then
-the event is written N times; each time we wait until output stops arriving for a moment
+the events are written N times in all, in turn (several --event: the words of a paragraph, then
+its end, say); each time we wait until output stops arriving for a moment
 (at least one byte must come), so the figure is "write to first byte read".
 """
 import argparse
@@ -42,14 +43,14 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=1000)
     parser.add_argument("--preamble", default=None)
-    parser.add_argument("--event", required=True)
+    parser.add_argument("--event", action="append", required=True)
     parser.add_argument("--timeout", type=float, default=2.0)
     parser.add_argument("--pty", action="store_true")
     parser.add_argument("--gap", type=float, default=0.0)
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     command = args.command[1:] if args.command and args.command[0] == "--" else args.command
-    event = open(args.event, "rb").read()
+    events = [open(path, "rb").read() for path in args.event]
     # The probe closes the stream without finishing the message, which ps-parts rightly reports on
     # stderr; that line is not part of the figures.
     if args.pty:
@@ -69,11 +70,11 @@ def main():
         drain(out, 0.3)
     samples = []
     held = False
-    for _ in range(args.count):
+    for number in range(args.count):
         if args.gap:
             time.sleep(args.gap)
         start = time.perf_counter_ns()
-        os.write(inp, event)
+        os.write(inp, events[number % len(events)])
         ready, _, _ = select.select([out], [], [], args.timeout)
         if not ready:
             held = True

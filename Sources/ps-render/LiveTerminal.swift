@@ -12,8 +12,9 @@ nonisolated(unsafe) private var regionOnScreen: sig_atomic_t = 0
 nonisolated(unsafe) private var restoreBytes: UnsafeMutableBufferPointer<UInt8>?
 
 /// ps-render's loop on a terminal with a live region: reads records as they come, and redraws at
-/// most `frameInterval` apart (records that arrive in between are drawn together), at once when
-/// input pauses; a resize redraws at the new size; an interrupt leaves the terminal sane.
+/// most `frameInterval` apart. A record that comes a frame or more after the last drawing is
+/// drawn at once; records that come sooner are drawn together when the frame is up. A resize
+/// redraws at the new size; an interrupt leaves the terminal sane.
 struct LiveTerminal {
     /// About 30 frames a second.
     static let frameInterval: UInt64 = 33_000_000

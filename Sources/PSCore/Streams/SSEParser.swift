@@ -42,8 +42,9 @@ public struct SSEParser {
 
     /// How many bytes of a leading BOM have been seen; nil once the stream start is settled.
     private var bomMatched: Int? = 0
-    /// A line that began in an earlier chunk.
-    private var partialLine: [UInt8] = []
+    /// A line that began in an earlier chunk, grown as LineSplitter's is: a long line's buffer is
+    /// moved, not copied, so a line at the cap holds the cap once.
+    private var partialLine = PendingBytes()
     /// What that line is known to be, once its first bytes have come.
     private var partialKind = PartialKind.unknown
 
@@ -81,6 +82,8 @@ public struct SSEParser {
 
     /// Parses a chunk, calling `onEvent` for each event whose blank line it completes.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ onEvent: (Event) throws -> Void) throws {
+        // A parser is a value: a copy made of it keeps its own start of a line.
+        if !isKnownUniquelyReferenced(&partialLine) { partialLine = partialLine.copy() }
         var index = 0
         let count = chunk.count
         if let matched = bomMatched {
@@ -99,17 +102,15 @@ public struct SSEParser {
             }
             if partialKind == .comment || partialKind == .ignoredField {
                 endDroppedLine()
-            } else if partialLine.isEmpty {
+            } else if partialLine.count == 0 {
                 try processLine(UnsafeRawBufferPointer(rebasing: chunk[lineStart..<index]), onEvent)
             } else {
                 if partialKind == .kept { try checkLine(partialLine.count + index - lineStart) }
-                partialLine.append(contentsOf: chunk[lineStart..<index])
-                // Move the buffer out while it is processed: processLine mutates self.
-                var line: [UInt8] = []
-                swap(&line, &partialLine)
-                try line.withUnsafeBytes { try processLine($0, onEvent) }
-                line.removeAll(keepingCapacity: true)
-                swap(&line, &partialLine)
+                partialLine.append(UnsafeRawBufferPointer(rebasing: chunk[lineStart..<index]))
+                // A reference of its own while it is processed: processLine mutates self.
+                let line = partialLine
+                defer { line.removeAll(keepingCapacity: line.capacity <= LineSplitter.keptCapacity) }
+                try processLine(line.bytes, onEvent)
                 partialKind = .unknown
             }
             index += 1
@@ -131,24 +132,25 @@ public struct SSEParser {
         case .comment, .ignoredField: return
         case .kept:
             try checkLine(partialLine.count + bytes.count)
-            partialLine.append(contentsOf: bytes)
+            partialLine.append(bytes)
             return
         case .unknown:
             try checkLine(partialLine.count + bytes.count)
-            partialLine.append(contentsOf: bytes)
+            partialLine.append(bytes)
         }
-        if partialLine.first == Self.colon {
+        let held = partialLine.bytes
+        if held.first == Self.colon {
             partialKind = .comment
-        } else if let colon = partialLine.prefix(Self.longestField + 1).firstIndex(of: Self.colon) {
-            let field = partialLine[..<colon]
+        } else if let colon = held.prefix(Self.longestField + 1).firstIndex(of: Self.colon) {
+            let field = held[..<colon]
             let known = ["data", "event", "id", "retry"].contains { field.elementsEqual($0.utf8) }
             partialKind = known ? .kept : .ignoredField
-        } else if partialLine.count > Self.longestField {
+        } else if held.count > Self.longestField {
             partialKind = .ignoredField
         } else {
             return
         }
-        if partialKind != .kept { partialLine.removeAll() }
+        if partialKind != .kept { partialLine.removeAll(keepingCapacity: false) }
     }
 
     /// A line of `length` bytes may not pass the cap (an event's data is checked as it grows).
@@ -167,8 +169,9 @@ public struct SSEParser {
     /// reported so that the caller can tell a truncated stream from a finished one. The parser is
     /// then ready for a new stream.
     public mutating func finish() -> UnterminatedEvent? {
-        if let matched = bomMatched, matched > 0 { partialLine.insert(contentsOf: Self.bom[0..<matched], at: 0) }
-        let pendingLineIsField = partialKind == .ignoredField || (partialLine.first.map { $0 != Self.colon } ?? false)
+        // The start of a BOM that never finished is the held line's start.
+        let first = bomMatched.flatMap { $0 > 0 ? Self.bom[0] : nil } ?? partialLine.bytes.first
+        let pendingLineIsField = partialKind == .ignoredField || (first.map { $0 != Self.colon } ?? false)
         var result: UnterminatedEvent?
         if !dataBuffer.isEmpty || pendingLineIsField {
             result = UnterminatedEvent(line: blockStartLine > 0 ? blockStartLine : lineNumber + 1)

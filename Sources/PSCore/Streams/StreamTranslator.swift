@@ -34,10 +34,6 @@ public struct StreamTranslator {
     /// A class so that `write` (a parser's callback) can note it.
     private final class Flag { var value = false }
     private let invalidUTF8 = Flag()
-    private var warnedInvalidUTF8: Bool {
-        get { invalidUTF8.value }
-        nonmutating set { invalidUTF8.value = newValue }
-    }
 
     public init(format: Format, output: EventRecordOutput, inputName: String) {
         self.format = format
@@ -50,7 +46,7 @@ public struct StreamTranslator {
         do {
             switch format {
             case .sse:
-                try sse.feed(chunk, write)
+                try feedSSE(chunk)
             case .dataStream:
                 try feedDataStream(chunk)
             case .auto:
@@ -62,10 +58,17 @@ public struct StreamTranslator {
         }
     }
 
+    /// Gives the chunk to the SSE parser. Its callback holds only what it uses, not a copy of the
+    /// translator: a copy would share the parser's held line, which the parser then copies.
+    private mutating func feedSSE(_ chunk: UnsafeRawBufferPointer) throws {
+        let output = self.output, inputName = self.inputName, invalidUTF8 = self.invalidUTF8
+        try sse.feed(chunk) { Self.write($0, output: output, inputName: inputName, invalidUTF8: invalidUTF8) }
+    }
+
     /// Writes an event's record; says once when its data was not UTF-8 (U+FFFD replaces it).
-    private func write(_ event: SSEParser.Event) {
-        if !warnedInvalidUTF8, !UTF8Check.isValid(event.data) {
-            warnedInvalidUTF8 = true
+    private static func write(_ event: SSEParser.Event, output: EventRecordOutput, inputName: String, invalidUTF8: Flag) {
+        if !invalidUTF8.value, !UTF8Check.isValid(event.data) {
+            invalidUTF8.value = true
             Diagnostics.warning(
                 "\(inputName): the event begun on line \(event.line) is not valid UTF-8: its invalid bytes "
                     + "became U+FFFD (said only for the first such event)")
@@ -113,7 +116,7 @@ public struct StreamTranslator {
         try buffered.withUnsafeBytes { chunk in
             switch detected {
             case .dataStream: try feedDataStream(chunk)
-            default: try sse.feed(chunk, write)
+            default: try feedSSE(chunk)
             }
         }
     }

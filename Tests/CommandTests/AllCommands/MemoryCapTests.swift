@@ -47,6 +47,17 @@ import TestSupport
         #expect(run.maxRSSKiB < Self.boundKiB, "peak \(run.maxRSSKiB) KiB")
     }
 
+    /// A data line past the cap costs the cap once, not the two buffers of a grown copy: the
+    /// peak beyond a short stream's stays under one and a half times the cap.
+    @Test func psSseHoldsAnOverlongLineOnce() throws {
+        let cap = 16
+        let short = try Self.measure(["ps-sse", "--max-record-size", String(cap)], prefix: "data: 1\(Self.escapedLF)\(Self.escapedLF)", bytes: 0)
+        let long = try Self.measure(["ps-sse", "--max-record-size", String(cap)], prefix: "data: ", bytes: 2 * cap << 20)
+        #expect(long.status == 3)
+        #expect(long.stderr.hasPrefix("ps-sse: stdin: line 1 is longer than \(cap) MiB"))
+        #expect(long.maxRSSKiB - short.maxRSSKiB < cap * 1024 * 3 / 2, "peak \(long.maxRSSKiB) KiB, a short stream's \(short.maxRSSKiB) KiB")
+    }
+
     @Test func psSseStopsAtAnEventOfManyDataLines() throws {
         let run = try Self.measure(
             ["ps-sse", "--max-record-size", "1"], prefix: "data: x\(Self.escapedLF)\(Self.escapedLF)",
