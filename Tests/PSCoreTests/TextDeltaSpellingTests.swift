@@ -57,6 +57,25 @@ import TestSupport
         }
         #expect(taken > 1500)
     }
+
+    /// ps-sse's check of an event's data: a chunk the fast path takes is JSON to jansson too,
+    /// and a chunk followed by anything, or cut short, is left to jansson.
+    @Test func aChunkItTakesIsJSONAndNothingMore() {
+        func isChunk(_ text: String) -> Bool { Array(text.utf8).withUnsafeBytes { TextDeltaRecord.isChunk($0) } }
+        var random = SplitMix(seed: 33)
+        var taken = 0
+        for _ in 0..<3000 {
+            let text = GeneratedChunk(&random).text
+            if isChunk(text) {
+                #expect(JSONSyntax.isValid(Array(text.utf8)), "\(text)")
+                taken += 1
+            }
+        }
+        #expect(taken > 1500)
+        let chunk = #"{"type":"text-delta","id":"t","delta":"x"}"#
+        #expect(isChunk(chunk) && isChunk(" " + chunk + " "))
+        #expect(!isChunk(chunk + "}") && !isChunk(chunk + ",{}") && !isChunk(String(chunk.dropLast())))
+    }
 }
 
 /// A text-delta chunk spelled at random: whitespace, key order, escapes, unicode, and now and

@@ -28,6 +28,15 @@ public struct TextDeltaRecord {
         else { return nil }
         return record
     }
+
+    /// Whether `data` is exactly a text delta's chunk, spelled any way JSON allows: then it is
+    /// JSON as `JSON.parse` reads it. ps-sse checks the hot event so, without a jansson tree;
+    /// anything else goes to JSONSyntax.
+    public static func isChunk(_ data: UnsafeRawBufferPointer) -> Bool {
+        guard let base = data.baseAddress else { return false }
+        var scanner = RecordScanner(base: base, count: data.count)
+        return scanner.chunk() != nil && scanner.position == data.count
+    }
 }
 
 extension MessageStream {

@@ -71,7 +71,7 @@ public final class EventRecordOutput {
         let text = trimmingJSONWhitespace(data)
         if let first = text.first, canStartJSON(first) {
             if !text.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
-                if JSONSyntax.isValid(text) {
+                if TextDeltaRecord.isChunk(text) || JSONSyntax.isValid(text) {
                     record.append(contentsOf: text)
                     return
                 }
