@@ -126,3 +126,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v5]
 )
+
+// Where each kind of target lives: Sources/Shims/C* (C system libraries and shims),
+// Sources/Libraries/PS*, Sources/Commands/ps-*; the twin in Twin/, tests in Tests/.
+for target in package.targets where target.path == nil && target.type != .test {
+    let kind = target.name.hasPrefix("ps-") ? "Commands" : target.name.hasPrefix("PS") ? "Libraries" : "Shims"
+    target.path = "Sources/\(kind)/\(target.name)"
+}

@@ -245,13 +245,13 @@ _ps-send() {
     '--template')
         return
         ;;
-    '--var')
-        return
-        ;;
     '--schema')
         return
         ;;
     '--repair')
+        return
+        ;;
+    '--var')
         return
         ;;
     '--tool')

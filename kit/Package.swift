@@ -6,8 +6,9 @@ import PackageDescription
 // and `make deb` put in lib/ps-tools beside the Swift runtime. SwiftPM links a package's own
 // library targets into each of its executables (a copy of them in every command); a dynamic
 // library product of another package it links as a shared object. So the shared libraries are
-// this package, on which ps-tools depends: its targets are ps-tools' own folders of Sources/
-// (kit/Sources holds links to them), and ArgumentParser is linked into libPSKit.so too.
+// this package, on which ps-tools depends: its targets are ps-tools' own folders of
+// Sources/Libraries and Sources/Shims (kit/Sources holds links to them), and ArgumentParser is
+// linked into libPSKit.so too.
 
 // The toolkit's version: the file VERSION (one line), which every command's --version prints and
 // `make deb` names the packages after.

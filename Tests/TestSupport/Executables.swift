@@ -74,6 +74,17 @@ public enum Run {
                 timeout: timeout)
     }
 
+    /// Whether `url` answers within `timeout` seconds (with `successOnly`, with a 2xx status),
+    /// asked with curl every 0.2 s: for a server a test starts itself (LiteLLM, an MCP server).
+    public static func waitForHTTP(_ url: String, successOnly: Bool = false, timeout: TimeInterval = 60) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if try shell("curl -s\(successOnly ? "f" : "") -o /dev/null '\(url)'").status == 0 { return true }
+            if Date() >= deadline { return false }
+            usleep(200_000)
+        }
+    }
+
     public static func run(
         _ executable: URL, _ arguments: [String], stdin: Data?, environment: [String: String], timeout: TimeInterval
     ) throws -> ProcessResult {

@@ -32,12 +32,8 @@ import TestSupport
             proxy.signalGroup(SIGKILL)
             _ = proxy.wait()
         }
-        var ready = false
-        for _ in 0..<300 where !ready {
-            ready = try Run.shell("curl -sf -o /dev/null http://127.0.0.1:\(port)/health/liveliness").status == 0
-            if !ready { usleep(200_000) }
-        }
-        try #require(ready, "LiteLLM did not start (scripts/setup --test installs it)")
+        try #require(try Run.waitForHTTP("http://127.0.0.1:\(port)/health/liveliness", successOnly: true),
+                     "LiteLLM did not start (scripts/setup --test installs it)")
         var through = sandbox
         through.environment["PAGESPACE_API_URL"] = "http://127.0.0.1:\(port)/v1"
         through.environment["PAGESPACE_API_KIND"] = "openai"

@@ -140,12 +140,7 @@ import TestSupport
             http.signalGroup(SIGKILL)
             _ = http.wait()
         }
-        var listening = false
-        for _ in 0..<100 where !listening {
-            listening = try Run.shell("curl -s -o /dev/null http://127.0.0.1:\(port)/mcp").status == 0
-            if !listening { usleep(100_000) }
-        }
-        try #require(listening, "the MCP server did not listen")
+        try #require(try Run.waitForHTTP("http://127.0.0.1:\(port)/mcp", timeout: 10), "the MCP server did not listen")
         let run = try sandbox.shell(
             "ps-send --model ps-demo --mcp http://127.0.0.1:\(port)/mcp 'call:echo{\"text\":\"over http\"}' | ps-sse | ps-parts --final")
         #expect(run.status == 0, "\(run.stderrText)")

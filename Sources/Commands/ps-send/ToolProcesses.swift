@@ -180,46 +180,20 @@ enum ToolProcesses {
     }
 
     private static func spawn(_ run: ToolProcess, environment: [String: String]) throws -> Child {
-        var pipes: [[Int32]] = []
-        for _ in 0..<3 {
-            var ends: [Int32] = [-1, -1]
-            guard pipe(&ends) == 0 else {
-                for pair in pipes { pair.forEach { close($0) } }
-                throw ToolError(.failure, "pipe: \(String(cString: strerror(errno)))")
-            }
-            for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-            pipes.append(ends)
+        let pipes = try ChildSpawn.pipes(3)
+        let (input, output, errors) = (pipes[0], pipes[1], pipes[2])
+        let pid: pid_t
+        do {
+            // A group of its own, so that a timeout stops what it started too; the default
+            // signal handling back (ps-send ignores SIGPIPE).
+            pid = try ChildSpawn.start(run.executable, arguments: [run.executable] + run.arguments, environment: environment,
+                                       streams: [0: .descriptor(input.read), 1: .descriptor(output.write), 2: .descriptor(errors.write)],
+                                       ownGroup: true)
+        } catch {
+            [input.write, output.read, errors.read].forEach { close($0) }
+            throw ToolError(.failure, error.reason)
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipes[0][0], 0)
-        posix_spawn_file_actions_adddup2(&actions, pipes[1][1], 1)
-        posix_spawn_file_actions_adddup2(&actions, pipes[2][1], 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // A group of its own, so that a timeout stops what it started too; the default
-        // signal handling back (ps-send ignores SIGPIPE).
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
-        let argv: [UnsafeMutablePointer<CChar>?] = ([run.executable] + run.arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var pid = pid_t()
-        let error = posix_spawn(&pid, run.executable, &actions, &attributes, argv, envp)
-        close(pipes[0][0])
-        close(pipes[1][1])
-        close(pipes[2][1])
-        guard error == 0 else {
-            [pipes[0][1], pipes[1][0], pipes[2][0]].forEach { close($0) }
-            throw ToolError(.failure, String(cString: strerror(error)))
-        }
-        for fd in [pipes[0][1], pipes[1][0], pipes[2][0]] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        return Child(pid: pid, input: run.input, fds: (pipes[0][1], pipes[1][0], pipes[2][0]))
+        for fd in [input.write, output.read, errors.read] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        return Child(pid: pid, input: run.input, fds: (input.write, output.read, errors.read))
     }
 }

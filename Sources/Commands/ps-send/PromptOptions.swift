@@ -6,32 +6,21 @@ import PSPrompt
 import Glibc
 #endif
 
-/// `--template`, `--var`, `--schema`, `--repair` and `--print`: the message made from a
-/// template (PSPrompt), and the answer checked against a JSON Schema (SchemaTurns).
+/// `--template`, `--schema`, `--repair` (TemplateOptions, as ps-batch takes them), `--var` and
+/// `--print`: the message made from a template (PSPrompt), and the answer checked against a
+/// JSON Schema (SchemaTurns).
 struct PromptOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "Make the message from a template (FILE or NAME). NAME is $XDG_CONFIG_HOME/ps-tools/templates/NAME.md; --var fills {{name}}, piped text {{stdin}}.",
-        valueName: "file|name"))
-    var template: String?
+    @OptionGroup var files: TemplateOptions
 
-    @Option(name: .customLong("var"), help: ArgumentHelp("A template value (repeatable). Each {{name}} needs one, and each one its {{name}}.", valueName: "name=value"))
+    @Option(name: .customLong("var"), help: ArgumentHelp("A template value (repeatable). Each {{name}} needs one, and each one its {{name}}; piped text fills {{stdin}}.", valueName: "name=value"))
     var vars: [String] = []
-
-    @Option(name: .long, help: ArgumentHelp(
-        "Check the answer against a JSON Schema. FILE or inline JSON; the valid value becomes the reply's text, an invalid one exits 3.",
-        valueName: "file|json"))
-    var schema: String?
-
-    @Option(name: .long, help: ArgumentHelp("With --schema: send a wrong answer back n times. Each time with what is wrong (default 1).", valueName: "n"))
-    var repair: Int?
 
     @Flag(name: .customLong("print"), help: "Print the message instead of sending it. A dry run: filled in and checked for secrets, as it would be sent.")
     var printOnly = false
 
     /// What a send needs to check against ps-send's other options.
     func validate(words: [String], sendsNewMessage: Bool, stdinIsHistory: Bool) throws {
-        if let repair, repair < 0 { throw ValidationError("--repair must be 0 or more") }
-        if repair != nil && schema == nil && template == nil { throw ValidationError("--repair goes with --schema") }
+        let (template, schema) = (files.template, files.schema)
         if !vars.isEmpty && template == nil { throw ValidationError("--var goes with --template") }
         if template != nil && !(words.isEmpty || words == ["-"]) {
             throw ValidationError("--template makes the message: give no message arguments (piped text fills {{stdin}})")
@@ -44,17 +33,8 @@ struct PromptOptions: ParsableArguments {
 
     /// The template and the schema, read and checked before anything is sent.
     func plan() throws -> PromptPlan {
-        let template = try self.template.map { try PromptTemplate.load($0, environment: Environment.current) }
-        let schema: JSONSchema?
-        if let argument = self.schema {
-            schema = try JSONSchema.load(argument)
-        } else if let fromTemplate = template?.schema {
-            schema = try JSONSchema.load(fromTemplate, option: "\(template!.source)'s schema")
-        } else {
-            schema = nil
-        }
-        if repair != nil && schema == nil { throw ToolError(.usage, "--repair goes with --schema (the template sets none)") }
-        return PromptPlan(template: template, schema: schema, repairs: repair ?? 1, vars: vars)
+        let (template, schema, repairs) = try files.load()
+        return PromptPlan(template: template, schema: schema, repairs: repairs, vars: vars)
     }
 }
 

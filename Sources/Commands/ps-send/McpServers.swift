@@ -68,38 +68,17 @@ final class McpServer {
                 + "(install it; it is neither in \(places.isEmpty ? "the folder of ps-send" : places))")
         }
         self.label = label
-        var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
-        guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw ToolError(.failure, "pipe: \(String(cString: strerror(errno)))") }
-        for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(helper), strdup("--serve"), nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = ToolProcesses.plainEnvironment().sorted { $0.key < $1.key }
-            .map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var pid = pid_t()
-        let error = posix_spawn(&pid, helper, &actions, &attributes, argv, envp)
-        close(toChild[0])
-        close(fromChild[1])
-        guard error == 0 else {
-            close(toChild[1]); close(fromChild[0])
-            throw ToolError(.failure, "cannot run \(helper): \(String(cString: strerror(error)))")
+        let pipes = try ChildSpawn.pipes(2)
+        let (toChild, fromChild) = (pipes[0], pipes[1])
+        do {
+            pid = try ChildSpawn.start(helper, arguments: [helper, "--serve"], environment: ToolProcesses.plainEnvironment(),
+                                       streams: [0: .descriptor(toChild.read), 1: .descriptor(fromChild.write)], ownGroup: true)
+        } catch {
+            close(toChild.write); close(fromChild.read)
+            throw ToolError(.failure, "cannot run \(helper): \(error.reason)")
         }
-        self.pid = pid
-        input = toChild[1]
-        output = fromChild[0]
+        input = toChild.write
+        output = fromChild.read
         try send(["connect": connect, "timeout": .integer(Int64(timeout))])
         let answer = try reply(deadline: MonotonicClock.now + Double(timeout) + 5) { $0["tools"] != nil || $0["fatal"] != nil }
         if let fatal = answer?["fatal"]?.stringValue {

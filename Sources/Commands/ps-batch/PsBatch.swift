@@ -109,26 +109,11 @@ struct PsBatch: ParsableCommand {
         "The model for jobs that name none. Default: the profile's (ps-auth set-model).", valueName: "name"))
     var model: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Make each job's message from a template, filled from its vars. FILE, or NAME for $XDG_CONFIG_HOME/ps-tools/templates/NAME.md.",
-        valueName: "file|name"))
-    var template: String?
-
-    @Option(name: .long, help: ArgumentHelp(
-        "Check each answer against a JSON Schema: FILE or inline JSON. The valid value goes in json; an invalid one is status invalid.",
-        valueName: "file|json"))
-    var schema: String?
-
-    @Option(name: .long, help: ArgumentHelp("With --schema: send an invalid answer back n times (default 1). Each time with what is wrong.", valueName: "n"))
-    var repair: Int?
+    @OptionGroup var prompt: TemplateOptions
 
     @OptionGroup var archive: ArchiveOption
 
-    @Flag(name: .long, help: "Send with each secret found replaced. A secret becomes [REDACTED:kind].")
-    var redact = false
-
-    @Flag(name: .long, help: "Send secrets found as they are. By default ps-batch refuses to send them.")
-    var allowSecrets = false
+    @OptionGroup var secretOptions: SecretOptions
 
     @Argument(help: ArgumentHelp("The jobs, NDJSON (default: stdin).", valueName: "file"), completion: .file())
     var file: String?
@@ -138,9 +123,6 @@ struct PsBatch: ParsableCommand {
         if let rate, RatePacer.interval(rate) == nil {
             throw ValidationError("--rate must be N/s or N/m with N a positive number (60/m is one send a second), not \(rate)")
         }
-        if redact && allowSecrets { throw ValidationError("give --redact or --allow-secrets, not both") }
-        if let repair, repair < 0 { throw ValidationError("--repair must be 0 or more") }
-        if repair != nil && schema == nil && template == nil { throw ValidationError("--repair goes with --schema") }
     }
 
     func run() throws {
@@ -149,11 +131,8 @@ struct PsBatch: ParsableCommand {
         if path == nil {
             try Terminal.refuseInteractiveStdin(usage: "usage: ps-batch JOBS.ndjson, or: ps-batch < JOBS.ndjson")
         }
-        let secrets = SecretCheck(mode: allowSecrets ? .allow : redact ? .redact : .refuse)
-        let template = try self.template.map { try PromptTemplate.load($0, environment: Environment.current) }
-        let schema = try self.schema.map { try JSONSchema.load($0) }
-            ?? template?.schema.map { try JSONSchema.load($0, option: "\(template!.source)'s schema") }
-        if repair != nil && schema == nil { throw ToolError(.usage, "--repair goes with --schema (the template sets none)") }
+        let secrets = secretOptions.check
+        let (template, schema, repairs) = try prompt.load()
         let system = try template?.system.map { try secrets.pass($0, from: "\(template!.source)'s system") }
         let jobs = try BatchInput.read(path, secrets: secrets, template: template)
         let lanes = BatchInput.lanes(jobs, sharedConversation: conversation)
@@ -165,7 +144,7 @@ struct PsBatch: ParsableCommand {
             conversation: conversation, model: model ?? template?.model ?? first.session.profileModel, state: batchState,
             pacer: rate.flatMap(RatePacer.interval).map(RatePacer.init), retry: http.retry,
             replyWait: Double(http.idleTimeout), warnsOnRetry: !live, system: system, schema: schema,
-            repairs: repair ?? 1, secrets: secrets,
+            repairs: repairs, secrets: secrets,
             archive: archive.isOn(for: first.session) ? BatchArchive(origin: first.session.recordOrigin) : nil)
         let progress = BatchProgress(total: jobs.count, live: live)
         // One connection a worker: libcurl's handle and the adapter are one thread's.

@@ -314,11 +314,7 @@ struct PsSend: ParsableCommand {
     @Flag(help: "Raw event stream, or the rendered reply. --raw writes the raw stream even on a terminal; --render renders even into a pipe (default: rendered on a terminal, raw otherwise).")
     var output: ReplyOutputMode?
 
-    @Flag(name: .long, help: "Send with each secret found replaced. A secret becomes [REDACTED:kind].")
-    var redact = false
-
-    @Flag(name: .long, help: "Send secrets found as they are. By default ps-send refuses to send them.")
-    var allowSecrets = false
+    @OptionGroup var secretOptions: SecretOptions
 
     @OptionGroup var archive: ArchiveOption
 
@@ -374,7 +370,6 @@ struct PsSend: ParsableCommand {
             throw ValidationError("--new-conversation cannot go with --conversation, --page or --agent")
         }
         if page != nil && agent != nil { throw ValidationError("give --page or --agent, not both") }
-        if redact && allowSecrets { throw ValidationError("give --redact or --allow-secrets, not both") }
         if maxStdinBytes < 1 { throw ValidationError("--max-stdin-bytes must be at least 1") }
         if let extractFactsEvery, extractFactsEvery < 1 { throw ValidationError("--extract-facts-every must be at least 1") }
         try prompt.validate(words: words, sendsNewMessage: resume == nil && !listStreams && !regenerate && answer.isEmpty,
@@ -401,7 +396,7 @@ struct PsSend: ParsableCommand {
 
     private func send(output: ReplyOutput, archived: ArchivedExchange) throws {
         // Every file is checked before anything is sent.
-        let secrets = SecretCheck(mode: allowSecrets ? .allow : redact ? .redact : .refuse)
+        let secrets = secretOptions.check
         var files = try AttachedFiles(paths: attach)
         try files.mapTexts { try secrets.pass($0.content, from: "--attach \(TerminalSafeText.sanitize($0.filename))") }
         let plan = try prompt.plan()

@@ -32,15 +32,6 @@ public enum Browser {
     /// when it could not be started.
     public static func open(_ url: String, with opener: String) -> Bool {
         guard isOpenable(url) else { return false }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd in [Int32(0), 1, 2] {
-            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
-        }
-        var pid = pid_t()
-        let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(opener), strdup(url), nil]
-        defer { for argument in arguments { free(argument) } }
-        return posix_spawn(&pid, opener, &actions, nil, arguments, environ) == 0
+        return (try? ChildSpawn.start(opener, arguments: [opener, url], streams: [0: .null, 1: .null, 2: .null])) != nil
     }
 }
