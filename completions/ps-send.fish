@@ -20,7 +20,7 @@ function __ps-send_parse_tokens -S
     set -l unparsed_tokens (__ps-send_tokens -pc)
     switch $unparsed_tokens[1]
     case 'ps-send'
-        __ps-send_parse_subcommand -r 1 'max-record-size=' 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'conversation=' 'page=' 'agent=' 'new-conversation' 'drive=' 'provider=' 'model=' 'system=' 'max-stdin-bytes=' 'print-ids' 'resume=' 'from-seq=' 'regenerate' 'answer=+' 'history=' 'no-resume' 'list-streams' 'extract-facts-every=' 'attach=+' 'raw' 'render' 'redact' 'allow-secrets' 'template=' 'schema=' 'repair=' 'var=+' 'print' 'tool=+' 'mcp=+' 'deny-tool=+' 'confirm' 'max-tool-steps=' 'tool-timeout=' 'version' 'h/help'
+        __ps-send_parse_subcommand -r 1 'max-record-size=' 'profile=' 'server=' 'api=' 'cacert=' 'insecure' 'retries=' 'max-retry-wait=' 'connect-timeout=' 'idle-timeout=' 'conversation=' 'page=' 'agent=' 'new-conversation' 'drive=' 'provider=' 'model=' 'system=' 'max-stdin-bytes=' 'print-ids' 'resume=' 'from-seq=' 'regenerate' 'answer=+' 'history=' 'no-resume' 'list-streams' 'extract-facts-every=' 'attach=+' 'raw' 'render' 'redact' 'allow-secrets' 'archive' 'no-archive' 'template=' 'schema=' 'repair=' 'var=+' 'print' 'tool=+' 'mcp=+' 'deny-tool=+' 'confirm' 'max-tool-steps=' 'tool-timeout=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __ps-send_parse_subcommand -r 1 'version'
@@ -110,6 +110,8 @@ complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_option
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" render' -l 'render' -d 'Raw event stream, or the rendered reply. --raw writes the raw stream even on a terminal; --render renders even into a pipe (default: rendered on a terminal, raw otherwise).'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" redact' -l 'redact' -d 'Send with each secret found replaced. A secret becomes [REDACTED:kind].'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" allow-secrets' -l 'allow-secrets' -d 'Send secrets found as they are. By default a text holding one is refused.'
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" archive' -l 'archive' -d 'Keep each exchange in the archive (ps-search --archive), or not. Default: "archive" in config.json, else not.'
+complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" no-archive' -l 'no-archive' -d 'Keep each exchange in the archive (ps-search --archive), or not. Default: "archive" in config.json, else not.'
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" template' -l 'template' -d 'Make the message from a template, its {{name}} placeholders filled. FILE, or NAME for $XDG_CONFIG_HOME/ps-tools/templates/NAME.md.' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" schema' -l 'schema' -d 'Check the answer against a JSON Schema. FILE or inline JSON; the valid value is kept as JSON, one still invalid exits 3.' -rfka ''
 complete -c 'ps-send' -n '__ps-send_should_offer_completions_for_flags_or_options "ps-send" repair' -l 'repair' -d 'With --schema: send an invalid answer back n times (default 1). Each time with what is wrong.' -rfka ''
