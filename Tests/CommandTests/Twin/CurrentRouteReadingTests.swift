@@ -181,5 +181,27 @@ import TestSupport
         #expect(document.status == 200, "\(document.text)")
         #expect((try document.json() as? [Any])?.isEmpty == true)
     }
-}
 
+    // page-chat-turn.ts:395-403 (messages, then chatId), :485-493 (a page that is not there is
+    // one the user may not view: 403), :628-691 (the conversation), and only then the credit
+    // gate (:742-750).
+    @Test func aPageChatTurnChecksItsMessagesThePageAndTheConversationBeforeTheCredits() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet", "--credit-gate", "out_of_credits"])
+        defer { server.stop() }
+        let headers = Self.session.merging(["X-Browser-Session-Id": "tab_1"]) { $1 }
+        let messages = #"[{"id":"m1","role":"user","parts":[{"type":"text","text":"hello"}]}]"#
+        let cases: [(body: String, status: Int, error: String)] = [
+            (#"{"chatId":"page_agent_demo"}"#, 400, "messages are required"),
+            (#"{"messages":[],"chatId":"page_agent_demo"}"#, 400, "messages are required"),
+            (#"{"messages":\#(messages)}"#, 400, "chatId is required"),
+            (#"{"messages":\#(messages),"chatId":"no_such_page"}"#, 403, "You do not have permission to view this AI chat"),
+            (#"{"messages":\#(messages),"chatId":"page_agent_demo","conversationId":"not-a-cuid"}"#, 400, "Invalid conversationId"),
+            (#"{"messages":\#(messages),"chatId":"page_agent_demo"}"#, 402, "out_of_credits"),
+        ]
+        for (body, status, error) in cases {
+            let answer = try server.request("POST", "/api/ai/chat", headers: headers, body: body)
+            #expect(answer.status == status, "\(body): \(answer.text)")
+            #expect(try answer.jsonObject()["error"] as? String == error, "\(body)")
+        }
+    }
+}
