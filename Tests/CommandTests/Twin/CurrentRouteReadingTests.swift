@@ -64,9 +64,9 @@ import TestSupport
         #expect(Records.ids(try Records.parse(listing.stdoutText)) == all)
     }
 
-    // apps/web/src/app/api/ai/global/route.ts:81-126 (POST): the id is a cuid (createId,
-    // global-conversation-repository.ts:335-353); a body that is not JSON, or null, is the
-    // catch-all 500.
+    // apps/web/src/app/api/ai/global/route.ts:81-126 (POST): the row made, the id a cuid
+    // (createId, global-conversation-repository.ts:335-358); a body that is not JSON, or null,
+    // is the catch-all 500.
     @Test func creatingAGlobalConversationGivesACuidAndABadBodyIsA500() throws {
         let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
         defer { server.stop() }
@@ -74,6 +74,13 @@ import TestSupport
         #expect(made.status == 200)
         let id = try #require(try made.jsonObject()["id"] as? String)
         #expect(id.range(of: "^[a-z0-9]{20,32}$", options: .regularExpression) != nil, "\(id)")
+        // The whole row (:120), the title null when none was given (:344).
+        let untitled = try server.request("POST", "/api/ai/global", headers: Self.session, body: "{}").jsonObject()
+        #expect(untitled["title"] is NSNull, "\(untitled)")
+        #expect(untitled["type"] as? String == "global")
+        #expect(untitled["isActive"] as? Bool == true && untitled["isShared"] as? Bool == false)
+        #expect(untitled["rev"] as? Int == 0 && untitled["userId"] is String)
+        #expect(untitled["agentPageId"] is NSNull && untitled["planPageId"] is NSNull && untitled["lastMessageAt"] is NSNull)
         for body in ["not json", "null"] {
             let refused = try server.request("POST", "/api/ai/global", headers: Self.session, body: body)
             #expect(refused.status == 500, "\(body): \(refused.text)")
