@@ -211,4 +211,22 @@ import TestSupport
             #expect(try answer.jsonObject()["error"] as? String == error, "\(body)")
         }
     }
+
+    // apps/web/src/app/api/search/route.ts:241-286: every drive the user owns is searched, and
+    // the pages of all of them, each named with its own drive.
+    @Test func searchCoversEveryDriveTheUserOwns() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let reply = try server.request("GET", "/api/search?q=team", headers: Self.session)
+        #expect(reply.status == 200, "\(reply.text)")
+        let results = try #require(try reply.jsonObject()["results"] as? [[String: Any]])
+        let drive = results.first { $0["type"] as? String == "drive" }
+        #expect(drive?["id"] as? String == "driveteam" && drive?["description"] as? String == "/team-drive", "\(results)")
+        let page = results.first { $0["id"] as? String == "page_agent_team" }
+        #expect(page?["driveId"] as? String == "driveteam" && page?["driveName"] as? String == "Team Drive", "\(results)")
+        #expect(page?["description"] as? String == "ai_chat in Team Drive")
+        let drives = try server.request("GET", "/api/search?q=drive", headers: Self.session).jsonObject()["results"] as? [[String: Any]]
+        #expect(Set((drives ?? []).filter { $0["type"] as? String == "drive" }.compactMap { $0["id"] as? String })
+            == ["drivedemo", "driveteam"])
+    }
 }
