@@ -229,4 +229,30 @@ import TestSupport
         #expect(Set((drives ?? []).filter { $0["type"] as? String == "drive" }.compactMap { $0["id"] as? String })
             == ["drivedemo", "driveteam"])
     }
+
+    // apps/web/src/app/api/ai/global/[id]/messages/[messageId]/route.ts:46-58, 170-182: the
+    // conversation is any active one of the user's (getConversationById looks at no type), so
+    // a page agent's message is edited and deleted here too.
+    @Test func theGlobalMessageRoutesEditAndDeleteAnAgentsMessage() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let history = "/api/ai/chat/messages?pageId=page_agent_demo&conversationId=demoagentconversation"
+        func ids() throws -> [String] {
+            (try server.request("GET", history, headers: Self.session).json() as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        }
+        let before = try ids()
+        let first = try #require(before.first), second = try #require(before.dropFirst().first)
+        let path = "/api/ai/global/demoagentconversation/messages/"
+        let edited = try server.request("PATCH", path + first, headers: Self.session, body: #"{"content":"changed"}"#)
+        #expect(edited.status == 200, "\(edited.text)")
+        let deleted = try server.request("DELETE", path + second, headers: Self.session)
+        #expect(deleted.status == 200, "\(deleted.text)")
+        #expect(try ids() == before.filter { $0 != second })
+        let messages = try server.request("GET", history, headers: Self.session).json() as? [[String: Any]]
+        let parts = messages?.first?["parts"] as? [[String: Any]]
+        #expect(parts?.contains { $0["text"] as? String == "changed" } == true, "\(parts ?? [])")
+        let missing = try server.request("DELETE", "/api/ai/global/no_such_conversation/messages/" + first, headers: Self.session)
+        #expect(missing.status == 404)
+        #expect(try missing.jsonObject()["error"] as? String == "Conversation not found")
+    }
 }
