@@ -91,6 +91,22 @@ import TestSupport
         #expect(try unknownClient.jsonObject()["error"] as? String == "invalid_grant")
         let noCode = try server.request("POST", "/api/oauth/token", headers: Self.form, body: grant + "&client_id=pagespace-cli")
         #expect(try noCode.jsonObject()["error"] as? String == "invalid_request")
+        // The authorization-code grant (route.ts:287-322): its four fields, then the client;
+        // a code this server never issued is invalid_grant. A device code is generateToken's
+        // (device_authorization/route.ts:103).
+        let exchange = "grant_type=authorization_code&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcallback&code_verifier=v"
+        for (body, error) in [
+            (exchange + "&client_id=pagespace-cli", "invalid_request"),
+            (exchange + "&client_id=other&code=c", "invalid_grant"),
+            (exchange + "&client_id=pagespace-cli&code=c&client_secret=s", "invalid_request"),
+            (exchange + "&client_id=pagespace-cli&code=c", "invalid_grant"),
+        ] {
+            let answer = try server.request("POST", "/api/oauth/token", headers: Self.form, body: body)
+            #expect(answer.status == 400)
+            #expect(try answer.jsonObject()["error"] as? String == error, "\(body)")
+        }
+        let started = try Self.start(server, scope: nil)
+        #expect((try started.jsonObject()["device_code"] as? String)?.hasPrefix("ps_dc_") == true, "\(started.text)")
     }
 
     /// oauth-repository.ts:853-882 with issue-tokens.ts:69-95 and token/route.ts:56-64: a refresh
