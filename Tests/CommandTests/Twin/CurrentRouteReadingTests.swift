@@ -255,4 +255,28 @@ import TestSupport
         #expect(missing.status == 404)
         #expect(try missing.jsonObject()["error"] as? String == "Conversation not found")
     }
+
+    // apps/web/src/app/api/account/oauth-grants/[grantId]/route.ts:15,25-26,49-51: a body that
+    // is not an object, or a stepUpToken that is not a string, is zod's 400 with its issue, in
+    // zod 4's words (expected, then what was received); a body that is not JSON reads as {}.
+    @Test func revokingAGrantReadsItsBodyAsZodDoes() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let path = "/api/account/oauth-grants/grant_demo"
+        for (body, issuePath, message) in [
+            ("null", [String](), "Invalid input: expected object, received null"),
+            ("[]", [], "Invalid input: expected object, received array"),
+            (#"{"stepUpToken":5}"#, ["stepUpToken"], "Invalid input: expected string, received number"),
+        ] {
+            let refused = try server.request("DELETE", path, headers: Self.session, body: body)
+            #expect(refused.status == 400, "\(body): \(refused.text)")
+            let issue = (try refused.jsonObject()["error"] as? [[String: Any]])?.first
+            #expect(issue?["code"] as? String == "invalid_type", "\(body)")
+            #expect(issue?["path"] as? [String] == issuePath, "\(body)")
+            #expect(issue?["message"] as? String == message, "\(body)")
+        }
+        let notJSON = try server.request("DELETE", path, headers: Self.session, body: "not json")
+        #expect(notJSON.status == 401)
+        #expect(try notJSON.jsonObject()["error"] as? String == "step_up_required")
+    }
 }
