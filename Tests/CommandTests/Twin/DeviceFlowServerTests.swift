@@ -243,4 +243,41 @@ import TestSupport
             #expect(try reply.jsonObject()["error"] as? String == "Invalid OAuth access token", "\(path)")
         }
     }
+
+    /// account/oauth-grants/route.ts with listActiveOAuthGrantsForUser and findOAuthGrantById
+    /// (oauth-repository.ts:898-930): a grant is its family's live refresh-token row. Without
+    /// offline_access there is none to list; a refresh replaces the row (:615-645), so the id
+    /// listed changes and the old one is no longer revoked here; narrowed to drop
+    /// offline_access, nothing is left to list.
+    @Test func theGrantsListedAreTheLiveRefreshTokens() throws {
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        let session = ["Authorization": "Bearer " + LocalServer.sessionToken]
+        func listed() throws -> [String] {
+            (try server.request("GET", "/api/account/oauth-grants", headers: session).json() as? [[String: Any]] ?? [])
+                .compactMap { $0["id"] as? String }
+        }
+        _ = try Self.approvedToken(server, scope: "account")
+        _ = try Self.approvedToken(server, scope: "drive:drivedemo name:Notes")
+        #expect(try listed() == ["grant_demo"])
+
+        let offline = try Self.approvedToken(server, scope: "account offline_access")
+        let first = try listed()
+        #expect(first.count == 2)
+        let before = try #require(first.last)
+        let rotated = try Self.refresh(server, try #require(offline["refresh_token"] as? String)).jsonObject()
+        let after = try listed()
+        #expect(after.count == 2 && after.last != before, "\(after)")
+        let minted = try server.request(
+            "POST", "/_test/step-up", body: #"{"actionBinding":{"op":"revoke_oauth_grant","grantId":"\#(before)"}}"#)
+        let stepUp = try #require(try minted.jsonObject()["stepUpToken"] as? String)
+        let stale = try server.request(
+            "DELETE", "/api/account/oauth-grants/\(before)", headers: session, body: #"{"stepUpToken":"\#(stepUp)"}"#)
+        #expect(stale.status == 404)
+        #expect(try stale.jsonObject()["error"] as? String == "Grant not found")
+
+        let narrowed = try Self.refresh(server, try #require(rotated["refresh_token"] as? String), scope: "account")
+        #expect(narrowed.status == 200)
+        #expect(try listed() == ["grant_demo"])
+    }
 }

@@ -23,10 +23,11 @@ struct KeyRoutes {
             }
             return Reply.json(["message": "Token revoked successfully"])
         }
-        // apps/web/src/app/api/account/oauth-grants/route.ts (GET)
+        // apps/web/src/app/api/account/oauth-grants/route.ts (GET): the live refresh-token rows
+        // (listActiveOAuthGrantsForUser, oauth-repository.ts:898-909).
         router.get("/api/account/oauth-grants") { request, _ in
             _ = try auth.require(request, scope: .sessionOnly)
-            return Reply.json(.array(state.grants.active.map(\.listing)))
+            return Reply.json(.array(state.grants.listed.map(\.listing)))
         }
         // apps/web/src/app/api/account/oauth-grants/[grantId]/route.ts (DELETE): the body
         // (one that is not JSON reads as {}, :25; one that is not an object, or a stepUpToken
@@ -51,7 +52,7 @@ struct KeyRoutes {
             guard let token = stepUp?.stringValue, !token.isEmpty, state.grants.consumeStepUp(token, for: binding) else {
                 throw Refusal(status: .unauthorized, error: "step_up_required")
             }
-            guard let tokens = state.grants.revoke(grantID) else {
+            guard let tokens = state.grants.revokeListed(grantID) else {
                 throw Refusal.notFound("Grant not found")
             }
             auth.revokeOAuthTokens(tokens)

@@ -133,11 +133,11 @@ struct OAuthRoutes {
         case .invalidScope: return Self.error("invalid_scope")
         case .invalidGrant(let reused):
             // revokeTokenFamily on reuse: the grant and every access token under it end.
-            if let reused, let tokens = state.grants.revoke(reused) { state.authenticator.revokeOAuthTokens(tokens) }
+            if let reused, let tokens = state.grants.revokeFamily(reused) { state.authenticator.revokeOAuthTokens(tokens) }
             return Self.error("invalid_grant")
         case .rotate(let grantID, let scopes):
             let access = state.authenticator.issueOAuthToken(scopes: scopes)
-            guard state.grants.attach(access, to: grantID) else {
+            guard state.grants.rotated(grantID, token: access, scopes: scopes) else {
                 state.authenticator.revokeOAuthTokens([access])
                 return Self.error("invalid_grant")
             }
