@@ -279,4 +279,28 @@ import TestSupport
         #expect(notJSON.status == 401)
         #expect(try notJSON.jsonObject()["error"] as? String == "step_up_required")
     }
+
+    // apps/web/src/app/api/ai/settings/route.ts:54-59: the stored pair as resolveProviderModel
+    // resolves it (ai-providers-config.ts:498-521): a pair the catalog does not hold (a send
+    // stores the pair it names as sent, provider-factory.ts:238-257) shows as the default pair.
+    @Test func theSettingsShowTheStoredPairAsItResolves() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet", "--subscription-tier", "pro"])
+        defer { server.stop() }
+        let models = try server.request("GET", "/api/ai/models").jsonObject()
+        let defaultPair = [models["defaultProvider"] as? String, models["defaultModel"] as? String]
+        func shown() throws -> [String?] {
+            let settings = try server.request("GET", "/api/ai/settings", headers: Self.session).jsonObject()
+            return [settings["currentProvider"] as? String, settings["currentModel"] as? String]
+        }
+        let gpt = try server.request(
+            "PATCH", "/api/ai/settings", headers: Self.session, body: #"{"provider":"openai","model":"\#(ModelSelectionTests.paid)"}"#)
+        #expect(gpt.status == 200, "\(gpt.text)")
+        #expect(try shown() == ["openai", ModelSelectionTests.paid])
+        let send = try server.request(
+            "POST", "/api/ai/global/\(LocalServer.globalConversationID)/messages",
+            headers: Self.session.merging(["X-Browser-Session-Id": "tab_1"]) { $1 },
+            body: #"{"messages":[{"id":"m1","role":"user","parts":[{"type":"text","text":"hi"}]}],"selectedProvider":"openai","selectedModel":"no-such-model"}"#)
+        #expect(send.status == 200, "\(send.text)")
+        #expect(try shown() == defaultPair)
+    }
 }
