@@ -303,4 +303,20 @@ import TestSupport
         #expect(send.status == 200, "\(send.text)")
         #expect(try shown() == defaultPair)
     }
+
+    // apps/web/src/app/api/drives/route.ts with listAccessibleDrives (drive-service.ts:142-155):
+    // each drive is its whole row (schema/core.ts:17-32) with isOwned, role and lastAccessedAt.
+    @Test func theDrivesAreTheirWholeRows() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let drives = try #require(try server.request("GET", "/api/drives", headers: Self.session).json() as? [[String: Any]])
+        #expect(drives.map { $0["id"] as? String } == ["drivedemo", "driveteam"])
+        for drive in drives {
+            #expect(drive["kind"] as? String == "STANDARD" && drive["isOwned"] as? Bool == true && drive["role"] as? String == "OWNER")
+            for column in ["trashedAt", "drivePrompt", "publishSubdomain", "homePageId", "publishDefaultOgImageUrl",
+                           "notFoundPageId", "publishFaviconUrl", "lastAccessedAt"] {
+                #expect(drive[column] is NSNull, "\(column): \(drive)")
+            }
+        }
+    }
 }
