@@ -194,9 +194,10 @@ import TestSupport
         let posts = try server.requestLog().filter { ($0["method"] as? String) == "POST" }
         #expect(posts.count == 1)
 
-        // An unknown page: 404.
+        // An unknown page is one the user may not view: 403 (page-chat-turn.ts:485-493; the
+        // late-2025 route.ts:188-195).
         let page = try sandbox.run("ps-send", ["--page", "page_missing", "hello"])
-        #expect(page.status == 6, "\(page.stderrText)")
+        #expect(page.status == 5, "\(page.stderrText)")
     }
 
     @Test(arguments: LocalServer.dialects) func readsRetryServerErrorsAndRateLimits(dialect: String) throws {

@@ -64,9 +64,9 @@ import TestSupport
         #expect(Records.ids(try Records.parse(listing.stdoutText)) == all)
     }
 
-    // apps/web/src/app/api/ai/global/route.ts:81-126 (POST): the id is a cuid (createId,
-    // global-conversation-repository.ts:335-353); a body that is not JSON, or null, is the
-    // catch-all 500.
+    // apps/web/src/app/api/ai/global/route.ts:81-126 (POST): the row made, the id a cuid
+    // (createId, global-conversation-repository.ts:335-358); a body that is not JSON, or null,
+    // is the catch-all 500.
     @Test func creatingAGlobalConversationGivesACuidAndABadBodyIsA500() throws {
         let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
         defer { server.stop() }
@@ -74,6 +74,13 @@ import TestSupport
         #expect(made.status == 200)
         let id = try #require(try made.jsonObject()["id"] as? String)
         #expect(id.range(of: "^[a-z0-9]{20,32}$", options: .regularExpression) != nil, "\(id)")
+        // The whole row (:120), the title null when none was given (:344).
+        let untitled = try server.request("POST", "/api/ai/global", headers: Self.session, body: "{}").jsonObject()
+        #expect(untitled["title"] is NSNull, "\(untitled)")
+        #expect(untitled["type"] as? String == "global")
+        #expect(untitled["isActive"] as? Bool == true && untitled["isShared"] as? Bool == false)
+        #expect(untitled["rev"] as? Int == 0 && untitled["userId"] is String)
+        #expect(untitled["agentPageId"] is NSNull && untitled["planPageId"] is NSNull && untitled["lastMessageAt"] is NSNull)
         for body in ["not json", "null"] {
             let refused = try server.request("POST", "/api/ai/global", headers: Self.session, body: body)
             #expect(refused.status == 500, "\(body): \(refused.text)")
@@ -181,5 +188,135 @@ import TestSupport
         #expect(document.status == 200, "\(document.text)")
         #expect((try document.json() as? [Any])?.isEmpty == true)
     }
-}
 
+    // page-chat-turn.ts:395-403 (messages, then chatId), :485-493 (a page that is not there is
+    // one the user may not view: 403), :628-691 (the conversation), and only then the credit
+    // gate (:742-750).
+    @Test func aPageChatTurnChecksItsMessagesThePageAndTheConversationBeforeTheCredits() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet", "--credit-gate", "out_of_credits"])
+        defer { server.stop() }
+        let headers = Self.session.merging(["X-Browser-Session-Id": "tab_1"]) { $1 }
+        let messages = #"[{"id":"m1","role":"user","parts":[{"type":"text","text":"hello"}]}]"#
+        let cases: [(body: String, status: Int, error: String)] = [
+            (#"{"chatId":"page_agent_demo"}"#, 400, "messages are required"),
+            (#"{"messages":[],"chatId":"page_agent_demo"}"#, 400, "messages are required"),
+            (#"{"messages":\#(messages)}"#, 400, "chatId is required"),
+            (#"{"messages":\#(messages),"chatId":"no_such_page"}"#, 403, "You do not have permission to view this AI chat"),
+            (#"{"messages":\#(messages),"chatId":"page_agent_demo","conversationId":"not-a-cuid"}"#, 400, "Invalid conversationId"),
+            (#"{"messages":\#(messages),"chatId":"page_agent_demo"}"#, 402, "out_of_credits"),
+        ]
+        for (body, status, error) in cases {
+            let answer = try server.request("POST", "/api/ai/chat", headers: headers, body: body)
+            #expect(answer.status == status, "\(body): \(answer.text)")
+            #expect(try answer.jsonObject()["error"] as? String == error, "\(body)")
+        }
+    }
+
+    // apps/web/src/app/api/search/route.ts:241-286: every drive the user owns is searched, and
+    // the pages of all of them, each named with its own drive.
+    @Test func searchCoversEveryDriveTheUserOwns() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let reply = try server.request("GET", "/api/search?q=team", headers: Self.session)
+        #expect(reply.status == 200, "\(reply.text)")
+        let results = try #require(try reply.jsonObject()["results"] as? [[String: Any]])
+        let drive = results.first { $0["type"] as? String == "drive" }
+        #expect(drive?["id"] as? String == "driveteam" && drive?["description"] as? String == "/team-drive", "\(results)")
+        let page = results.first { $0["id"] as? String == "page_agent_team" }
+        #expect(page?["driveId"] as? String == "driveteam" && page?["driveName"] as? String == "Team Drive", "\(results)")
+        #expect(page?["description"] as? String == "ai_chat in Team Drive")
+        let drives = try server.request("GET", "/api/search?q=drive", headers: Self.session).jsonObject()["results"] as? [[String: Any]]
+        #expect(Set((drives ?? []).filter { $0["type"] as? String == "drive" }.compactMap { $0["id"] as? String })
+            == ["drivedemo", "driveteam"])
+    }
+
+    // apps/web/src/app/api/ai/global/[id]/messages/[messageId]/route.ts:46-58, 170-182: the
+    // conversation is any active one of the user's (getConversationById looks at no type), so
+    // a page agent's message is edited and deleted here too.
+    @Test func theGlobalMessageRoutesEditAndDeleteAnAgentsMessage() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let history = "/api/ai/chat/messages?pageId=page_agent_demo&conversationId=demoagentconversation"
+        func ids() throws -> [String] {
+            (try server.request("GET", history, headers: Self.session).json() as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        }
+        let before = try ids()
+        let first = try #require(before.first), second = try #require(before.dropFirst().first)
+        let path = "/api/ai/global/demoagentconversation/messages/"
+        let edited = try server.request("PATCH", path + first, headers: Self.session, body: #"{"content":"changed"}"#)
+        #expect(edited.status == 200, "\(edited.text)")
+        let deleted = try server.request("DELETE", path + second, headers: Self.session)
+        #expect(deleted.status == 200, "\(deleted.text)")
+        #expect(try ids() == before.filter { $0 != second })
+        let messages = try server.request("GET", history, headers: Self.session).json() as? [[String: Any]]
+        let parts = messages?.first?["parts"] as? [[String: Any]]
+        #expect(parts?.contains { $0["text"] as? String == "changed" } == true, "\(parts ?? [])")
+        let missing = try server.request("DELETE", "/api/ai/global/no_such_conversation/messages/" + first, headers: Self.session)
+        #expect(missing.status == 404)
+        #expect(try missing.jsonObject()["error"] as? String == "Conversation not found")
+    }
+
+    // apps/web/src/app/api/account/oauth-grants/[grantId]/route.ts:15,25-26,49-51: a body that
+    // is not an object, or a stepUpToken that is not a string, is zod's 400 with its issue, in
+    // zod 4's words (expected, then what was received); a body that is not JSON reads as {}.
+    @Test func revokingAGrantReadsItsBodyAsZodDoes() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let path = "/api/account/oauth-grants/grant_demo"
+        for (body, issuePath, message) in [
+            ("null", [String](), "Invalid input: expected object, received null"),
+            ("[]", [], "Invalid input: expected object, received array"),
+            (#"{"stepUpToken":5}"#, ["stepUpToken"], "Invalid input: expected string, received number"),
+        ] {
+            let refused = try server.request("DELETE", path, headers: Self.session, body: body)
+            #expect(refused.status == 400, "\(body): \(refused.text)")
+            let issue = (try refused.jsonObject()["error"] as? [[String: Any]])?.first
+            #expect(issue?["code"] as? String == "invalid_type", "\(body)")
+            #expect(issue?["path"] as? [String] == issuePath, "\(body)")
+            #expect(issue?["message"] as? String == message, "\(body)")
+        }
+        let notJSON = try server.request("DELETE", path, headers: Self.session, body: "not json")
+        #expect(notJSON.status == 401)
+        #expect(try notJSON.jsonObject()["error"] as? String == "step_up_required")
+    }
+
+    // apps/web/src/app/api/ai/settings/route.ts:54-59: the stored pair as resolveProviderModel
+    // resolves it (ai-providers-config.ts:498-521): a pair the catalog does not hold (a send
+    // stores the pair it names as sent, provider-factory.ts:238-257) shows as the default pair.
+    @Test func theSettingsShowTheStoredPairAsItResolves() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet", "--subscription-tier", "pro"])
+        defer { server.stop() }
+        let models = try server.request("GET", "/api/ai/models").jsonObject()
+        let defaultPair = [models["defaultProvider"] as? String, models["defaultModel"] as? String]
+        func shown() throws -> [String?] {
+            let settings = try server.request("GET", "/api/ai/settings", headers: Self.session).jsonObject()
+            return [settings["currentProvider"] as? String, settings["currentModel"] as? String]
+        }
+        let gpt = try server.request(
+            "PATCH", "/api/ai/settings", headers: Self.session, body: #"{"provider":"openai","model":"\#(ModelSelectionTests.paid)"}"#)
+        #expect(gpt.status == 200, "\(gpt.text)")
+        #expect(try shown() == ["openai", ModelSelectionTests.paid])
+        let send = try server.request(
+            "POST", "/api/ai/global/\(LocalServer.globalConversationID)/messages",
+            headers: Self.session.merging(["X-Browser-Session-Id": "tab_1"]) { $1 },
+            body: #"{"messages":[{"id":"m1","role":"user","parts":[{"type":"text","text":"hi"}]}],"selectedProvider":"openai","selectedModel":"no-such-model"}"#)
+        #expect(send.status == 200, "\(send.text)")
+        #expect(try shown() == defaultPair)
+    }
+
+    // apps/web/src/app/api/drives/route.ts with listAccessibleDrives (drive-service.ts:142-155):
+    // each drive is its whole row (schema/core.ts:17-32) with isOwned, role and lastAccessedAt.
+    @Test func theDrivesAreTheirWholeRows() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let drives = try #require(try server.request("GET", "/api/drives", headers: Self.session).json() as? [[String: Any]])
+        #expect(drives.map { $0["id"] as? String } == ["drivedemo", "driveteam"])
+        for drive in drives {
+            #expect(drive["kind"] as? String == "STANDARD" && drive["isOwned"] as? Bool == true && drive["role"] as? String == "OWNER")
+            for column in ["trashedAt", "drivePrompt", "publishSubdomain", "homePageId", "publishDefaultOgImageUrl",
+                           "notFoundPageId", "publishFaviconUrl", "lastAccessedAt"] {
+                #expect(drive[column] is NSNull, "\(column): \(drive)")
+            }
+        }
+    }
+}

@@ -91,6 +91,22 @@ import TestSupport
         #expect(try unknownClient.jsonObject()["error"] as? String == "invalid_grant")
         let noCode = try server.request("POST", "/api/oauth/token", headers: Self.form, body: grant + "&client_id=pagespace-cli")
         #expect(try noCode.jsonObject()["error"] as? String == "invalid_request")
+        // The authorization-code grant (route.ts:287-322): its four fields, then the client;
+        // a code this server never issued is invalid_grant. A device code is generateToken's
+        // (device_authorization/route.ts:103).
+        let exchange = "grant_type=authorization_code&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcallback&code_verifier=v"
+        for (body, error) in [
+            (exchange + "&client_id=pagespace-cli", "invalid_request"),
+            (exchange + "&client_id=other&code=c", "invalid_grant"),
+            (exchange + "&client_id=pagespace-cli&code=c&client_secret=s", "invalid_request"),
+            (exchange + "&client_id=pagespace-cli&code=c", "invalid_grant"),
+        ] {
+            let answer = try server.request("POST", "/api/oauth/token", headers: Self.form, body: body)
+            #expect(answer.status == 400)
+            #expect(try answer.jsonObject()["error"] as? String == error, "\(body)")
+        }
+        let started = try Self.start(server, scope: nil)
+        #expect((try started.jsonObject()["device_code"] as? String)?.hasPrefix("ps_dc_") == true, "\(started.text)")
     }
 
     /// oauth-repository.ts:853-882 with issue-tokens.ts:69-95 and token/route.ts:56-64: a refresh
@@ -226,5 +242,42 @@ import TestSupport
             #expect(reply.status == 401, "\(path)")
             #expect(try reply.jsonObject()["error"] as? String == "Invalid OAuth access token", "\(path)")
         }
+    }
+
+    /// account/oauth-grants/route.ts with listActiveOAuthGrantsForUser and findOAuthGrantById
+    /// (oauth-repository.ts:898-930): a grant is its family's live refresh-token row. Without
+    /// offline_access there is none to list; a refresh replaces the row (:615-645), so the id
+    /// listed changes and the old one is no longer revoked here; narrowed to drop
+    /// offline_access, nothing is left to list.
+    @Test func theGrantsListedAreTheLiveRefreshTokens() throws {
+        let server = try LocalServer.start()
+        defer { server.stop() }
+        let session = ["Authorization": "Bearer " + LocalServer.sessionToken]
+        func listed() throws -> [String] {
+            (try server.request("GET", "/api/account/oauth-grants", headers: session).json() as? [[String: Any]] ?? [])
+                .compactMap { $0["id"] as? String }
+        }
+        _ = try Self.approvedToken(server, scope: "account")
+        _ = try Self.approvedToken(server, scope: "drive:drivedemo name:Notes")
+        #expect(try listed() == ["grant_demo"])
+
+        let offline = try Self.approvedToken(server, scope: "account offline_access")
+        let first = try listed()
+        #expect(first.count == 2)
+        let before = try #require(first.last)
+        let rotated = try Self.refresh(server, try #require(offline["refresh_token"] as? String)).jsonObject()
+        let after = try listed()
+        #expect(after.count == 2 && after.last != before, "\(after)")
+        let minted = try server.request(
+            "POST", "/_test/step-up", body: #"{"actionBinding":{"op":"revoke_oauth_grant","grantId":"\#(before)"}}"#)
+        let stepUp = try #require(try minted.jsonObject()["stepUpToken"] as? String)
+        let stale = try server.request(
+            "DELETE", "/api/account/oauth-grants/\(before)", headers: session, body: #"{"stepUpToken":"\#(stepUp)"}"#)
+        #expect(stale.status == 404)
+        #expect(try stale.jsonObject()["error"] as? String == "Grant not found")
+
+        let narrowed = try Self.refresh(server, try #require(rotated["refresh_token"] as? String), scope: "account")
+        #expect(narrowed.status == 200)
+        #expect(try listed() == ["grant_demo"])
     }
 }

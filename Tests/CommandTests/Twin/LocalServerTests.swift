@@ -429,7 +429,7 @@ import TestSupport
         #expect(reply.status == 200)
         #expect(reply.eventData.last == "[DONE]")
         let unknownPage = body.replacingOccurrences(of: "page_agent_demo", with: "page_nope")
-        #expect(try server.request("POST", "/api/ai/chat", headers: withSession, body: unknownPage).status == 404)
+        #expect(try server.request("POST", "/api/ai/chat", headers: withSession, body: unknownPage).status == 403)
 
         let history = try server.request(
             "GET", "/api/ai/chat/messages?pageId=page_agent_demo&conversationId=demoagentconversation", headers: mcp)

@@ -56,10 +56,13 @@ import TestSupport
         #expect(page.status == 0, "\(page.stderrText)")
         #expect(try Self.selection(server) == ["openai", Self.paid])
         #expect(try Self.agentModel(server) == ["openai", Self.paid])
-        // An unknown pair runs the default but is stored as sent.
+        // An unknown pair runs the default. It is stored as sent, and the settings show it
+        // as resolveProviderModel resolves it: the default (settings/route.ts:54-59).
         let unknown = try sandbox.run("ps-send", ["--provider", "openai", "--model", "no-such-model", "hello"])
         #expect(unknown.status == 0, "\(unknown.stderrText)")
-        #expect(try Self.selection(server) == ["openai", "no-such-model"])
+        let defaults = try server.request("GET", "/api/ai/models").jsonObject()
+        let defaultPair = [defaults["defaultProvider"] as? String ?? "", defaults["defaultModel"] as? String ?? ""]
+        #expect(try Self.selection(server) == defaultPair)
         #expect(try Self.agentModel(server) == ["openai", Self.paid])
 
         // On the free plan that stored pair falls back to the default, a free model, on Global.
@@ -68,7 +71,7 @@ import TestSupport
         let freeSandbox = try NetworkSandbox(server: free)
         let replaced = try freeSandbox.run("ps-send", ["--provider", "openai", "--model", "no-such-model", "hello"])
         #expect(replaced.status == 0, "\(replaced.stderrText)")
-        #expect(try Self.selection(free) == ["openai", "no-such-model"])
+        #expect(try Self.selection(free) == defaultPair)
     }
 
     @Test func theCreditGateRefusesBeforeAnythingIsStored() throws {

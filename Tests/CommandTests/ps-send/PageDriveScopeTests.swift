@@ -82,4 +82,17 @@ import TestSupport
         #expect(other.status == 0, "\(other.stderrText)")
         #expect(try unscoped.run("ps-history", ["--page", Self.otherAgent]).status == 0)
     }
+
+    /// The real server answers a page that does not exist as one the user may not view
+    /// (page-chat-turn.ts:485-493): exit 5, one line that says so and where to look.
+    @Test func aPageThatIsNotThereIsForbiddenAndTheLineSaysWhy() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox(server: server)
+        let send = try sandbox.run("ps-send", ["--page", "no_such_page", "hello"])
+        #expect(send.status == 5, "\(send.stderrText)")
+        #expect(send.stderrText == "ps-send: forbidden: You do not have permission to view this AI chat (POST /api/ai/chat); "
+            + "the page does not exist or is not shared with you: `ps-agents list` lists the agents you can reach\n")
+        #expect(send.stdout.isEmpty)
+    }
 }

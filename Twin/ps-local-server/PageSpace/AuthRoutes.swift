@@ -163,7 +163,11 @@ struct AuthRoutes {
     }
 
     /// zod's words for a value that should have been a string.
-    static func expectedString(_ value: JSON?) -> String {
+    static func expectedString(_ value: JSON?) -> String { expected("string", value) }
+
+    /// zod's words for a value that is not of the `type` expected (zod 4's English
+    /// invalid_type message: "Invalid input: expected X, received Y").
+    static func expected(_ type: String, _ value: JSON?) -> String {
         let received: String
         switch value {
         case nil: received = "undefined"
@@ -173,7 +177,7 @@ struct AuthRoutes {
         case .array?: received = "array"
         default: received = "object"
         }
-        return "Invalid input: expected string, received " + received
+        return "Invalid input: expected \(type), received " + received
     }
 
     /// An optional field is absent when missing (zod's `.optional()` passes undefined only).

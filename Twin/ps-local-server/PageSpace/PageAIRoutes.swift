@@ -12,28 +12,39 @@ struct PageAIRoutes {
         let history = HistoryResponder(state: state)
         let auth = state.authenticator
 
-        // apps/web/src/app/api/ai/chat/route.ts (handle-chat-turn.ts, page-chat-turn.ts): on
-        // the current server the key's drive scope first (page-chat-turn.ts:436-440), then
-        // the file parts, the model's vision once the page is found (the request's model,
-        // else the page's), both before the conversation.
+        // apps/web/src/app/api/ai/chat/route.ts (handle-chat-turn.ts, page-chat-turn.ts): the
+        // messages, then chatId (page-chat-turn.ts:395-403; the late-2025 route, 458264c5b,
+        // route.ts:159-167); on the current server the key's drive scope (:436-440), then the
+        // file parts, then the page: one the user cannot view, as one that does not exist, is
+        // 403 (canPrincipalViewPage, :485-493; late-2025 route.ts:188-195); then the model's
+        // vision (the request's model, else the page's), the conversation's checks (:628-691),
+        // and only then the credit gate (:742-750), before the new conversation's row is made.
         router.post("/api/ai/chat") { request, _ in
             if state.dialect.isCurrent { try BrowserSessionID.require(request) }
             let credential = try auth.require(request, scope: .sessionOrMCP)
             var request = request
             let body = try await request.jsonBody()
+            guard Self.hasMessages(body) else { throw Refusal.badRequest("messages are required") }
             guard let pageID = body["chatId"]?.stringValue, !pageID.isEmpty else {
                 throw Refusal.badRequest("chatId is required")
             }
             if state.dialect.isCurrent {
                 try DriveScope.checkPage(credential, pageID, in: state.agents)
                 try ImageGate.checkFileParts(body)
-                guard let page = state.agents.page(pageID), page.type == "AI_CHAT" else { throw Refusal.notFound("Page not found") }
+            }
+            guard let page = state.agents.page(pageID) else {
+                throw Refusal(status: .forbidden, error: "You do not have permission to view this AI chat")
+            }
+            // The twin's own limit: only an agent page answers here.
+            guard page.type == "AI_CHAT" else { throw Refusal.notFound("Page not found") }
+            if state.dialect.isCurrent {
                 let selected = body["selectedModel"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
                 try ImageGate.checkVision(body, model: selected ?? page.config.aiModel)
-                try ChatAdmission.checkCredits(state)
             }
-            let conversationID = try agentConversation(
+            let (conversationID, created) = try agentConversation(
                 pageID: pageID, requested: body["conversationId"]?.stringValue, title: body)
+            if state.dialect.isCurrent { try ChatAdmission.checkCredits(state) }
+            if let created { state.store.insert(created) }
             return try ReplyStreamer.respond(to: body, conversationID: conversationID, state: state)
         }
 
@@ -179,16 +190,26 @@ struct PageAIRoutes {
         return pageID
     }
 
-    /// The conversation a Page AI message goes to: the one named, or a new one. A
-    /// conversation is only ever created from a cuid-shaped id; an unknown id of another
-    /// shape is refused (page-chat-turn.ts). Without an id the server makes one and tells
-    /// it nowhere.
-    private func agentConversation(pageID: String, requested: String?, title source: JSON) throws -> String {
-        guard state.agents.isAgent(pageID) else { throw Refusal.notFound("Page not found") }
+    /// `!messages || messages.length === 0` (page-chat-turn.ts:395): absent, null, or an
+    /// empty array or string.
+    private static func hasMessages(_ body: JSON) -> Bool {
+        switch body["messages"] {
+        case nil, .null?: return false
+        case .array(let items)?: return !items.isEmpty
+        case .string(let text)?: return !text.isEmpty
+        default: return true
+        }
+    }
+
+    /// The conversation a Page AI message goes to: the one named, or a new one, given back
+    /// to be stored once the credit gate has passed. A conversation is only ever created
+    /// from a cuid-shaped id; an unknown id of another shape is refused (page-chat-turn.ts).
+    /// Without an id the server makes one and tells it nowhere.
+    private func agentConversation(pageID: String, requested: String?, title source: JSON) throws -> (id: String, created: Conversation?) {
         let id = requested.flatMap { $0.isEmpty ? nil : $0 } ?? Identifiers.cuid()
         if let existing = state.store.conversation(id) {
             guard existing.kind == .agent(pageID: pageID) else { throw Refusal(status: .forbidden, error: "Forbidden") }
-            return id
+            return (id, nil)
         }
         // A deleted one keeps its row on the real server: history_deleted, 404
         // (page-chat-turn.ts:672-682).
@@ -196,8 +217,7 @@ struct PageAIRoutes {
         guard Identifiers.isCuid(id) else { throw Refusal.badRequest("Invalid conversationId") }
         let text = source["question"]?.stringValue
             ?? source["messages"]?.arrayValue?.last?["parts"]?.arrayValue?.first?["text"]?.stringValue ?? "New conversation"
-        state.store.insert(Conversation(id: id, title: String(text.prefix(60)), kind: .agent(pageID: pageID), createdAt: Timestamp.now()))
-        return id
+        return (id, Conversation(id: id, title: String(text.prefix(60)), kind: .agent(pageID: pageID), createdAt: Timestamp.now()))
     }
 
     /// One conversation of the listing (conversations/route.ts:93-116): the title made from

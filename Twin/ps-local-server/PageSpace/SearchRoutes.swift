@@ -22,7 +22,8 @@ struct SearchRoutes {
             let limit = Self.boundedLimit(request.query("limit"))
             let query = (request.query("q") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             guard query.count >= 2 else { return Reply.json(["results": []]) }
-            return Reply.json(["results": .array(Self.results(query, pages: agents.pages(inDrive: SeedData.driveID), limit: limit))])
+            return Reply.json(["results": .array(Self.results(
+                query, drives: agents.drives, pages: agents.drives.flatMap { agents.pages(inDrive: $0.id) }, limit: limit))])
         }
     }
 
@@ -39,27 +40,33 @@ struct SearchRoutes {
         return min(50, max(1, negative ? -value : value))
     }
 
-    static func results(_ query: String, pages: [AgentDirectory.Page], limit: Int) -> [JSON] {
+    /// `drives` are the ones the user owns (every seeded drive is the demo user's), `pages`
+    /// the pages in them.
+    static func results(_ query: String, drives: [SeedData.Drive], pages: [AgentDirectory.Page], limit: Int) -> [JSON] {
         let words = query.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
         var hits: [(score: Int, type: Int, title: String, json: JSON)] = []
-        // 1. The drives the user owns: every word in the name or the slug.
-        let drive = SeedData.drive
-        let name = drive["name"]?.stringValue ?? "", slug = drive["slug"]?.stringValue ?? ""
-        if words.allSatisfy({ name.lowercased().contains($0) || slug.lowercased().contains($0) }) {
-            let score = SearchRanking.score(title: name, query: query, location: .title)
-            hits.append((score, 0, name, [
-                "id": .string(SeedData.driveID), "title": .string(name), "type": "drive", "description": .string("/" + slug),
+        // 1. The drives the user owns: every word in the name or the slug, at most 10
+        // (route.ts:241-270).
+        let named = drives.filter { drive in
+            words.allSatisfy { drive.name.lowercased().contains($0) || drive.slug.lowercased().contains($0) }
+        }
+        for drive in named.prefix(10) {
+            let score = SearchRanking.score(title: drive.name, query: query, location: .title)
+            hits.append((score, 0, drive.name, [
+                "id": .string(drive.id), "title": .string(drive.name), "type": "drive", "description": .string("/" + drive.slug),
                 "matchLocation": "title", "relevanceScore": .integer(Int64(score)),
             ]))
         }
-        // 2. Pages: every word in the title, or (documents) any word in the content; the query
-        // filters first, then takes 50 (route.ts:294-317: the WHERE, then .limit(50)).
+        // 2. Pages in every drive the user owns, not only the matched ones (route.ts:272-286):
+        // every word in the title, or (documents) any word in the content; the query filters
+        // first, then takes 50 (route.ts:294-317: the WHERE, then .limit(50)).
         let matching = pages.filter { page in
             let title = page.title.lowercased(), content = (page.json["content"]?.stringValue ?? "").lowercased()
             return words.allSatisfy { title.contains($0) }
                 || (page.type == "DOCUMENT" && words.contains { content.contains($0) })
         }
         for page in matching.prefix(50) {
+            let name = drives.first { $0.id == page.driveID }?.name ?? "Unknown Drive"
             let content = page.json["content"]?.stringValue ?? ""
             let location = SearchRanking.location(title: page.title, content: content, query: query)
             let score = SearchRanking.score(title: page.title, query: query, location: location)

@@ -11,10 +11,21 @@ struct WorkspaceRoutes {
 
         // apps/web/src/app/api/drives/route.ts: reads allow session, MCP and OAuth tokens; a
         // scoped MCP key lists exactly its own drives (route.ts:83-95, listScopedDrivesWithMembership).
+        // On the current server each is the whole drives row (packages/db/src/schema/core.ts:17-32)
+        // with isOwned, role and lastAccessedAt (listAccessibleDrives,
+        // packages/lib/src/services/drive-service.ts:142-155).
         router.get("/api/drives") { request, _ in
             let allowed = Authenticator.allowedDrives(try auth.require(request, scope: .anyToken))
             let drives = state.agents.drives.filter { allowed.isEmpty || allowed.contains($0.id) }
-            return Reply.json(.array(drives.map(\.json)))
+            return Reply.json(.array(drives.map { drive in
+                guard state.dialect.isCurrent, var row = drive.json.objectValue else { return drive.json }
+                row["kind"] = "STANDARD"
+                for column in ["trashedAt", "drivePrompt", "publishSubdomain", "homePageId", "publishDefaultOgImageUrl",
+                               "notFoundPageId", "publishFaviconUrl", "lastAccessedAt"] {
+                    row[column] = .null
+                }
+                return .object(row)
+            }))
         }
         // apps/web/src/app/api/drives/[driveId]/pages/route.ts (GET): the key's drive scope
         // first (:103-105), then the drive (:116-122).

@@ -40,6 +40,11 @@ public enum APIErrors {
             return ToolError(.forbidden, "outside this key's drives\(reason) (\(where_)); a drive-scoped MCP key reaches "
                 + "only the pages of its own drives: log in with a key for that drive (ps-auth login --device --drive ID) "
                 + "or with one not scoped to drives")
+        case 403 where body.error == "You do not have permission to view this AI chat":
+            // PageSpace answers a page that does not exist as one the user may not view
+            // (page-chat-turn.ts:485-493, canPrincipalViewPage).
+            return ToolError(.forbidden, "forbidden\(reason) (\(where_)); the page does not exist or is not shared with you: "
+                + "`ps-agents list` lists the agents you can reach")
         case 403:
             if body.code == "CSRF_TOKEN_MISSING" || body.code == "CSRF_TOKEN_INVALID" {
                 return ToolError(.forbidden, "forbidden\(reason) (\(where_)); log in again with `ps-auth login` for a new CSRF token")

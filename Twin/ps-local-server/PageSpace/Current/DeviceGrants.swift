@@ -42,8 +42,10 @@ final class DeviceGrants: Sendable {
 
     var interval: Int { state.withLock { $0.script.interval } }
 
+    /// A device code as generateToken('ps_dc') makes one (device_authorization/route.ts:103;
+    /// packages/lib/src/auth/token-utils.ts:80-89): the prefix and a cuid.
     func start(scope: [String]) -> String {
-        let code = Identifiers.randomHex(20)
+        let code = "ps_dc_" + Identifiers.cuid()
         state.withLock { $0.grants[code] = Grant(scope: scope) }
         return code
     }

@@ -20,19 +20,28 @@ struct GlobalRoutes {
             return try paginatedList(all, request: request)
         }
         // apps/web/src/app/api/ai/global/route.ts (POST): request.json() throwing, or a null
-        // body destructured, is the catch-all 500 (:88-89, 122-126); the id is a cuid (createId,
-        // global-conversation-repository.ts:335-353).
+        // body destructured, is the catch-all 500 (:88-89, 122-126); the answer is the row
+        // inserted (:120), its id a cuid and its title null when none was given
+        // (createConversation, global-conversation-repository.ts:335-358; the columns,
+        // packages/db/src/schema/conversations.ts:11-102).
         router.post("/api/ai/global") { request, _ in
             _ = try auth.require(request, scope: .sessionOnly)
             var request = request
             guard let body = try await request.jsonBodyIfValid(), body != .null else {
                 throw Refusal(status: .internalServerError, error: "Failed to create conversation")
             }
-            let title = body["title"]?.stringValue ?? "New conversation"
             let conversation = Conversation(
-                id: Identifiers.cuid(), title: title, kind: .global, createdAt: Timestamp.now())
+                id: Identifiers.cuid(), title: body["title"]?.stringValue ?? "", kind: .global, createdAt: Timestamp.now())
             state.store.insert(conversation)
-            return Reply.json(conversation.summary)
+            var row = conversation.summary.objectValue ?? JSONObject()
+            if conversation.title.isEmpty { row["title"] = .null }
+            row["userId"] = .string(SeedData.userID)
+            row["agentPageId"] = .null
+            row["rev"] = .integer(Int64(conversation.rev))
+            row["planPageId"] = .null
+            row["isActive"] = .bool(true)
+            row["isShared"] = .bool(false)
+            return Reply.json(.object(row))
         }
         // apps/web/src/app/api/ai/global/active/route.ts: the most recently used conversation
         // that has messages, or null.

@@ -109,8 +109,11 @@ struct MessageEditRoutes {
     /// so the route finds it and refuses it (global/[id]/messages/[messageId]/route.ts:60-67,
     /// 184-191; chat/messages/[messageId]/route.ts:100-108, 243-250); this server stores a
     /// reply when it ends, so it asks the running generations.
+    /// The conversation is any active one of the user's, a page agent's too
+    /// (getConversationById, global-conversation-repository.ts:400-412, looks at no type; the
+    /// message is looked up in it, message-repository.ts getMessageInConversation:1384-1398).
     private func globalMessage(_ context: ServerContext, verb: String) throws -> (Conversation, StoredMessage) {
-        guard let conversation = state.store.conversation(context.parameters.get("id") ?? ""), conversation.kind == .global else {
+        guard let conversation = state.store.conversation(context.parameters.get("id") ?? "") else {
             throw Refusal.notFound("Conversation not found")
         }
         let messageID = context.parameters.get("messageId") ?? ""

@@ -61,12 +61,14 @@ struct OAuthRoutes {
                 "expires_in": .integer(Int64(Self.deviceCodeSeconds)), "interval": .integer(Int64(state.deviceGrants.interval)),
             ], headers: [.cacheControl: "no-store"])
         }
-        // token/route.ts:457-477 (POST) and 419-455 (the device-code grant).
+        // token/route.ts:457-477 (POST), 419-455 (the device-code grant) and 287-322 (the
+        // authorization-code grant).
         router.post("/api/oauth/token") { request, _ in
             guard Self.isForm(request) else { return Self.error("invalid_request") }
             var request = request
             let form = try await request.formBody()
             if form["grant_type"] == "refresh_token" { return refresh(form) }
+            if form["grant_type"] == "authorization_code" { return exchangeCode(form) }
             guard form["grant_type"] == "urn:ietf:params:oauth:grant-type:device_code" else {
                 return Self.error("unsupported_grant_type")
             }
@@ -107,6 +109,18 @@ struct OAuthRoutes {
         return Self.tokenPair(access: token, seconds: state.authenticator.oauthAccessSeconds, scopes: scopes, refresh: { state.refreshTokens.issue(grantID: grantID, scopes: scopes) })
     }
 
+    /// handleAuthorizationCodeGrant (token/route.ts:287-322): the four fields, the client, then
+    /// the exchange. This server runs no browser consent and issues no codes, so every
+    /// exchange fails as one of an unknown code does: invalid_grant.
+    private func exchangeCode(_ form: [String: String]) -> Response {
+        for field in ["code", "redirect_uri", "client_id", "code_verifier"] where (form[field] ?? "").isEmpty {
+            return Self.error("invalid_request")
+        }
+        guard form["client_id"] == Self.clientID else { return Self.error("invalid_grant") }
+        guard (form["client_secret"] ?? "").isEmpty else { return Self.error("invalid_request") }
+        return Self.error("invalid_grant")
+    }
+
     /// handleRefreshTokenGrant (token/route.ts:333-379): both fields, the client, then the
     /// rotation; a refused token is invalid_grant whatever the reason, a wider scope invalid_scope.
     private func refresh(_ form: [String: String]) -> Response {
@@ -119,11 +133,11 @@ struct OAuthRoutes {
         case .invalidScope: return Self.error("invalid_scope")
         case .invalidGrant(let reused):
             // revokeTokenFamily on reuse: the grant and every access token under it end.
-            if let reused, let tokens = state.grants.revoke(reused) { state.authenticator.revokeOAuthTokens(tokens) }
+            if let reused, let tokens = state.grants.revokeFamily(reused) { state.authenticator.revokeOAuthTokens(tokens) }
             return Self.error("invalid_grant")
         case .rotate(let grantID, let scopes):
             let access = state.authenticator.issueOAuthToken(scopes: scopes)
-            guard state.grants.attach(access, to: grantID) else {
+            guard state.grants.rotated(grantID, token: access, scopes: scopes) else {
                 state.authenticator.revokeOAuthTokens([access])
                 return Self.error("invalid_grant")
             }

@@ -15,16 +15,18 @@ struct AISettingsRoutes {
         let available = catalog.availableProviders(state.localModels)
 
         // apps/web/src/app/api/ai/settings/route.ts (GET): session only; every provider of
-        // ALL_PROVIDER_NAMES (lib/ai/core/ai-utils.ts:62-85).
+        // ALL_PROVIDER_NAMES (lib/ai/core/ai-utils.ts:62-85); the stored pair as
+        // resolveProviderModel resolves it (route.ts:54-59): the default when it is not whole
+        // or the catalog does not hold it.
         router.get("/api/ai/settings") { request, _ in
             _ = try auth.require(request, scope: .sessionOnly)
-            let current = settings.current
+            let current = ChatAdmission.resolve(nil, nil, stored: settings.current, catalog: catalog)
             var providers = JSONObject()
             for name in catalog.providerNames {
                 providers[name] = ["isAvailable": .bool(available.contains(name))]
             }
             return Reply.json([
-                "currentProvider": .string(current.provider), "currentModel": current.model.map(JSON.string) ?? .null,
+                "currentProvider": .string(current.provider), "currentModel": .string(current.model),
                 "imageGenerationModel": .null, "userSubscriptionTier": .string(state.subscriptionTier), "isAdmin": false,
                 "providers": .object(providers), "isAnyProviderConfigured": .bool(!available.isEmpty),
             ])
