@@ -266,6 +266,9 @@ struct PsHistory: ParsableCommand {
             return
         }
         let source = try historySource(adapter)
+        // Each message record names its conversation, so an archive or a search of the
+        // export knows it (the server's messages do not all carry it).
+        exporter.conversationID = source.conversationID
         if follow {
             try followLive(source, adapter: adapter, writer: writer)
             return
@@ -304,10 +307,8 @@ struct PsHistory: ParsableCommand {
     /// The export, then the conversation live until Ctrl-C.
     private func followLive(_ source: HistorySource, adapter: APIAdapter, writer: RecordWriter) throws {
         let following = try Capabilities.require(adapter, ConversationFollowing.self, toDo: "follow a conversation live")
-        let conversationID: String
-        switch source {
-        case .global(let id), .agent(_, let id?): conversationID = id
-        case .agent(_, nil): throw ToolError(.usage, "--follow follows one conversation: name it with --conversation")
+        guard let conversationID = source.conversationID else {
+            throw ToolError(.usage, "--follow follows one conversation: name it with --conversation")
         }
         let follower = ConversationFollower(
             adapter: following, source: source, conversationID: conversationID, writer: writer,

@@ -149,6 +149,14 @@ public enum HistorySource: Sendable, Equatable {
         case .agent(let page, let conversation): return "page:" + page + ":" + (conversation ?? "")
         }
     }
+
+    /// The conversation it names; nil for a page's default history.
+    public var conversationID: String? {
+        switch self {
+        case .global(let id): return id
+        case .agent(_, let id): return id
+        }
+    }
 }
 
 public enum HistoryDirection: String, Sendable, CaseIterable {

@@ -159,7 +159,7 @@ public final class ConversationFollower {
     @discardableResult
     private func catchUp(reconciling: Bool, state: inout ExportState?) throws -> Int {
         var exporter = HistoryExporter(adapter: adapter, writer: writer)
-        exporter.filter = { [unowned self] record in self.messages.stored(record) }
+        exporter.filter = { [unowned self] record in self.messages.stored(record).map(self.naming) }
         var written = try exporter.exportAll(source, pageSize: pageSize, state: &state)
         // The newest page says which rev the events should go on from (so that the loss of
         // the very next one shows), and, after a gap, what changed among the newest messages.
@@ -169,7 +169,7 @@ public final class ConversationFollower {
         let newest = page.messages.map(HistoryExporter.normalised)
         for message in newest {
             if let record = messages.reconcile(message) {
-                try writer.write(record)
+                try writer.write(naming(record))
                 written += 1
             }
         }
@@ -241,8 +241,16 @@ public final class ConversationFollower {
             }
         }
         guard let record else { return false }
-        try writer.write(record)
+        try writer.write(naming(record))
         return true
+    }
+
+    /// A message record with its conversationId (ps-ndjson(5)), as an export writes it: set
+    /// only as it is written, so that what FollowedMessages compares is the message itself.
+    private func naming(_ record: JSON) -> JSON {
+        guard case .object(var object) = record else { return record }
+        object["conversationId"] = .string(conversationID)
+        return .object(object)
     }
 
     /// A message as the history holds it, looked for from the newest page back.
