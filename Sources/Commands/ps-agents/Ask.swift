@@ -29,7 +29,7 @@ struct Ask: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Option(name: .long, help: ArgumentHelp("Continue this conversation with the agent.", valueName: "id"), completion: LocalCompletions.conversations)
+    @Option(name: .long, help: ArgumentHelp("Continue this conversation with the agent.", valueName: "id"), completion: LocalCompletions.conversations, transform: IDArgument.nonEmpty)
     var conversation: String?
 
     @Flag(name: .long, help: "Print conversation=ID and message=ID lines on stderr, for scripts.")
@@ -38,7 +38,7 @@ struct Ask: ParsableCommand {
     @Flag(help: "--raw: write the raw event stream even on a terminal; --render: show the answer rendered even in a pipe (default: rendered on a terminal, raw otherwise).")
     var output: ReplyOutputMode?
 
-    @Argument(help: ArgumentHelp("The agent: its page id or its title.", valueName: "agent"))
+    @Argument(help: ArgumentHelp("The agent: its page id or its title.", valueName: "agent"), transform: IDArgument.nonEmpty)
     var agent: String
 
     @Argument(help: ArgumentHelp("The question (default: read from stdin).", valueName: "question"))

@@ -19,7 +19,7 @@ struct Create: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Option(name: .long, help: ArgumentHelp("The drive to make it in (its id, slug or name).", valueName: "drive"))
+    @Option(name: .long, help: ArgumentHelp("The drive to make it in (its id, slug or name).", valueName: "drive"), transform: IDArgument.nonEmpty)
     var drive: String
 
     @Option(name: .long, help: ArgumentHelp("The agent's title.", valueName: "text"))

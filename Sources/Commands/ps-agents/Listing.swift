@@ -46,7 +46,7 @@ struct ListAgents: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Option(name: .long, help: ArgumentHelp("Only this drive (its id, slug or name).", valueName: "drive"))
+    @Option(name: .long, help: ArgumentHelp("Only this drive (its id, slug or name).", valueName: "drive"), transform: IDArgument.nonEmpty)
     var drive: String?
 
     func run() throws {

@@ -24,7 +24,7 @@ struct SetConfig: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: ArgumentHelp("The agent: its page id or its title.", valueName: "agent"))
+    @Argument(help: ArgumentHelp("The agent: its page id or its title.", valueName: "agent"), transform: IDArgument.nonEmpty)
     var agent: String
 
     @OptionGroup var prompt: SystemPromptOptions

@@ -18,7 +18,7 @@ struct Show: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: ArgumentHelp("The agent: its page id or its title.", valueName: "agent"))
+    @Argument(help: ArgumentHelp("The agent: its page id or its title.", valueName: "agent"), transform: IDArgument.nonEmpty)
     var agent: String
 
     func run() throws {

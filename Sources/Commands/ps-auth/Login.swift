@@ -77,7 +77,7 @@ struct Login: ParsableCommand {
     var device = false
 
     @Option(name: .long, help: ArgumentHelp(
-        "With --device (required): grant an MCP key for this drive (repeatable).", valueName: "drive-id"))
+        "With --device (required): grant an MCP key for this drive (repeatable).", valueName: "drive-id"), transform: IDArgument.nonEmpty)
     var drive: [String] = []
 
     @Option(name: .long, help: ArgumentHelp(

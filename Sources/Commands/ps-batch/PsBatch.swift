@@ -102,7 +102,7 @@ struct PsBatch: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp(
         "Send every job to this conversation, one at a time, in order. By default each job gets a new one.", valueName: "id"),
-        completion: LocalCompletions.conversations)
+        completion: LocalCompletions.conversations, transform: IDArgument.nonEmpty)
     var conversation: String?
 
     @Option(name: .long, help: ArgumentHelp(

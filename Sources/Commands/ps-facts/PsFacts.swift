@@ -70,7 +70,7 @@ struct Extract: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Option(name: .long, help: ArgumentHelp("The conversation (default: the current one).", valueName: "id"))
+    @Option(name: .long, help: ArgumentHelp("The conversation (default: the current one).", valueName: "id"), transform: IDArgument.nonEmpty)
     var conversation: String?
 
     @Option(name: .long, help: ArgumentHelp("How many of its latest messages the server reads, 1 to 100 (default: the server's, 20).",
@@ -98,7 +98,7 @@ struct Off: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: ArgumentHelp("The fact's id.", valueName: "fact-id"))
+    @Argument(help: ArgumentHelp("The fact's id.", valueName: "fact-id"), transform: IDArgument.nonEmpty)
     var id: String
 
     func run() throws {
@@ -112,7 +112,7 @@ struct On: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: ArgumentHelp("The fact's id.", valueName: "fact-id"))
+    @Argument(help: ArgumentHelp("The fact's id.", valueName: "fact-id"), transform: IDArgument.nonEmpty)
     var id: String
 
     func run() throws {

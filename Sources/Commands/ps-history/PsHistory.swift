@@ -116,24 +116,24 @@ struct PsHistory: ParsableCommand {
     @Flag(name: .long, help: "List conversations instead of exporting messages.")
     var list = false
 
-    @Option(name: .long, help: ArgumentHelp("With --list: list this Page AI agent's conversations.", valueName: "page-id"))
+    @Option(name: .long, help: ArgumentHelp("With --list: list this Page AI agent's conversations.", valueName: "page-id"), transform: IDArgument.nonEmpty)
     var agent: String?
 
-    @Option(name: .long, help: ArgumentHelp("Give this conversation a new title (with --title).", valueName: "id"))
+    @Option(name: .long, help: ArgumentHelp("Give this conversation a new title (with --title).", valueName: "id"), transform: IDArgument.nonEmpty)
     var rename: String?
 
     @Option(name: .long, help: ArgumentHelp("The new title, with --rename.", valueName: "text"))
     var title: String?
 
-    @Option(name: .long, help: ArgumentHelp("Delete this conversation.", valueName: "id"))
+    @Option(name: .long, help: ArgumentHelp("Delete this conversation.", valueName: "id"), transform: IDArgument.nonEmpty)
     var delete: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "The conversation to export. Default: the current Global assistant conversation.", valueName: "id"), completion: LocalCompletions.conversations)
+        "The conversation to export. Default: the current Global assistant conversation.", valueName: "id"), completion: LocalCompletions.conversations, transform: IDArgument.nonEmpty)
     var conversation: String?
 
     @Option(name: .long, help: ArgumentHelp("Export a Page AI agent's history. With --conversation, that conversation.",
-                                            valueName: "page-id"))
+                                            valueName: "page-id"), transform: IDArgument.nonEmpty)
     var page: String?
 
     @Flag(name: .long, help: "Export every message, walking all pages (the default).")
@@ -145,7 +145,7 @@ struct PsHistory: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("One page of at most n messages (at most 200).", valueName: "n"))
     var limit: Int?
 
-    @Option(name: .long, help: ArgumentHelp("One page next to this message id.", valueName: "message-id"))
+    @Option(name: .long, help: ArgumentHelp("One page next to this message id.", valueName: "message-id"), transform: IDArgument.nonEmpty)
     var cursor: String?
 
     @Option(name: .long, help: ArgumentHelp("One page: messages before or after the cursor.",

@@ -75,7 +75,7 @@ struct Revoke: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: ArgumentHelp("The key's id (from ps-keys list; not the key itself).", valueName: "id"))
+    @Argument(help: ArgumentHelp("The key's id (from ps-keys list; not the key itself).", valueName: "id"), transform: IDArgument.nonEmpty)
     var id: String
 
     func validate() throws {
@@ -131,7 +131,7 @@ struct RevokeGrant: ParsableCommand {
     @Flag(name: .long, help: "Read a step-up token from the first line of stdin.")
     var stepUpTokenStdin = false
 
-    @Argument(help: ArgumentHelp("The grant's id (from ps-keys grants).", valueName: "id"))
+    @Argument(help: ArgumentHelp("The grant's id (from ps-keys grants).", valueName: "id"), transform: IDArgument.nonEmpty)
     var id: String
 
     func run() throws {

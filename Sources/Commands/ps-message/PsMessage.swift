@@ -33,10 +33,10 @@ struct PsMessage: ParsableCommand {
 /// Which conversation a message is in.
 struct MessagePlace: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "The Global assistant conversation (default: the current one; with --page, not needed).", valueName: "id"), completion: LocalCompletions.conversations)
+        "The Global assistant conversation (default: the current one; with --page, not needed).", valueName: "id"), completion: LocalCompletions.conversations, transform: IDArgument.nonEmpty)
     var conversation: String?
 
-    @Option(name: .long, help: ArgumentHelp("The message is a Page AI agent's (an AI_CHAT page).", valueName: "page-id"))
+    @Option(name: .long, help: ArgumentHelp("The message is a Page AI agent's (an AI_CHAT page).", valueName: "page-id"), transform: IDArgument.nonEmpty)
     var page: String?
 
     func source(_ adapter: APIAdapter) throws -> HistorySource {
@@ -60,7 +60,7 @@ struct Edit: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var place: MessagePlace
-    @Argument(help: ArgumentHelp("The message to edit.", valueName: "message-id")) var messageID: String
+    @Argument(help: ArgumentHelp("The message to edit.", valueName: "message-id"), transform: IDArgument.nonEmpty) var messageID: String
     @Argument(help: ArgumentHelp("The new text (default: stdin).", valueName: "text")) var words: [String] = []
 
     func run() throws {
@@ -82,7 +82,7 @@ struct Delete: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var place: MessagePlace
-    @Argument(help: ArgumentHelp("The message to delete.", valueName: "message-id")) var messageID: String
+    @Argument(help: ArgumentHelp("The message to delete.", valueName: "message-id"), transform: IDArgument.nonEmpty) var messageID: String
 
     func run() throws {
         Interrupt.install()
@@ -106,7 +106,7 @@ struct Undo: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @Flag(name: .long, help: "Show what would go, change nothing.") var dryRun = false
     @Flag(name: .long, help: "Also undo the workspace changes the assistant's tools made.") var withChanges = false
-    @Argument(help: ArgumentHelp("The first message to remove.", valueName: "message-id")) var messageID: String
+    @Argument(help: ArgumentHelp("The first message to remove.", valueName: "message-id"), transform: IDArgument.nonEmpty) var messageID: String
 
     func run() throws {
         Interrupt.install()

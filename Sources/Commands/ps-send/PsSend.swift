@@ -236,21 +236,21 @@ struct PsSend: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     @Option(name: .long, help: ArgumentHelp(
-        "The conversation to send to. A Global assistant conversation, or with --page the agent's.", valueName: "id"), completion: LocalCompletions.conversations)
+        "The conversation to send to. A Global assistant conversation, or with --page the agent's.", valueName: "id"), completion: LocalCompletions.conversations, transform: IDArgument.nonEmpty)
     var conversation: String?
 
-    @Option(name: .long, help: ArgumentHelp("Send to this Page AI agent (an AI_CHAT page).", valueName: "page-id"))
+    @Option(name: .long, help: ArgumentHelp("Send to this Page AI agent (an AI_CHAT page).", valueName: "page-id"), transform: IDArgument.nonEmpty)
     var page: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Send to this Page AI agent, by title or page id. The title is matched ignoring case; a page id is as --page.", valueName: "name"))
+        "Send to this Page AI agent, by title or page id. The title is matched ignoring case; a page id is as --page.", valueName: "name"), transform: IDArgument.nonEmpty)
     var agent: String?
 
     @Flag(name: .long, help: "Start a new conversation. A Global assistant one, or an OpenAI-compatible server's.")
     var newConversation = false
 
     @Option(name: .long, help: ArgumentHelp(
-        "The drive the user is in, sent as context. With --page, the page's drive.", valueName: "drive-id"))
+        "The drive the user is in, sent as context. With --page, the page's drive.", valueName: "drive-id"), transform: IDArgument.nonEmpty)
     var drive: String?
 
     @Option(name: .long, help: ArgumentHelp(
@@ -276,7 +276,7 @@ struct PsSend: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp(
         "Write a reply that is being generated. Nothing is sent; the current API, with a session token.",
-        valueName: "message-id"))
+        valueName: "message-id"), transform: IDArgument.nonEmpty)
     var resume: String?
 
     @Option(name: .long, help: ArgumentHelp("With --resume: start at this chunk (default 0).", valueName: "n"))

@@ -59,7 +59,7 @@ struct Generate: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Option(name: .long, help: ArgumentHelp("The conversation (default: the current one).", valueName: "id"), completion: LocalCompletions.conversations)
+    @Option(name: .long, help: ArgumentHelp("The conversation (default: the current one).", valueName: "id"), completion: LocalCompletions.conversations, transform: IDArgument.nonEmpty)
     var conversation: String?
 
     @Option(name: .long, help: ArgumentHelp("How many of its latest messages to summarise, 1 to 100 (default: the server's, 20).",
@@ -86,7 +86,7 @@ struct ListSummaries: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Option(name: .long, help: ArgumentHelp("The conversation (default: the current one).", valueName: "id"), completion: LocalCompletions.conversations)
+    @Option(name: .long, help: ArgumentHelp("The conversation (default: the current one).", valueName: "id"), completion: LocalCompletions.conversations, transform: IDArgument.nonEmpty)
     var conversation: String?
 
     func run() throws {
