@@ -111,7 +111,7 @@ final class JobSender {
         guard repairs > 0, let schema = settings.schema else { return try firstText(job) }
         let messages = try adapter.historyPage(.global(conversationID: conversation), query: historyQuery).messages
         guard let last = messages.last(where: { $0["role"]?.stringValue == "assistant" }) else {
-            throw ToolError(.notFound, "the conversation \(conversation) holds no answer to send back")
+            throw ToolError(.notFound, "the conversation \(TerminalSafeText.quoted(conversation)) holds no answer to send back")
         }
         return try settings.secrets.pass(SchemaAnswer(text: Self.text(of: last), schema: schema).repairMessage(), from: "the repair message")
     }

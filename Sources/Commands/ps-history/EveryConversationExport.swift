@@ -44,7 +44,7 @@ struct EveryConversationExport {
                 total += try exporter.exportAll(source, pageSize: pageSize, state: &state)
             } catch let error as ToolError where error.status == .notFound {
                 // Deleted between the list and its export: nothing of it is left to export.
-                Diagnostics.warning("conversation \(TerminalSafeText.sanitize(exporter.conversationID ?? "")) is gone: \(error.message)")
+                Diagnostics.warning("conversation \(TerminalSafeText.quoted(exporter.conversationID ?? "")) is gone: \(error.message)")
             } catch let error as ToolError where error.status == .malformedInput {
                 // Entries that are not messages: said, and the other conversations still exported.
                 Diagnostics.error(error.message)

@@ -315,7 +315,7 @@ struct PsHistory: ParsableCommand {
             endpoint: realtimeURL, pageSize: pageSize)
         follower.onNotice = { Diagnostics.error($0) }
         follower.start = since.map { $0 == "now" ? .now : .after(messageID: $0) } ?? .beginning
-        if Terminal.isTerminal(2) { Diagnostics.error("following \(conversationID) live; Ctrl-C to stop") }
+        if Terminal.isTerminal(2) { Diagnostics.error("following \(TerminalSafeText.quoted(conversationID)) live; Ctrl-C to stop") }
         try follower.run(state: try loadState(writer: writer))
     }
 

@@ -34,6 +34,15 @@ public enum TerminalSafeText {
         return String(scalars)
     }
 
+    /// User input (an id, a name) for a line of a message: as it is when it is safe on one
+    /// line, else as a JSON string (`"a\nb"`, `"\u001b[2J"`), so that it can neither break the
+    /// line nor act on a terminal, and the reader sees what was given. (GNU ls quotes the same
+    /// way: only the names that need it.)
+    public static func quoted(_ text: String) -> String {
+        guard !isSafe(text, allowingLineBreaks: false) else { return text }
+        return sanitize(JSON.string(text).serialized())
+    }
+
     /// The visible stand-in for an unsafe scalar.
     static func visible(_ scalar: Unicode.Scalar) -> String {
         switch scalar.value {

@@ -51,7 +51,7 @@ public struct LocalConversations: Sendable {
 
     /// The messages so far, oldest first (none for a conversation not saved yet).
     public func messages(_ id: String) throws -> [JSON] {
-        guard Self.isValidID(id) else { throw ToolError(.usage, "\(TerminalSafeText.sanitize(id)) is not a conversation id") }
+        guard Self.isValidID(id) else { throw ToolError(.usage, "\(TerminalSafeText.quoted(id)) is not a conversation id") }
         guard let bytes = try SecureFile.readPrivate(path(id)) else { return [] }
         var messages: [JSON] = []
         for (number, line) in bytes.split(separator: 0x0A).enumerated() where !line.isEmpty {
@@ -93,7 +93,7 @@ public struct LocalConversations: Sendable {
 
     /// Removes a kept conversation (and makes none current if it was).
     public func remove(_ id: String) throws {
-        guard exists(id) else { throw ToolError(.notFound, "there is no conversation \(TerminalSafeText.sanitize(id)) kept for this profile") }
+        guard exists(id) else { throw ToolError(.notFound, "there is no conversation \(TerminalSafeText.quoted(id)) kept for this profile") }
         guard unlink(path(id)) == 0 else {
             throw ToolError(.failure, "cannot remove \(path(id)): \(String(cString: strerror(errno)))")
         }

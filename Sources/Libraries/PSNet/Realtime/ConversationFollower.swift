@@ -95,7 +95,7 @@ public final class ConversationFollower {
             message = newest
         case .after(let id):
             guard let found = try locate(id) else {
-                throw ToolError(.notFound, "--since \(TerminalSafeText.sanitize(id)): no such message in \(conversationID)")
+                throw ToolError(.notFound, "--since \(TerminalSafeText.quoted(id)): no such message in \(TerminalSafeText.quoted(conversationID))")
             }
             message = found
         }
@@ -188,7 +188,7 @@ public final class ConversationFollower {
             for (name, payload) in try connection.poll() {
                 if name == "validation_error", payload["event"]?.stringValue == "join_conversation" {
                     let words = TerminalSafeText.sanitize(payload["error"]?.stringValue ?? "refused")
-                    throw ToolError(.failure, "the realtime service will not follow \(conversationID): \(words)")
+                    throw ToolError(.failure, "the realtime service will not follow \(TerminalSafeText.quoted(conversationID)): \(words)")
                 }
                 // The content plane only: directory events (conversation:updated, …) repeat
                 // a write's rev, and would hide the loss of its content event.

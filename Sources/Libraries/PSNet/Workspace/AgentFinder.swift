@@ -29,7 +29,7 @@ public enum AgentFinder {
                 ["id", "slug", "name"].contains { record[$0]?.stringValue?.lowercased() == wanted }
             }
             guard !drives.isEmpty else {
-                throw ToolError(.notFound, "no drive \(TerminalSafeText.sanitize(drive)) among yours (ps-agents drives lists them)")
+                throw ToolError(.notFound, "no drive \(TerminalSafeText.quoted(drive)) among yours (ps-agents drives lists them)")
             }
         }
         return try drives.map { drive in
@@ -55,7 +55,7 @@ public enum AgentFinder {
         }
         let wanted = reference.lowercased()
         let byTitle = all.filter { $0["title"]?.stringValue?.lowercased() == wanted }
-        let shown = TerminalSafeText.sanitize(reference)
+        let shown = TerminalSafeText.quoted(reference)
         switch byTitle.count {
         case 0:
             throw ToolError(.notFound, "no agent \(shown) in your drives (ps-agents list shows them)")

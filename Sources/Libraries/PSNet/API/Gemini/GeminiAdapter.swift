@@ -173,7 +173,7 @@ public final class GeminiAdapter: APIAdapter, ConversationDeleting, SettingsAPI 
     }
 
     private func notFound(_ id: String) -> ToolError {
-        ToolError(.notFound, "there is no conversation \(TerminalSafeText.sanitize(id)) for this user; the Gemini server "
+        ToolError(.notFound, "there is no conversation \(TerminalSafeText.quoted(id)) for this user; the Gemini server "
             + "forgets a conversation after 30 minutes without use " + CommandHints.unknownConversation)
     }
 }

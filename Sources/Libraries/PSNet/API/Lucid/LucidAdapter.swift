@@ -80,7 +80,7 @@ public final class LucidAdapter: APIAdapter, ConversationRenaming, ConversationD
         let id = try userID()
         let externalID = client.session.profile?.user?["external_id"]?.stringValue
             ?? LucidIdentity.externalID(profile: client.session.profileName)
-        let gone = ToolError(.authenticationNeeded, "the Lucid user \(TerminalSafeText.sanitize(id)) does not exist on "
+        let gone = ToolError(.authenticationNeeded, "the Lucid user \(TerminalSafeText.quoted(id)) does not exist on "
             + "\(TerminalSafeText.sanitize(client.session.server)) (any more): run ps-auth login --api lucid")
         do {
             let found = try client.get("/v1/users/\(URLText.encodeComponent(externalID))")
@@ -117,7 +117,7 @@ public final class LucidAdapter: APIAdapter, ConversationRenaming, ConversationD
 
     public func requireConversation(_ id: String) throws {
         guard try conversation(id, of: try userID()) != nil else {
-            throw ToolError(.notFound, "there is no conversation \(TerminalSafeText.sanitize(id)) for this Lucid user "
+            throw ToolError(.notFound, "there is no conversation \(TerminalSafeText.quoted(id)) for this Lucid user "
                 + CommandHints.unknownConversation)
         }
     }
@@ -172,7 +172,7 @@ public final class LucidAdapter: APIAdapter, ConversationRenaming, ConversationD
         do {
             _ = try client.json(client.request("DELETE", "/v1/conversations/\(URLText.encodeComponent(id))"))
         } catch let error as ToolError where error.status == .serverError {
-            throw ToolError(.serverError, "Lucid did not delete conversation \(TerminalSafeText.sanitize(id)): it cannot "
+            throw ToolError(.serverError, "Lucid did not delete conversation \(TerminalSafeText.quoted(id)): it cannot "
                 + "delete a conversation that has messages or summaries (they are not deleted with it); \(error.message)")
         }
         if current.read(owner: user) == id { current.clear() }

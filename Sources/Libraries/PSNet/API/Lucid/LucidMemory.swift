@@ -31,7 +31,7 @@ extension LucidAdapter: FactsAPI, SummariesAPI {
     /// `PATCH /v1/facts/{id} {is_active}`.
     public func setFact(_ id: String, active: Bool) throws -> JSON {
         guard LucidIdentity.isUUID(id) else {
-            throw ToolError(.notFound, "there is no fact \(TerminalSafeText.sanitize(id)): Lucid's fact ids are UUIDs")
+            throw ToolError(.notFound, "there is no fact \(TerminalSafeText.quoted(id)): Lucid's fact ids are UUIDs")
         }
         return LucidRecords.fact(
             try client.json(client.request("PATCH", "/v1/facts/\(URLText.encodeComponent(id))", body: ["is_active": .bool(active)])))

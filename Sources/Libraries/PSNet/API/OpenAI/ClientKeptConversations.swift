@@ -24,7 +24,7 @@ final class ClientKeptConversations: ConversationKeeping {
 
     func requireConversation(_ id: String) throws {
         guard conversations.exists(id) else {
-            throw ToolError(.notFound, "there is no conversation \(TerminalSafeText.sanitize(id)) kept for this profile "
+            throw ToolError(.notFound, "there is no conversation \(TerminalSafeText.quoted(id)) kept for this profile "
                 + CommandHints.unknownConversation)
         }
     }
@@ -60,7 +60,7 @@ final class ClientKeptConversations: ConversationKeeping {
 
     func seedConversation(_ id: String, with messages: [JSON]) throws {
         guard !conversations.exists(id) else {
-            throw ToolError(.usage, "conversation \(TerminalSafeText.sanitize(id)) already has messages; --history starts a new one")
+            throw ToolError(.usage, "conversation \(TerminalSafeText.quoted(id)) already has messages; --history starts a new one")
         }
         try conversations.append(messages, to: id)
     }

@@ -162,14 +162,14 @@ final class ServerKeptConversations: ConversationKeeping {
     /// key is scoped to drives and the conversation is in none of them (one made with no drive,
     /// by an older ps-send or another client, or with another key).
     static func outOfScope(_ id: String) -> ToolError {
-        ToolError(.forbidden, "conversation \(TerminalSafeText.sanitize(id)) is outside this key's drives "
+        ToolError(.forbidden, "conversation \(TerminalSafeText.quoted(id)) is outside this key's drives "
             + "(a drive-scoped MCP key reaches only the conversations in its drives): "
             + "ps-send --new-conversation starts one in the key's drive, ps-history --list shows those it reaches; "
             + "to read this one use a key for its drive, or one not scoped to drives")
     }
 
     static func noSuchConversation(_ id: String) -> ToolError {
-        ToolError(.notFound, "there is no conversation \(TerminalSafeText.sanitize(id)) on the server for this key "
+        ToolError(.notFound, "there is no conversation \(TerminalSafeText.quoted(id)) on the server for this key "
             + CommandHints.unknownConversation)
     }
 }

@@ -66,7 +66,7 @@ public final class PageSpaceAdapter: APIAdapter {
         do {
             _ = try client.get("/api/ai/global/\(URLText.encodeComponent(id))")
         } catch let error as ToolError where error.status == .notFound {
-            throw ToolError(.notFound, "there is no global conversation \(TerminalSafeText.sanitize(id)) "
+            throw ToolError(.notFound, "there is no global conversation \(TerminalSafeText.quoted(id)) "
                 + "for this user " + CommandHints.unknownConversation)
         }
     }

@@ -21,7 +21,7 @@ extension PageSpaceAdapter: ConversationRenaming, ConversationDeleting {
         do {
             return try body()
         } catch let error as ToolError where error.status == .notFound {
-            throw ToolError(.notFound, "there is no global conversation \(TerminalSafeText.sanitize(id)) "
+            throw ToolError(.notFound, "there is no global conversation \(TerminalSafeText.quoted(id)) "
                 + "for this user (ps-history --list shows them)")
         }
     }

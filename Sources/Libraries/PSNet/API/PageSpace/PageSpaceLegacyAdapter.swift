@@ -181,7 +181,7 @@ public final class PageSpaceLegacyAdapter: APIAdapter, ConversationRenaming, Con
         do {
             _ = try client.get(conversationPath(id))
         } catch let error as ToolError where error.status == .notFound {
-            throw ToolError(.notFound, "there is no conversation \(TerminalSafeText.sanitize(id)) for this user "
+            throw ToolError(.notFound, "there is no conversation \(TerminalSafeText.quoted(id)) for this user "
                 + CommandHints.unknownConversation)
         }
     }

@@ -130,7 +130,7 @@ extension PageSpaceAdapter: AgentDirectory, AgentConfiguring, AgentCreating, Age
                 ? "the server wants a fresh confirmation (passkey or e-mail link) to revoke a grant: revoke it in the browser "
                     + "(Settings, Account, Connected apps), or give a step-up token with --step-up-token-stdin"
                 : "the server did not accept the step-up token: each is good once, and only for the action it was "
-                    + "confirmed for (here: revoking grant \(TerminalSafeText.sanitize(id))))")
+                    + "confirmed for (here: revoking grant \(TerminalSafeText.quoted(id))))")
         }
         guard response.head.isSuccess else { throw APIErrors.toolError(response, request: request) }
     }
