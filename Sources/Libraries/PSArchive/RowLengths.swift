@@ -7,9 +7,11 @@ import CSQLite
 /// of that table for nearly each. Here they are two bytes a row, 2,000 rows a chunk
 /// (`message_lengths`, within one 4 KB page), read a chunk at a time.
 ///
-/// The copy is made after an ingest that indexed anything (`rebuild`) and stamped with the index's
-/// averages and structure records (`message_fts_data` ids 1 and 10), which change with every write
-/// to the index (each transaction writes a new segment, which the structure record lists). A
+/// The copy is stamped with the index's averages and structure records (`message_fts_data` ids 1
+/// and 10), which change with every write to the index (each transaction writes a new segment,
+/// which the structure record lists). Each of ps-archive's write transactions that finds it as
+/// stamped sets the lengths of the rows it changed and stamps it again (`update`, SQLiteArchive);
+/// else it is made again from the whole index when the ingest ends (`rebuild`). A
 /// search uses the copy only while both are as stamped (`beginSearch`); else every length is
 /// read from FTS5, as before. A row whose length does not fit (65,535 tokens or more) is marked
 /// `unknown` and read from FTS5 too.

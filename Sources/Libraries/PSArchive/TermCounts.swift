@@ -6,9 +6,11 @@ import CSQLite
 /// search. FTS5 keeps no
 /// such count; its vocabulary table (fts5vocab, `row`) computes one by reading every doclist.
 ///
-/// The copy is made with the copy of the rows' lengths, after an ingest that indexed anything,
-/// and stamped the same way (RowLengths): under two keys no term has (an index term is letters
-/// and digits), the index's averages and structure records, which change with every write to it.
+/// The copy is kept with the copy of the rows' lengths, and stamped the same way (RowLengths):
+/// under two keys no term has (an index term is letters and digits), the index's averages and
+/// structure records, which change with every write to it. A write transaction that finds it as
+/// stamped adds the counts of the rows it indexed and takes away those of the rows it took out
+/// (`applyChanges`); else it is made again from the whole index when the ingest ends (`rebuild`).
 /// A search uses it only while both are as stamped, and only for a query of plain words, each
 /// one token of the index's tokenizer (unicode61, the table's default): then FTS5 makes phrase i
 /// of word i, and that token's count is the phrase's. Any other query (a "phrase", prefix*,
