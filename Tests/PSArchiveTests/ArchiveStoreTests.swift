@@ -273,6 +273,69 @@ import Testing
         try assertRanksAreBM25s(archive, "after the ingest ended", queries: queries)
     }
 
+    /// Small ingests into an archive keep the copies ranking reads in step in their own
+    /// transactions (the finishing work is in proportion to what they changed, not to the
+    /// archive): new rows, replaced rows, deleted rows, a row added, replaced and deleted in one
+    /// transaction, a row a plain sqlite3 inserted, a merge of the index. After each, the ranks
+    /// are bm25()'s, before the ingest ends and after; at the end every query finds what a fresh
+    /// archive of the same records finds, in the same order, with the same ranks and snippets.
+    @Test func smallIngestsFindWhatAFreshArchiveFinds() throws {
+        let archive = try rankedArchive("small.sqlite")
+        try archive.finishIngest()
+        let queries = ["common", "often", "rare", "often rare", "Often RARE common", "zeta", "zeta omega", "naïve CAFE",
+                       "\"often often\"", "alpha OR beta", "reasoning:rare", "gam*", "omega"]
+        func message(_ id: String, _ text: String, reasoning: String? = nil) -> String {
+            let reasoning = reasoning.map { #",{"type":"reasoning","text":"\#($0)"}"# } ?? ""
+            return #"{"id":"\#(id)","role":"user","createdAt":"2026-01-28","parts":[{"type":"text","text":"\#(text)"}\#(reasoning)]}"#
+        }
+        let ingests: [(String, [String])] = [
+            ("new rows", [message("n1", "zeta often rare"), message("n2", "Naïve café zeta zeta", reasoning: "omega rare")]),
+            ("replaced rows", [message("m4", "common rare rare zeta"), message("n1", "omega only"),
+                               message("m7", "often often often often", reasoning: "zeta")]),
+            ("deleted rows", [#"{"id":"m5","deleted":true}"#, #"{"id":"n2","deleted":true}"#, #"{"id":"m1999","deleted":true}"#]),
+            ("one row added, replaced and deleted, another replaced twice",
+             [message("n3", "zeta zeta"), message("n3", "omega omega"), #"{"id":"n3","deleted":true}"#,
+              message("m8", "rare"), message("m8", "common omega zeta")]),
+            ("a row that was deleted comes back", [message("n2", "zeta again")]),
+        ]
+        for (note, lines) in ingests {
+            try store(archive, lines)
+            try assertRanksAreBM25s(archive, "\(note), before the ingest ends", queries: queries)
+            try archive.finishIngest()
+            try assertRanksAreBM25s(archive, "\(note), after", queries: queries)
+        }
+        // A row inserted by another program (indexed when an ingest ends), then a merge of the
+        // index (an ingest of an eighth of it, FullTextIndex.optimizeShare), then one row more.
+        try archive.database.execute("""
+            INSERT INTO messages(source, id, role, created, record) VALUES ('s', 'plain', 'user', '2026-01-29',
+              '{"id":"plain","role":"user","createdAt":"2026-01-29","parts":[{"type":"text","text":"omega zeta common"}]}')
+            """)
+        try archive.finishIngest()
+        try assertRanksAreBM25s(archive, "a row inserted by sqlite3", queries: queries)
+        try store(archive, (0..<300).map { message("big\($0)", $0 % 2 == 0 ? "omega often" : "rare zeta \($0)") })
+        try archive.finishIngest()
+        #expect(try archive.indexSegments() == 1)
+        try store(archive, [message("n4", "often zeta omega")])
+        try assertRanksAreBM25s(archive, "after a merge, before the ingest ends", queries: queries)
+        try archive.finishIngest()
+        try assertRanksAreBM25s(archive, "after a merge", queries: queries)
+        try archive.verify()
+
+        var records: [String] = []
+        try archive.export(source: nil) { records.append($0) }
+        let fresh = try SQLiteArchive(path: folder.appendingPathComponent("fresh.sqlite").path, create: true)
+        try store(fresh, records)
+        try fresh.finishIngest()
+        for text in queries {
+            for limit in [1, 5, 3000] {
+                let query = ArchiveQuery(text: text, limit: limit)
+                let found = try hits(archive, query).map { "\($0.message) \($0.rank) \($0.snippet)" }
+                let expected = try hits(fresh, query).map { "\($0.message) \($0.rank) \($0.snippet)" }
+                #expect(found == expected, "\(text) limit \(limit)")
+            }
+        }
+    }
+
     /// A long message's snippet is the words around its first match, cut from its highlighted
     /// text: FTS5's snippet() takes time in the square of a row's matches (20,000 matches, about
     /// four seconds a hit; 70,000, a minute). A short message keeps snippet()'s.

@@ -7,9 +7,11 @@ import CSQLite
 /// of that table for nearly each. Here they are two bytes a row, 2,000 rows a chunk
 /// (`message_lengths`, within one 4 KB page), read a chunk at a time.
 ///
-/// The copy is made after an ingest that indexed anything (`rebuild`) and stamped with the index's
-/// averages and structure records (`message_fts_data` ids 1 and 10), which change with every write
-/// to the index (each transaction writes a new segment, which the structure record lists). A
+/// The copy is stamped with the index's averages and structure records (`message_fts_data` ids 1
+/// and 10), which change with every write to the index (each transaction writes a new segment,
+/// which the structure record lists). Each of ps-archive's write transactions that finds it as
+/// stamped sets the lengths of the rows it changed and stamps it again (`update`, SQLiteArchive);
+/// else it is made again from the whole index when the ingest ends (`rebuild`). A
 /// search uses the copy only while both are as stamped (`beginSearch`); else every length is
 /// read from FTS5, as before. A row whose length does not fit (65,535 tokens or more) is marked
 /// `unknown` and read from FTS5 too.
@@ -18,7 +20,7 @@ final class RowLengths {
     static let unknown = UInt16.max
     static let schema = "CREATE TABLE IF NOT EXISTS message_lengths(chunk INTEGER PRIMARY KEY, lengths BLOB NOT NULL)"
     // Chunk -1 holds the averages record the copy was made from, -2 the structure record.
-    private static let stampIsCurrent = """
+    static let stampIsCurrent = """
         SELECT (SELECT lengths FROM message_lengths WHERE chunk = -1) IS \(FullTextIndex.averagesRecord)
            AND (SELECT lengths FROM message_lengths WHERE chunk = -2) IS \(FullTextIndex.structureRecord)
         """
@@ -114,19 +116,61 @@ final class RowLengths {
                 chunk = row / chunkRows
                 bytes = Array(repeating: 0xFF, count: 2 * chunkRows)
             }
-            var blob = sizes.bytes(1)[...]
-            var total = 0
-            while !blob.isEmpty, let size = FullTextIndex.varint(&blob) { total += size }
-            let value = total < Int(unknown) ? UInt16(total) : unknown
-            bytes[2 * (row % chunkRows)] = UInt8(value & 0xFF)
-            bytes[2 * (row % chunkRows) + 1] = UInt8(value >> 8)
+            set(row, length(sizes.bytes(1)), in: &bytes)
         }
         if chunk >= 0 { try write(chunk, bytes) }
+        try stamp(database)
+    }
+
+    /// Sets the lengths of `rows` (rows whose index entry this transaction wrote or removed) from
+    /// `message_fts_docsize`, rewriting only their chunks, in the caller's transaction; then `stamp`
+    /// (the caller found the copy current when its transaction began: SQLiteArchive).
+    static func update(_ database: SQLiteDatabase, rows: Set<Int64>) throws {
+        let size = try database.prepare("SELECT sz FROM message_fts_docsize WHERE id = ?1")
+        let read = try database.prepare("SELECT lengths FROM message_lengths WHERE chunk = ?1")
+        let write = try database.prepare("INSERT OR REPLACE INTO message_lengths(chunk, lengths) VALUES (?1, ?2)")
+        let byChunk = Dictionary(grouping: rows.lazy.map(Int.init).filter { $0 >= 0 }, by: { $0 / chunkRows })
+        for (chunk, rows) in byChunk {
+            read.bind(1, chunk)
+            var bytes = Array(repeating: UInt8(0xFF), count: 2 * chunkRows)
+            if try read.step() {
+                let stored = read.bytes(0)
+                bytes.replaceSubrange(0..<min(stored.count, bytes.count), with: stored.prefix(bytes.count))
+            }
+            read.reset()
+            for row in rows {
+                size.bind(1, row)
+                // A row no longer indexed is unknown, as in `rebuild`.
+                set(row, try size.step() ? length(size.bytes(0)) : unknown, in: &bytes)
+                size.reset()
+            }
+            write.bind(1, chunk)
+            bytes.withUnsafeBytes { write.bind(2, blob: $0) }
+            try write.run()
+        }
+        try stamp(database)
+    }
+
+    /// Stamps the copy with the index as it is now, in the caller's transaction.
+    static func stamp(_ database: SQLiteDatabase) throws {
         try database.execute("""
-            INSERT INTO message_lengths(chunk, lengths)
+            INSERT OR REPLACE INTO message_lengths(chunk, lengths)
               SELECT -1, coalesce(\(FullTextIndex.averagesRecord), x'');
-            INSERT INTO message_lengths(chunk, lengths)
+            INSERT OR REPLACE INTO message_lengths(chunk, lengths)
               SELECT -2, coalesce(\(FullTextIndex.structureRecord), x'')
             """)
+    }
+
+    /// A row's length in the copy, from its `sz` (a varint per column).
+    private static func length(_ sz: UnsafeRawBufferPointer) -> UInt16 {
+        var blob = sz[...]
+        var total = 0
+        while !blob.isEmpty, let size = FullTextIndex.varint(&blob) { total += size }
+        return total < Int(unknown) ? UInt16(total) : unknown
+    }
+
+    private static func set(_ row: Int, _ value: UInt16, in bytes: inout [UInt8]) {
+        bytes[2 * (row % chunkRows)] = UInt8(value & 0xFF)
+        bytes[2 * (row % chunkRows) + 1] = UInt8(value >> 8)
     }
 }

@@ -210,10 +210,17 @@ public final class SQLiteArchive: ArchiveStore {
     public func begin() throws {
         try database.execute("BEGIN IMMEDIATE")
         gramsCurrent = grams.isCurrent()
+        copiesCurrent = try rankingCopiesAreCurrent()
+        addedRows = []
+        removedRows = []
+        if copiesCurrent { try database.execute(TermCounts.changesSchema) }
     }
 
     /// The pairs (CommonGrams) are stamped as current when they were current at `begin`; else
-    /// they are made again when the ingest ends.
+    /// they are made again when the ingest ends. So are the copies ranking reads (RowLengths,
+    /// TermCounts), in proportion to the rows this transaction changed; unless it (re)indexed a
+    /// good part of the index (FullTextIndex.optimizeShare): then they are left out of date, and
+    /// made again from the whole index when the ingest ends.
     public func commit() throws {
         if gramsCurrent {
             try grams.stamp()
@@ -221,8 +228,44 @@ public final class SQLiteArchive: ArchiveStore {
             try grams.forget()
             gramsStale = true
         }
+        if copiesCurrent {
+            if addedRows.count * FullTextIndex.optimizeShare < (try FullTextIndex(database: database).rows()) {
+                let note = try database.prepare(TermCounts.noteAdded)
+                for row in addedRows {
+                    note.bind(1, Int(row))
+                    try note.run()
+                }
+                try TermCounts.applyChanges(database)
+                try RowLengths.update(database, rows: addedRows.union(removedRows))
+            } else {
+                try TermCounts.forgetChanges(database)
+            }
+        }
         try database.execute("COMMIT")
     }
+
+    /// Whether the copies ranking reads match the index (in the caller's transaction).
+    private func rankingCopiesAreCurrent() throws -> Bool {
+        let check = try database.prepare("SELECT (\(RowLengths.stampIsCurrent)) AND (\(TermCounts.stampIsCurrent))")
+        return try check.step() && check.int(0) == 1
+    }
+
+    /// Before a row leaves the index or is indexed again, in a transaction that keeps the copies
+    /// ranking reads in step: its terms are noted as removed, unless the transaction (re)indexed
+    /// it already (then they were never counted); after, it is noted as (re)indexed.
+    private func removingFromIndex(row: Int64) throws {
+        guard copiesCurrent, !addedRows.contains(row) else { return }
+        let note = try database.prepare(TermCounts.noteRemoved)
+        note.bind(1, Int(row))
+        try note.run()
+        removedRows.insert(row)
+    }
+
+    /// Whether the copies ranking reads matched the index when this transaction began (then its
+    /// writes keep them in step), and the rows it indexed or took out of the index.
+    private var copiesCurrent = false
+    private var addedRows: Set<Int64> = []
+    private var removedRows: Set<Int64> = []
 
     /// The pairs of common words (CommonGrams), and whether they matched the index when this
     /// transaction began (then its writes keep them in step), or at some `begin` of this ingest.
@@ -233,9 +276,11 @@ public final class SQLiteArchive: ArchiveStore {
     /// After an ingest that indexed a good part of the archive (FullTextIndex.optimizeShare),
     /// the index is merged into one segment, which each query then reads instead of many, and so
     /// are the pairs of common words (CommonGrams), which are made again instead when the ingest
-    /// found them out of date. Then, if it indexed anything, the copies that ranking reads are
-    /// made again: the rows' lengths (RowLengths) and the terms' counts (TermCounts). All in one
-    /// transaction, which stamps the pairs with the index as it leaves it.
+    /// found them out of date. The copies that ranking reads, the rows' lengths (RowLengths) and
+    /// the terms' counts (TermCounts), were kept in step by each transaction; when they are out of
+    /// date (a large ingest, another program's writes) and the ingest indexed anything, they are
+    /// made again from the whole index. All in one transaction, which stamps the pairs and the
+    /// copies with the index as it leaves it.
     public func finishIngest() throws {
         let index = FullTextIndex(database: database)
         try indexMissedRows(index)
@@ -244,6 +289,7 @@ public final class SQLiteArchive: ArchiveStore {
             try database.execute("BEGIN IMMEDIATE")
             do {
                 let gramsWereCurrent = grams.isCurrent()
+                let copiesWereCurrent = try rankingCopiesAreCurrent()
                 if optimize { try index.optimize() }
                 if !gramsWereCurrent {
                     try grams.rebuild()
@@ -251,7 +297,10 @@ public final class SQLiteArchive: ArchiveStore {
                     try grams.optimize()
                 }
                 try grams.stamp()
-                if indexed > 0 || optimize {
+                if copiesWereCurrent {
+                    try RowLengths.stamp(database)
+                    try TermCounts.stamp(database)
+                } else if indexed > 0 || optimize {
                     try RowLengths.rebuild(database)
                     try TermCounts.rebuild(database)
                 }
@@ -293,13 +342,15 @@ public final class SQLiteArchive: ArchiveStore {
 
     @discardableResult
     public func store(_ message: ArchivedMessage) throws -> Bool {
-        // The row an update changes, when the pairs are kept in step: its pairs go first, and
-        // come back from the view after it (the index's triggers do the same).
+        // The row an update changes, when the pairs or the copies ranking reads are kept in step:
+        // its pairs and terms go first, and come back from the view after it (the index's
+        // triggers do the same).
         var changing: Int64?
         for statement in [insertMessage, updateMessage] {
-            if statement === updateMessage && gramsCurrent {
+            if statement === updateMessage && (gramsCurrent || copiesCurrent) {
                 guard let row = try rowToUpdate(message) else { return false }
-                try grams.remove(row: row)
+                if gramsCurrent { try grams.remove(row: row) }
+                try removingFromIndex(row: row)
                 changing = row
             }
             statement.bind(1, message.source)
@@ -310,7 +361,10 @@ public final class SQLiteArchive: ArchiveStore {
             statement.bind(6, message.record)
             try statement.run()
             let changed = database.changes > 0
-            if let row = changing { try grams.add(row: row) }
+            if let row = changing {
+                if gramsCurrent { try grams.add(row: row) }
+                if copiesCurrent { addedRows.insert(row) }
+            }
             guard changed else { continue }
             indexed += 1
             if statement === insertMessage {
@@ -324,6 +378,7 @@ public final class SQLiteArchive: ArchiveStore {
                     index.bind(3, columns.reasoning)
                 }
                 try index.run()
+                if copiesCurrent { addedRows.insert(Int64(row)) }
                 if gramsCurrent {
                     if let columns = message.columns {
                         try grams.add(row: Int64(row), text: columns.text, reasoning: columns.reasoning)
@@ -338,7 +393,10 @@ public final class SQLiteArchive: ArchiveStore {
     }
 
     public func delete(source: String, id: String, keep: Bool) throws {
-        if !keep && gramsCurrent, let row = try row(source: source, id: id) { try grams.remove(row: row) }
+        if !keep && (gramsCurrent || copiesCurrent), let row = try row(source: source, id: id) {
+            if gramsCurrent { try grams.remove(row: row) }
+            try removingFromIndex(row: row)
+        }
         let statement = keep ? markDeleted : deleteMessage
         statement.bind(1, source)
         statement.bind(2, id)

@@ -6,16 +6,18 @@ import CSQLite
 /// search. FTS5 keeps no
 /// such count; its vocabulary table (fts5vocab, `row`) computes one by reading every doclist.
 ///
-/// The copy is made with the copy of the rows' lengths, after an ingest that indexed anything,
-/// and stamped the same way (RowLengths): under two keys no term has (an index term is letters
-/// and digits), the index's averages and structure records, which change with every write to it.
+/// The copy is kept with the copy of the rows' lengths, and stamped the same way (RowLengths):
+/// under two keys no term has (an index term is letters and digits), the index's averages and
+/// structure records, which change with every write to it. A write transaction that finds it as
+/// stamped adds the counts of the rows it indexed and takes away those of the rows it took out
+/// (`applyChanges`); else it is made again from the whole index when the ingest ends (`rebuild`).
 /// A search uses it only while both are as stamped, and only for a query of plain words, each
 /// one token of the index's tokenizer (unicode61, the table's default): then FTS5 makes phrase i
 /// of word i, and that token's count is the phrase's. Any other query (a "phrase", prefix*,
 /// AND/OR/NOT/NEAR, a column:) is counted by FTS5, as before.
 final class TermCounts {
     static let schema = "CREATE TABLE IF NOT EXISTS message_terms(term TEXT PRIMARY KEY, rows) WITHOUT ROWID"
-    private static let stampIsCurrent = """
+    static let stampIsCurrent = """
         SELECT (SELECT rows FROM message_terms WHERE term = ' averages') IS \(FullTextIndex.averagesRecord)
            AND (SELECT rows FROM message_terms WHERE term = ' structure') IS \(FullTextIndex.structureRecord)
         """
@@ -32,11 +34,65 @@ final class TermCounts {
             DELETE FROM message_terms;
             CREATE VIRTUAL TABLE temp.message_vocabulary USING fts5vocab(main, message_fts, row);
             INSERT INTO message_terms(term, rows) SELECT term, doc FROM temp.message_vocabulary;
-            DROP TABLE temp.message_vocabulary;
-            INSERT INTO message_terms(term, rows)
+            DROP TABLE temp.message_vocabulary
+            """)
+        try stamp(database)
+    }
+
+    /// Stamps the copy with the index as it is now, in the caller's transaction.
+    static func stamp(_ database: SQLiteDatabase) throws {
+        try database.execute("""
+            INSERT OR REPLACE INTO message_terms(term, rows)
               SELECT ' averages', coalesce(\(FullTextIndex.averagesRecord), x'');
-            INSERT INTO message_terms(term, rows)
+            INSERT OR REPLACE INTO message_terms(term, rows)
               SELECT ' structure', coalesce(\(FullTextIndex.structureRecord), x'')
+            """)
+    }
+
+    // MARK: Keeping the copy in step with a transaction
+
+    /// Two temporary FTS5 tables with the index's tokenizer (no `tokenize` option, as
+    /// `message_fts`), holding the columns of the rows a transaction took out of the index and of
+    /// those it (re)indexed, and their vocabularies: each term's rows among them, counted by FTS5
+    /// itself as the index counts them. Made in the connection's temporary database.
+    static let changesSchema = """
+        CREATE VIRTUAL TABLE IF NOT EXISTS temp.message_terms_removed USING fts5(text, reasoning, tool, tool_io, content = '');
+        CREATE VIRTUAL TABLE IF NOT EXISTS temp.message_terms_added USING fts5(text, reasoning, tool, tool_io, content = '');
+        CREATE VIRTUAL TABLE IF NOT EXISTS temp.message_terms_removed_rows USING fts5vocab(temp, message_terms_removed, row);
+        CREATE VIRTUAL TABLE IF NOT EXISTS temp.message_terms_added_rows USING fts5vocab(temp, message_terms_added, row)
+        """
+
+    /// Notes the columns of a row about to leave the index (or to be indexed again), read from the
+    /// view as the index was given them.
+    static let noteRemoved = """
+        INSERT INTO temp.message_terms_removed(text, reasoning, tool, tool_io)
+          SELECT text, reasoning, tool, tool_io FROM message_text WHERE rowid = ?1
+        """
+    /// Notes the columns of a row as the index now holds them.
+    static let noteAdded = """
+        INSERT INTO temp.message_terms_added(text, reasoning, tool, tool_io)
+          SELECT text, reasoning, tool, tool_io FROM message_text WHERE rowid = ?1
+        """
+
+    /// Adds the counts of the rows noted as added and takes away those of the rows noted as
+    /// removed, empties the notes, and stamps the copy, in the caller's transaction.
+    static func applyChanges(_ database: SQLiteDatabase) throws {
+        try database.execute("""
+            INSERT INTO message_terms(term, rows) SELECT term, doc FROM temp.message_terms_added_rows WHERE true
+              ON CONFLICT(term) DO UPDATE SET rows = rows + excluded.rows;
+            INSERT INTO message_terms(term, rows) SELECT term, -doc FROM temp.message_terms_removed_rows WHERE true
+              ON CONFLICT(term) DO UPDATE SET rows = rows + excluded.rows;
+            DELETE FROM message_terms WHERE term IN (SELECT term FROM temp.message_terms_removed_rows) AND rows = 0;
+            """)
+        try forgetChanges(database)
+        try stamp(database)
+    }
+
+    /// Empties the notes.
+    static func forgetChanges(_ database: SQLiteDatabase) throws {
+        try database.execute("""
+            INSERT INTO temp.message_terms_removed(message_terms_removed) VALUES ('delete-all');
+            INSERT INTO temp.message_terms_added(message_terms_added) VALUES ('delete-all')
             """)
     }
 

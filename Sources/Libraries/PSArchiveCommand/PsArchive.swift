@@ -29,10 +29,13 @@ public struct PsArchive: ParsableCommand {
             it again stores once. The full-text index grows by a b-tree per transaction, merged \
             a few at a time, and a search reads each; after a run that stored an eighth of the \
             archive or more, they are merged into one (a few seconds per million messages). \
-            After any run that indexed a message, two copies that ranking reads are made again: \
-            each message's length, and how many messages hold each word (together about two \
-            seconds per million messages); until then a search reads the index's own lengths and \
-            counts a query's words itself, with the same results, more slowly. Pairs of common \
+            Two copies that ranking reads, each message's length and how many messages hold each \
+            word, are kept in step by each transaction, in proportion to the messages it changed; \
+            after a transaction that stored an eighth of the archive or more, or another \
+            program's change to it, they are made again from the whole index when the run ends \
+            (together about two seconds per million messages); until then a search reads the \
+            index's own lengths and counts a query's words itself, with the same results, more \
+            slowly. Pairs of common \
             English words side by side (the, of, it...: PostgreSQL's English stop words) are \
             indexed again, each pair as one word, so that a phrase of two of them ("of the") is \
             found from its own messages, not from every message with "the". ps-archive keeps \
