@@ -24,7 +24,7 @@ import CSQLite
 /// (which change with every write to the index), having found the stamp current when it began:
 /// then no other program wrote in between. A search uses the pairs only while the stamp is
 /// current; an ingest that finds it out of date leaves the pairs alone and makes them again from
-/// the view when it ends (`rebuild`: 17 s for 1,000,000 messages).
+/// the view when it ends (`rebuild`, which reads every message).
 final class CommonGrams {
     static let tokenizerName = "ps_grams"
     /// Of the words and the pairs' spelling: an archive with another makes its pairs again.

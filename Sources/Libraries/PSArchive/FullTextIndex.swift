@@ -2,7 +2,7 @@
 /// transaction's new rows as a new b-tree (a segment) and merges a few at a time (automerge);
 /// a query reads every segment for each of its terms, so after an ingest in many batches it reads
 /// a dozen where one would do. `INSERT INTO message_fts(message_fts) VALUES('optimize')` merges
-/// them all into one; it rewrites the whole index (about 3 s for 1,000,000 messages), so an
+/// them all into one; it rewrites the whole index, so an
 /// ingest asks for it only when it wrote a good part of the index (`worthOptimizing`): a small
 /// cron run's segment is left to automerge, and its cost stays in proportion to the run.
 struct FullTextIndex {

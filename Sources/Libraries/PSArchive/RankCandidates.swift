@@ -3,8 +3,8 @@
 ///
 /// For a query of one phrase with no filter, ps_rank ranks with an IDF of 1 (`scaled`): bm25's
 /// rank is then that rank times the phrase's IDF, which needs the number of rows the phrase is in.
-/// FTS5 counts them with a second pass over the phrase's doclist (`xQueryPhrase`: for "the the",
-/// in 245,000 of 1,000,000 messages, as long as the search itself); here they are counted as they
+/// FTS5 counts them with a second pass over the phrase's doclist (`xQueryPhrase`: for a common
+/// phrase, as long as the search itself); here they are counted as they
 /// are ranked, and the IDF is applied at the end (`ranked`). Multiplying by a positive number
 /// keeps the order, but rounding can make two different ranks equal, after which bm25 orders
 /// them by rowid; so the rows left out are followed by the two smallest ranks they had
