@@ -12,13 +12,9 @@ nonisolated(unsafe) private var regionOnScreen: sig_atomic_t = 0
 nonisolated(unsafe) private var restoreBytes: UnsafeMutableBufferPointer<UInt8>?
 
 /// ps-render's loop on a terminal with a live region: reads records as they come, and redraws at
-/// most `frameInterval` apart. A record that comes a frame or more after the last drawing is
-/// drawn at once; records that come sooner are drawn together when the frame is up. A resize
-/// redraws at the new size; an interrupt leaves the terminal sane.
+/// the pace of a FramePacer. A resize redraws at the new size; an interrupt leaves the terminal
+/// sane.
 struct LiveTerminal {
-    /// About 30 frames a second.
-    static let frameInterval: UInt64 = 33_000_000
-
     let reader: ChunkReader
     let region: LiveRegion
     let renderer: RecordRenderer
@@ -49,19 +45,12 @@ struct LiveTerminal {
 
     /// Feeds each chunk to `take`, drawing between chunks; returns at the end of input.
     func run(take: (UnsafeRawBufferPointer) throws -> Void) throws {
-        var lastFrame: UInt64 = 0
-        var pending = false
+        var pacer = FramePacer()
         while true {
-            if takeResize() { pending = true }
-            let now = Self.monotonicNanoseconds()
-            if pending && now &- lastFrame >= Self.frameInterval {
-                try draw()
-                lastFrame = now
-                pending = false
-            }
+            if takeResize() { pacer.changed() }
+            if pacer.takeFrame() { try draw() }
             var descriptor = pollfd(fd: reader.fd, events: Int16(POLLIN), revents: 0)
-            let wait = pending ? Int32((Self.frameInterval - (now &- lastFrame)) / 1_000_000) + 1 : -1
-            let ready = poll(&descriptor, 1, wait)
+            let ready = poll(&descriptor, 1, pacer.millisecondsToWait())
             if ready < 0 {
                 if errno == EINTR { continue }
                 throw ToolError(.failure, "cannot read \(reader.name): \(String(cString: strerror(errno)))")
@@ -69,9 +58,9 @@ struct LiveTerminal {
             guard ready > 0 else { continue }
             // A resize that came with the input (the handler ran as poll returned) applies to
             // that input: it was signalled first.
-            if takeResize() { pending = true }
+            if takeResize() { pacer.changed() }
             guard try reader.readChunk(take) else { return }
-            pending = true
+            pacer.changed()
         }
     }
 
@@ -89,11 +78,5 @@ struct LiveTerminal {
         // Set first: an interrupt may come while the frame is being written.
         regionOnScreen = 1
         try renderer.flush()
-    }
-
-    private static func monotonicNanoseconds() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }

@@ -112,13 +112,11 @@ nonisolated(unsafe) private var windowChanged: sig_atomic_t = 0
 /// The reply rendered as ps-render renders it by default: ansi where colour is on, live (each
 /// word as it arrives, redrawn at most about 30 times a second) on a terminal.
 public final class RenderedReplyOutput: ReplyOutput {
-    static let frameInterval: UInt64 = 33_000_000
     private let writer = RecordWriter(fd: 1)
     private let pipeline: EventStreamRenderer
     private let region: LiveRegion?
     private let widthFollowsWindow: Bool
-    private var lastFrame: UInt64 = 0
-    private var pending = false
+    private var pacer = FramePacer()
     private var finished = false
 
     public init(environment: [String: String] = Environment.current) {
@@ -149,7 +147,7 @@ public final class RenderedReplyOutput: ReplyOutput {
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard !finished else { return }
         try closedOnBrokenPipe { try pipeline.feed(bytes) }
-        pending = true
+        pacer.changed()
         try closedOnBrokenPipe { try draw(force: region == nil) }
     }
 
@@ -171,13 +169,9 @@ public final class RenderedReplyOutput: ReplyOutput {
     }
 
     private func draw(force: Bool) throws {
-        if takeResize() { pending = true }
-        guard pending else { return }
-        let now = Self.monotonicNanoseconds()
-        guard force || now &- lastFrame >= Self.frameInterval else { return }
+        if takeResize() { pacer.changed() }
+        guard pacer.takeFrame(force: force) else { return }
         try pipeline.renderer.flush()
-        lastFrame = now
-        pending = false
     }
 
     @discardableResult
@@ -192,11 +186,5 @@ public final class RenderedReplyOutput: ReplyOutput {
 
     private func closedOnBrokenPipe(_ body: () throws -> Void) throws {
         do { try body() } catch let request as ExitRequest where request.status == .brokenPipe { throw ReplyOutputClosed() }
-    }
-
-    private static func monotonicNanoseconds() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }
