@@ -144,6 +144,11 @@ import TestSupport
         #expect(try server.request("GET", "/v1/facts/users/\(userID)/facts?category=personal").jsonObject()["count"] as? Int == 1)
         #expect(try server.request("GET", "/v1/facts/users/\(userID)/facts?category=job").status == 400)
         #expect(try server.request("GET", "/v1/facts/users/\(userID)/facts?min_confidence=0.99").jsonObject()["count"] as? Int == 0)
+        // parseFloat reads the number in front: "0.99abc" is 0.99, "abc" is NaN and refused.
+        let trailing = try server.request("GET", "/v1/facts/users/\(userID)/facts?min_confidence=0.99abc")
+        #expect(trailing.status == 200)
+        #expect(try trailing.jsonObject()["count"] as? Int == 0)
+        #expect(try server.request("GET", "/v1/facts/users/\(userID)/facts?min_confidence=abc").status == 400)
         let byMessage = try server.request(
             "POST", "/v1/facts/extract", body: #"{"user_id":"\#(userID)","message_ids":["\#(Self.nobody)"]}"#)
         #expect(try byMessage.jsonObject()["message"] as? String == "No messages found to process")

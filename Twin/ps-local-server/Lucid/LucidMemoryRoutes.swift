@@ -65,9 +65,10 @@ struct LucidMemoryRoutes {
             if let category, !LucidMemoryRoutes.categories.contains(category) {
                 query.refuse("category", LucidMemoryRoutes.enumMessage(category))
             }
-            // min_confidence: parseFloat, then 0-1 (NaN fails too).
+            // min_confidence: parseFloat, then 0-1 (NaN fails too): "0.5abc" is 0.5, "abc" is
+            // refused (src/validation/fact.validation.ts:124-130 at 8cdb90b).
             let confidenceText = request.query("min_confidence").flatMap { $0.isEmpty ? nil : $0 }
-            let minConfidence = confidenceText.flatMap(Double.init)
+            let minConfidence = confidenceText.flatMap(LucidMemoryRoutes.parseFloat)
             if confidenceText != nil, !(0...1).contains(minConfidence ?? -1) {
                 query.refuse("min_confidence", "min_confidence must be between 0 and 1")
             }
@@ -194,3 +195,18 @@ struct LucidMemoryRoutes {
         ])
     }
 }
+
+extension LucidMemoryRoutes {
+    /// JavaScript's parseFloat: the longest leading decimal number after leading spaces, nil
+    /// where JavaScript gives NaN.
+    static func parseFloat(_ text: String) -> Double? {
+        let numeric = text.drop(while: \.isWhitespace).prefix(while: { "0123456789+-.eE".contains($0) })
+        var candidate = Substring(numeric)
+        while !candidate.isEmpty {
+            if let value = Double(candidate) { return value }
+            candidate = candidate.dropLast()
+        }
+        return nil
+    }
+}
+
