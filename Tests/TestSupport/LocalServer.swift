@@ -20,7 +20,7 @@ public final class LocalServer: @unchecked Sendable {
     public static let dialects = ["pagespace", "pagespace-legacy"]
 
     /// The URL a profile needs (`--server`, `PAGESPACE_API_URL`), as the server printed it:
-    /// `http://127.0.0.1:PORT`, ending in `/v1` on the openai dialect.
+    /// `http://127.0.0.1:PORT`, ending in `/v1` on the openai dialect and `/api/v1` on the gemini one.
     public let baseURL: String
     /// `http://127.0.0.1:PORT`: where `request` and `url` send the test's own requests.
     public let origin: String

@@ -12,7 +12,7 @@ struct PsLocalServer: ParsableCommand {
             Serves one of the APIs below (--dialect) on 127.0.0.1 from memory, as their real servers \
             answer. When it is ready it prints the URL a profile needs (ps-auth login --server) as \
             the only line on stdout: http://127.0.0.1:PORT, with /v1 on the openai dialect (the base \
-            URL of an OpenAI-compatible API). One line per request goes to stderr (never a token or \
+            URL of an OpenAI-compatible API) and /api/v1 on the gemini dialect. One line per request goes to stderr (never a token or \
             password). SIGTERM or SIGINT stops it; nothing is kept.
 
             DIALECTS:
@@ -37,7 +37,7 @@ struct PsLocalServer: ParsableCommand {
               lucid             ps-auth login --api lucid --server URL
                                 --user-name Ada (no credential)
               gemini            ps-local-server --print-gemini-token | ps-auth
-                                login --api gemini --server URL/api/v1 --with-token
+                                login --api gemini --server URL --with-token
 
             SEEDED ACCOUNT AND DATA (the PageSpace dialects):
               user      user_demo "Demo User", demo@example.com / demo-password

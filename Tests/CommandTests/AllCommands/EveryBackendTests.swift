@@ -11,27 +11,26 @@ import TestSupport
     struct Backend: CustomStringConvertible, Sendable {
         let kind: String
         let dialect: String
-        let path: String
         let login: @Sendable (NetworkSandbox, String) throws -> ProcessResult
         var description: String { kind }
     }
 
     static let backends: [Backend] = [
-        Backend(kind: "pagespace", dialect: "pagespace", path: "") { sandbox, url in
+        Backend(kind: "pagespace", dialect: "pagespace") { sandbox, url in
             try sandbox.run("ps-auth", ["login", "--profile", "pagespace", "--server", url, "--with-token"],
                             stdin: LocalServer.sessionToken + "\n")
         },
-        Backend(kind: "pagespace-legacy", dialect: "pagespace-legacy", path: "") { sandbox, url in
+        Backend(kind: "pagespace-legacy", dialect: "pagespace-legacy") { sandbox, url in
             try sandbox.run("ps-auth", ["login", "--profile", "pagespace-legacy", "--server", url,
                                         "--email", LocalServer.email, "--password-stdin"], stdin: LocalServer.password + "\n")
         },
-        Backend(kind: "openai", dialect: "openai", path: "") { sandbox, url in
+        Backend(kind: "openai", dialect: "openai") { sandbox, url in
             try sandbox.run("ps-auth", ["login", "--profile", "openai", "--api", "openai", "--server", url, "--model", "ps-demo"])
         },
-        Backend(kind: "lucid", dialect: "lucid", path: "") { sandbox, url in
+        Backend(kind: "lucid", dialect: "lucid") { sandbox, url in
             try sandbox.run("ps-auth", ["login", "--profile", "lucid", "--api", "lucid", "--server", url, "--user-name", "Ada"])
         },
-        Backend(kind: "gemini", dialect: "gemini", path: "/api/v1") { sandbox, url in
+        Backend(kind: "gemini", dialect: "gemini") { sandbox, url in
             try sandbox.run("ps-auth", ["login", "--profile", "gemini", "--api", "gemini", "--server", url, "--with-token"],
                             stdin: GeminiBackendTests.token + "\n")
         },
@@ -52,7 +51,7 @@ import TestSupport
         let server = try LocalServer.start(dialect: backend.dialect, extraArguments: ["--quiet"])
         defer { server.stop() }
         let sandbox = try NetworkSandbox()
-        let login = try backend.login(sandbox, server.baseURL + backend.path)
+        let login = try backend.login(sandbox, server.baseURL)
         #expect(login.status == 0, "\(backend): \(login.stderrText)")
 
         let run = try sandbox.shell("cd '\(sandbox.directory)'\n" + Self.script, env: ["PS_PROFILE": backend.kind])

@@ -23,7 +23,7 @@ import TestSupport
         let server = try LocalServer.start(dialect: backend.dialect, extraArguments: ["--quiet"])
         defer { server.stop() }
         let sandbox = try NetworkSandbox()
-        try #require(try backend.login(sandbox, server.baseURL + backend.path).status == 0)
+        try #require(try backend.login(sandbox, server.baseURL).status == 0)
         for subcommand in ["off", "on"] {
             let run = try sandbox.run("ps-facts", [subcommand, Self.hostile], env: ["PS_PROFILE": backend.kind])
             Self.expectOneEscapedLine(run, "ps-facts", status: 6)

@@ -169,7 +169,7 @@ import TestSupport
             + "ps-local-server --print-gemini-token > id-token.txt || exit 98"
         // The block's last line starts a server to try it with: the test has one already.
         let steps = (lucidBlock + geminiBlock.filter { !$0.hasPrefix("ps-local-server") }).map { Step(line: $0) }
-        let result = try Self.run(steps, replacing: [("https://lucid.example", lucid.baseURL), ("https://vm.example:8443", gemini.baseURL)],
+        let result = try Self.run(steps, replacing: [("https://lucid.example", lucid.baseURL), ("https://vm.example:8443", gemini.origin)],
                                   in: folder, sandbox: sandbox, before: before)
         #expect(!result.stderrText.contains("replaced"), "\(result.stderrText)")
         #expect(result.stderrText.contains("(profile lucid, lucid API)") && result.stderrText.contains("(profile gemini, gemini API)"))

@@ -11,7 +11,7 @@ import TestSupport
         let server = try LocalServer.start(dialect: backend.dialect, extraArguments: ["--quiet"])
         defer { server.stop() }
         let sandbox = try NetworkSandbox()
-        let login = try backend.login(sandbox, server.baseURL + backend.path)
+        let login = try backend.login(sandbox, server.baseURL)
         try #require(login.status == 0, "\(backend): \(login.stderrText)")
         let db = sandbox.directory + "/archive.sqlite"
         let run = try sandbox.shell("""

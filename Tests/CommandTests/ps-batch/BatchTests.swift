@@ -184,7 +184,7 @@ import TestSupport
         let server = try LocalServer.start(dialect: backend.dialect, extraArguments: ["--quiet"])
         defer { server.stop() }
         let sandbox = try NetworkSandbox()
-        let login = try backend.login(sandbox, server.baseURL + backend.path)
+        let login = try backend.login(sandbox, server.baseURL)
         #expect(login.status == 0, "\(backend): \(login.stderrText)")
         let env = ["PS_PROFILE": backend.kind]
         let sent = try sandbox.shell("ps-send --new-conversation --print-ids 'Question number 001, briefly' 2>&1 >/dev/null", env: env)

@@ -20,7 +20,7 @@ import TestSupport
 
     static func sandbox(_ server: LocalServer) throws -> NetworkSandbox {
         try NetworkSandbox(extra: [
-            "PAGESPACE_API_URL": server.baseURL + "/api/v1", "PAGESPACE_API_KIND": "gemini", "PAGESPACE_TOKEN": token,
+            "PAGESPACE_API_URL": server.baseURL, "PAGESPACE_API_KIND": "gemini", "PAGESPACE_TOKEN": token,
         ])
     }
 
@@ -34,7 +34,7 @@ import TestSupport
         let server = try Self.start()
         defer { server.stop() }
         let sandbox = try NetworkSandbox()
-        let url = server.baseURL + "/api/v1"
+        let url = server.baseURL
         let wrong = try sandbox.run("ps-auth", ["login", "--api", "gemini", "--server", url, "--with-token"],
                                     stdin: "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.c2ln\n")
         #expect(wrong.status == 4, "\(wrong.stderrText)")
@@ -206,7 +206,7 @@ import TestSupport
         let result = try sandbox.shell("""
             ps-send --conversation \(id) 'show me a table' > \(out) 2> \(sandbox.directory)/err & pid=$!
             while ! grep -q '^event: token' \(out) 2>/dev/null; do sleep 0.05; done
-            echo "cancel=$(curl -s -X POST -H 'Authorization: Bearer \(Self.token)' \(server.baseURL)/api/v1/conversations/\(id)/cancel)"
+            echo "cancel=$(curl -s -X POST -H 'Authorization: Bearer \(Self.token)' \(server.baseURL)/conversations/\(id)/cancel)"
             wait $pid; echo "status=$?"
             """)
         #expect(result.stdoutText.contains(#"cancel={"cancelled":true}"#), "\(result.stdoutText)")
@@ -331,7 +331,7 @@ import TestSupport
         #expect(wrongToken.status == 401)
         #expect(wrongToken.text == #"{"error":"Invalid or expired token"}"#)
         let wrongBase = try NetworkSandbox(extra: [
-            "PAGESPACE_API_URL": server.baseURL, "PAGESPACE_API_KIND": "gemini", "PAGESPACE_TOKEN": Self.token,
+            "PAGESPACE_API_URL": server.origin, "PAGESPACE_API_KIND": "gemini", "PAGESPACE_TOKEN": Self.token,
         ])
         let lost = try wrongBase.run("ps-history", ["--list"])
         #expect(lost.status == 6, "\(lost.stderrText)")

@@ -172,7 +172,7 @@ import TestSupport
         let server = try LocalServer.start(dialect: backend.dialect, extraArguments: ["--quiet"])
         defer { server.stop() }
         let sandbox = try NetworkSandbox()
-        let login = try backend.login(sandbox, server.baseURL + backend.path)
+        let login = try backend.login(sandbox, server.baseURL)
         #expect(login.status == 0, "\(backend): \(login.stderrText)")
         let run = try sandbox.shell("ps-send --new-conversation --schema '\(Self.schema)' 'Plan a trip, wrong json' "
             + "| ps-sse | ps-parts | ps-render --format text | jq -c .", env: ["PS_PROFILE": backend.kind])

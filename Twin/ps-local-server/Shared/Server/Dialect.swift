@@ -24,7 +24,13 @@ enum Dialect: String, ExpressibleByArgument, CaseIterable, Sendable {
     /// What the URL line adds to `http://HOST:PORT` so that it is the server a profile needs:
     /// an OpenAI-compatible API's base URL ends in `/v1` (its routes are `/v1/chat/completions`
     /// and `/v1/models`); the other clients add their own paths.
-    var profilePath: String { self == .openai ? "/v1" : "" }
+    var profilePath: String {
+        switch self {
+        case .openai: "/v1"
+        case .gemini: "/api/v1"
+        default: ""
+        }
+    }
 
     /// Whether a status fault armed for `path` is the route's to report (in its stream) rather
     /// than the middleware's to answer with: the gemini dialect's messages stream has sent its
