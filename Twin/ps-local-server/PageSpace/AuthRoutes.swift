@@ -17,7 +17,7 @@ struct AuthRoutes {
             // `{id, name, email}` and, for a `deviceId`, a web device token (lines 94-178).
             router.post("/api/auth/login") { request, _ in
                 var request = request
-                let body = try await request.jsonBody()
+                let body = try await Self.legacyAuthBody(&request)
                 var errors = Self.loginFieldErrors(body) ?? JSONObject()
                 for field in ["deviceId", "deviceName", "deviceToken"] where Self.isPresent(body[field]) && body[field]?.stringValue == nil {
                     errors[field] = [.string(Self.expectedString(body[field]))]
@@ -47,7 +47,7 @@ struct AuthRoutes {
             // `{user:{id,email,name,image}, token, csrfToken, deviceToken}`.
             router.post("/api/auth/mobile/login") { request, _ in
                 var request = request
-                let body = try await request.jsonBody()
+                let body = try await Self.legacyAuthBody(&request)
                 var errors = Self.loginFieldErrors(body) ?? JSONObject()
                 Self.checkDevice(body, into: &errors)
                 for field in ["deviceName", "appVersion", "deviceToken"] where Self.isPresent(body[field]) && body[field]?.stringValue == nil {
@@ -72,7 +72,7 @@ struct AuthRoutes {
             // when it has less than seven days to live).
             router.post("/api/auth/mobile/refresh") { request, _ in
                 var request = request
-                let body = try await request.jsonBody()
+                let body = try await Self.legacyAuthBody(&request)
                 var errors = JSONObject()
                 switch body["deviceToken"] {
                 case .string(let token)? where token.isEmpty: errors["deviceToken"] = ["Device token is required"]
@@ -144,6 +144,17 @@ struct AuthRoutes {
 
     /// The legacy login schema's complaints, as `error.flatten().fieldErrors` words them
     /// (`email: z.email()`, `password: z.string().min(1, "Password is required")`); nil when valid.
+    /// The body of a late-2025 login or renewal: `await req.json()` runs inside the route's
+    /// try, so a body that is not JSON (or none) ends in its catch-all, 500 (458264c5b:
+    /// auth/login/route.ts:33,178-181; auth/mobile/login/route.ts:31,152-155;
+    /// auth/mobile/refresh/route.ts:25,132-135).
+    static func legacyAuthBody(_ request: inout Request) async throws -> JSON {
+        guard let body = try await request.jsonBodyIfValid() else {
+            throw Refusal(status: .internalServerError, error: "An unexpected error occurred.")
+        }
+        return body
+    }
+
     static func loginFieldErrors(_ body: JSON) -> JSONObject? {
         var errors = JSONObject()
         switch body["email"] {
