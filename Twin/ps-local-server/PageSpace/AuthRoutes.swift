@@ -107,12 +107,10 @@ struct AuthRoutes {
                 }
                 return Reply.json(["message": "Logged out successfully"], headers: headers)
             }
-            // middleware.ts:50-74 at 458264c5b: no route here, and the middleware, which
-            // leaves only the auth, MCP and drive routes public, answers a request without
-            // the session cookie before Next.js could say 404.
-            router.get("/api/version") { _, _ in
-                Reply.text("Authentication required", status: .unauthorized)
-            }
+            // No /api/version at 458264c5b: Next.js says 404, with or without a credential.
+            // (Its apps/web/middleware.ts, which would have answered 401 first, was never
+            // loaded: it sat beside src/app; d57701900 "middleware.ts has never been
+            // registered in any build" moved it.)
         case .pagespace:
             // apps/web/src/app/api/version/route.ts: public, no credential.
             router.get("/api/version") { _, _ in
