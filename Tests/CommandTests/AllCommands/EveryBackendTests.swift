@@ -13,6 +13,21 @@ import TestSupport
         let dialect: String
         let login: @Sendable (NetworkSandbox, String) throws -> ProcessResult
         var description: String { kind }
+
+        /// A server of this kind on 127.0.0.1, and a sandbox whose profile `kind` is logged in
+        /// to it. The caller stops the server.
+        func startLoggedIn() throws -> (server: LocalServer, sandbox: NetworkSandbox) {
+            let server = try LocalServer.start(dialect: dialect, extraArguments: ["--quiet"])
+            do {
+                let sandbox = try NetworkSandbox()
+                let login = try login(sandbox, server.baseURL)
+                try #require(login.status == 0, "\(kind): \(login.stderrText)")
+                return (server, sandbox)
+            } catch {
+                server.stop()
+                throw error
+            }
+        }
     }
 
     static let backends: [Backend] = [
@@ -48,11 +63,8 @@ import TestSupport
 
     @Test(arguments: backends)
     func theSameScriptRunsAgainstEveryBackend(_ backend: Backend) throws {
-        let server = try LocalServer.start(dialect: backend.dialect, extraArguments: ["--quiet"])
+        let (server, sandbox) = try backend.startLoggedIn()
         defer { server.stop() }
-        let sandbox = try NetworkSandbox()
-        let login = try backend.login(sandbox, server.baseURL)
-        #expect(login.status == 0, "\(backend): \(login.stderrText)")
 
         let run = try sandbox.shell("cd '\(sandbox.directory)'\n" + Self.script, env: ["PS_PROFILE": backend.kind])
         #expect(run.status == 0, "\(backend): \(run.stderrText)")

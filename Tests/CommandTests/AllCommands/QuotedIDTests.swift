@@ -20,10 +20,8 @@ import TestSupport
 
     @Test func factIDsAreEscapedInErrors() throws {
         let backend = try #require(EveryBackendTests.backends.first { $0.kind == "lucid" })
-        let server = try LocalServer.start(dialect: backend.dialect, extraArguments: ["--quiet"])
+        let (server, sandbox) = try backend.startLoggedIn()
         defer { server.stop() }
-        let sandbox = try NetworkSandbox()
-        try #require(try backend.login(sandbox, server.baseURL).status == 0)
         for subcommand in ["off", "on"] {
             let run = try sandbox.run("ps-facts", [subcommand, Self.hostile], env: ["PS_PROFILE": backend.kind])
             Self.expectOneEscapedLine(run, "ps-facts", status: 6)

@@ -8,11 +8,8 @@ import TestSupport
 @Suite struct ArchiveConversationTests {
     @Test(arguments: EveryBackendTests.backends)
     func anExportedConversationIsNamedInTheArchive(_ backend: EveryBackendTests.Backend) throws {
-        let server = try LocalServer.start(dialect: backend.dialect, extraArguments: ["--quiet"])
+        let (server, sandbox) = try backend.startLoggedIn()
         defer { server.stop() }
-        let sandbox = try NetworkSandbox()
-        let login = try backend.login(sandbox, server.baseURL)
-        try #require(login.status == 0, "\(backend): \(login.stderrText)")
         let db = sandbox.directory + "/archive.sqlite"
         let run = try sandbox.shell("""
             cd '\(sandbox.directory)'

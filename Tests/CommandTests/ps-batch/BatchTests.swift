@@ -181,11 +181,8 @@ import TestSupport
     /// The other job runs as usual, and a third run has nothing left to do.
     @Test(arguments: EveryBackendTests.backends)
     func everyBackendRunsJobsAndReadsBackOneAlreadySent(_ backend: EveryBackendTests.Backend) throws {
-        let server = try LocalServer.start(dialect: backend.dialect, extraArguments: ["--quiet"])
+        let (server, sandbox) = try backend.startLoggedIn()
         defer { server.stop() }
-        let sandbox = try NetworkSandbox()
-        let login = try backend.login(sandbox, server.baseURL)
-        #expect(login.status == 0, "\(backend): \(login.stderrText)")
         let env = ["PS_PROFILE": backend.kind]
         let sent = try sandbox.shell("ps-send --new-conversation --print-ids 'Question number 001, briefly' 2>&1 >/dev/null", env: env)
         let conversation = try #require(Records.value("conversation", in: sent.stdoutText), "\(backend): \(sent.stdoutText)")

@@ -8,11 +8,8 @@ import TestSupport
 @Suite struct EveryConversationTests {
     @Test(arguments: EveryBackendTests.backends)
     func twoRunsWriteEachMessageOnce(_ backend: EveryBackendTests.Backend) throws {
-        let server = try LocalServer.start(dialect: backend.dialect, extraArguments: ["--quiet"])
+        let (server, sandbox) = try backend.startLoggedIn()
         defer { server.stop() }
-        let sandbox = try NetworkSandbox()
-        let login = try backend.login(sandbox, server.baseURL)
-        try #require(login.status == 0, "\(backend): \(login.stderrText)")
         let run = try sandbox.shell("""
             cd '\(sandbox.directory)'
             ps-send --new-conversation --print-ids "Plan a weekend in Lisbon" 2>ids-a.txt >/dev/null

@@ -169,11 +169,8 @@ import TestSupport
     /// OpenAI dialect, in words on the others, the reply rebuilt from each one's stream format.
     @Test(arguments: EveryBackendTests.backends)
     func theSchemaPipelineRunsOnEveryBackend(_ backend: EveryBackendTests.Backend) throws {
-        let server = try LocalServer.start(dialect: backend.dialect, extraArguments: ["--quiet"])
+        let (server, sandbox) = try backend.startLoggedIn()
         defer { server.stop() }
-        let sandbox = try NetworkSandbox()
-        let login = try backend.login(sandbox, server.baseURL)
-        #expect(login.status == 0, "\(backend): \(login.stderrText)")
         let run = try sandbox.shell("ps-send --new-conversation --schema '\(Self.schema)' 'Plan a trip, wrong json' "
             + "| ps-sse | ps-parts | ps-render --format text | jq -c .", env: ["PS_PROFILE": backend.kind])
         #expect(run.status == 0, "\(backend): \(run.stderrText)")
