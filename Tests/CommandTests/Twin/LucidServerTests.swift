@@ -264,4 +264,22 @@ import TestSupport
         let fields = (try wrong.jsonObject()["details"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
         #expect(fields == ["limit", "role"], "\(wrong.text)")
     }
+
+    /// A chat stores its messages as the user it names, who need not own the conversation
+    /// (chat.service.ts:51-56, 151-156; message.service.ts:83-85, messages.user_id).
+    @Test func aChatsMessagesBelongToTheUserItNames() throws {
+        let server = try LocalServer.start(dialect: "lucid", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let owner = try #require(try server.request("POST", "/v1/users", body: #"{"external_id":"ios-6"}"#).jsonObject()["id"] as? String)
+        let other = try #require(try server.request("POST", "/v1/users", body: #"{"external_id":"ios-7"}"#).jsonObject()["id"] as? String)
+        let conversation = try server.request("POST", "/v1/conversations", body: #"{"user_id":"\#(owner)"}"#).jsonObject()
+        let conversationID = try #require(conversation["id"] as? String)
+        let chat = try server.request(
+            "POST", "/v1/chat", body: #"{"conversation_id":"\#(conversationID)","user_id":"\#(other)","message":"Hello"}"#)
+        #expect(chat.status == 200, "\(chat.text)")
+        #expect((try chat.jsonObject()["user_message"] as? [String: Any])?["user_id"] as? String == other)
+        let listed = try server.request("GET", "/v1/conversations/\(conversationID)/messages").jsonObject()["messages"] as? [[String: Any]]
+        #expect(listed?.count == 2)
+        #expect(listed?.allSatisfy { $0["user_id"] as? String == other } == true, "\(listed ?? [])")
+    }
 }

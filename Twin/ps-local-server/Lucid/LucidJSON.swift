@@ -32,11 +32,11 @@ enum LucidJSON {
         return .object(o)
     }
 
-    static func message(_ message: LucidStore.Message, conversationID: String, userID: String) -> JSON {
+    static func message(_ message: LucidStore.Message, conversationID: String) -> JSON {
         var o = JSONObject()
         o["id"] = .string(message.id)
         o["conversation_id"] = .string(conversationID)
-        o["user_id"] = .string(userID)
+        o["user_id"] = .string(message.userID)
         o["role"] = .string(message.role)
         o["content"] = .string(message.content)
         o["embedding"] = .null

@@ -28,7 +28,7 @@ struct LucidMemoryRoutes {
             // before each (facts.ts:113-125).
             let analysed: [String]
             if let messageIDs, !messageIDs.isEmpty {
-                messages = messageIDs.compactMap { store.message($0) }.filter { $0.userID == userID }.map(\.message)
+                messages = messageIDs.compactMap { store.message($0) }.filter { $0.userID == userID }
                 analysed = messages.map(\.content)
             } else if let conversationID {
                 messages = store.conversation(conversationID).map { Array($0.messages.suffix(Int(limit ?? 20))) } ?? []

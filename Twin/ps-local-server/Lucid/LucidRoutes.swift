@@ -195,9 +195,8 @@ struct LucidRoutes {
         }
         try query.validate()
         let page = store.messages(of: id, role: role, limit: limit, offset: offset)
-        let conversation = store.conversation(id)
         return Reply.json([
-            "messages": .array(page.map { LucidJSON.message($0, conversationID: id, userID: conversation?.userID ?? "") }),
+            "messages": .array(page.map { LucidJSON.message($0, conversationID: id) }),
             "count": .integer(Int64(page.count)), "limit": .integer(Int64(limit)), "offset": .integer(Int64(offset)),
         ])
     }
@@ -224,7 +223,7 @@ struct LucidRoutes {
         let drop = state.faults.takeDrop()
         let wait = state.paceMs + (slow?.pauseMs ?? 0)
         if wait > 0 { try? await Task.sleep(for: .milliseconds(wait)) }
-        guard let added = store.append([("user", message), ("assistant", reply)], to: conversationID), added.count == 2 else {
+        guard let added = store.append([("user", message), ("assistant", reply)], to: conversationID, userID: userID), added.count == 2 else {
             throw LucidError.error(.notFound, "Chat completion failed: Failed to create message: Conversation not found")
         }
         if drop != nil, drop?.clean == false {
@@ -232,8 +231,8 @@ struct LucidRoutes {
             throw ConnectionDropped()
         }
         return Reply.json([
-            "user_message": LucidJSON.message(added[0], conversationID: conversationID, userID: userID),
-            "assistant_message": LucidJSON.message(added[1], conversationID: conversationID, userID: userID),
+            "user_message": LucidJSON.message(added[0], conversationID: conversationID),
+            "assistant_message": LucidJSON.message(added[1], conversationID: conversationID),
             "response": .string(reply), "conversation_id": .string(conversationID),
         ])
     }

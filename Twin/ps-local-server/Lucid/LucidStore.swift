@@ -18,6 +18,9 @@ final class LucidStore: Sendable {
 
     struct Message: Sendable {
         let id: String
+        /// messages.user_id: the user the chat named (chat.service.ts:51-56, 151-156), who
+        /// need not own the conversation.
+        let userID: String
         let role: String
         let content: String
         let createdAt: Int64
@@ -176,14 +179,16 @@ final class LucidStore: Sendable {
         }
     }
 
-    /// Appends messages, created after the conversation's newest one (never before it).
-    func append(_ roleAndContent: [(role: String, content: String)], to id: String, sameTimestamp: Bool = false) -> [Message]? {
+    /// Appends messages, created after the conversation's newest one (never before it), as
+    /// `userID`'s (the conversation's user when nil).
+    func append(_ roleAndContent: [(role: String, content: String)], to id: String, userID: String? = nil,
+                sameTimestamp: Bool = false) -> [Message]? {
         update(id) { conversation in
             let newest = conversation.messages.last?.createdAt ?? 0
             var at = max(Timestamp.now(), newest)
             var added: [Message] = []
             for (role, content) in roleAndContent {
-                added.append(Message(id: Self.newID(), role: role, content: content, createdAt: at))
+                added.append(Message(id: Self.newID(), userID: userID ?? conversation.userID, role: role, content: content, createdAt: at))
                 if !sameTimestamp { at += 1 }
             }
             conversation.messages += added
@@ -200,7 +205,7 @@ final class LucidStore: Sendable {
             conversation.messages.reserveCapacity(conversation.messages.count + count)
             for n in 0..<count {
                 conversation.messages.append(Message(
-                    id: Self.newID(), role: n % 2 == 0 ? "user" : "assistant", content: "Seeded message \(n + 1) of \(count)",
+                    id: Self.newID(), userID: conversation.userID, role: n % 2 == 0 ? "user" : "assistant", content: "Seeded message \(n + 1) of \(count)",
                     createdAt: start + Int64(n / perTimestamp)))
             }
             conversation.updatedAt = max(conversation.updatedAt, conversation.messages.last?.createdAt ?? 0)
@@ -208,11 +213,11 @@ final class LucidStore: Sendable {
         }
     }
 
-    /// A message by id, with its conversation's user (messages.user_id).
-    func message(_ messageID: String) -> (message: Message, userID: String)? {
+    /// A message by id.
+    func message(_ messageID: String) -> Message? {
         data.withLock { data in
             for conversation in data.conversations.values {
-                if let message = conversation.messages.first(where: { $0.id == messageID }) { return (message, conversation.userID) }
+                if let message = conversation.messages.first(where: { $0.id == messageID }) { return message }
             }
             return nil
         }
