@@ -280,7 +280,11 @@ import TestSupport
         #expect(after.pagination["nextCursor"] is NSNull)
         #expect(try Self.page(server, headers, query: "").ids.count == 50)
         #expect(try Self.page(server, headers, query: "limit=5000").ids.count == 200)
-        #expect(try Self.page(server, headers, query: "limit=abc").ids.count == 50)
+        if dialect == "pagespace" {
+            // parseBoundedIntParam: not a number is the default (late-2025: a 500, see
+            // aLegacyHistoryLimitThatIsNotANumberIsTheRoutesCatchAll).
+            #expect(try Self.page(server, headers, query: "limit=abc").ids.count == 50)
+        }
         // An unknown cursor adds no condition: the newest page again.
         #expect(try Self.page(server, headers, query: "cursor=msg_nope&limit=2").ids == ["msg_00000999", "msg_00001000"])
         let unknown = try server.request("GET", Self.historyPath(server, "conv_nope"), headers: headers)
@@ -654,5 +658,23 @@ import TestSupport
         let deleted = try server.request("DELETE", "/api/ai/global/\(id)", headers: Self.session)
         #expect(try deleted.jsonObject()["success"] as? Bool == true)
         #expect(try server.request("POST", "/api/ai/global/\(id)/messages", headers: Self.session, body: Self.sendBody("x")).status == 404)
+    }
+
+    /// The late-2025 messages route reads `Math.min(parseInt(limit || '50'), 200)` and asks for
+    /// `limit + 1` rows: a limit that is not a number, or below -1, fails the query, the catch-all
+    /// 500 (458264c5b ai_conversations/[id]/messages/route.ts:74,112,157-161). An empty one is 50.
+    @Test func aLegacyHistoryLimitThatIsNotANumberIsTheRoutesCatchAll() throws {
+        let server = try LocalServer.start(dialect: "pagespace-legacy", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let headers = try Self.readHeaders(server)
+        for limit in ["abc", "-5"] {
+            let answer = try server.request("GET", Self.historyPath(server) + "?limit=\(limit)", headers: headers)
+            #expect(answer.status == 500, "\(limit)")
+            #expect(answer.text == #"{"error":"Failed to fetch messages"}"#, "\(limit): \(answer.text)")
+        }
+        for limit in ["", "7abc", "500"] {
+            let answer = try server.request("GET", Self.historyPath(server) + "?limit=\(limit)", headers: headers)
+            #expect(answer.status == 200, "\(limit): \(answer.text)")
+        }
     }
 }

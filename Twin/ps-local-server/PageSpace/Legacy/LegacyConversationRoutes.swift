@@ -82,7 +82,14 @@ struct LegacyConversationRoutes {
         // any paging.
         router.get("/api/ai_conversations/:id/messages") { request, context in
             _ = try auth.require(request, scope: .sessionOnly)
-            return try await history.page(of: try conversation(context).id, request: request, context: context)
+            let id = try conversation(context).id
+            // `Math.min(parseInt(limit || '50'), 200)` then `.limit(limit + 1)` (:74, :112): a
+            // limit that is not a number, or below -1, makes the query fail: the catch-all
+            // 500 (:157-161).
+            if let text = request.query("limit"), !text.isEmpty, (HistoryQuery.parseInt(text) ?? -2) < -1 {
+                throw Refusal(status: .internalServerError, error: "Failed to fetch messages")
+            }
+            return try await history.page(of: id, request: request, context: context)
         }
         // The same file (POST, :167-300): any active conversation of the user; an untitled one is
         // named after the user message (`slice(0, 50)`: its first 50 UTF-16 units, "..." when
