@@ -147,6 +147,32 @@ import TestSupport
         #expect(made["updatedAt"] as? String == messages?.last?["createdAt"] as? String)
     }
 
+    /// An untitled Global conversation is named after its first message as
+    /// deriveConversationTitle does (global-chat-turn.ts:579-585; derive-conversation-title.ts):
+    /// a filler opening cut, the first line that is not blank, a heading's #s dropped, at most
+    /// 50 UTF-16 units then "...". A titled one keeps its title.
+    @Test func anUntitledGlobalConversationIsNamedAfterItsFirstMessage() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox(server: server)
+        func title(after first: String) throws -> String? {
+            let sent = try sandbox.run("ps-send", ["--new-conversation", "--print-ids", first])
+            #expect(sent.status == 0, "\(sent.stderrText)")
+            let id = try #require(Records.value("conversation", in: sent.stderrText), "\(sent.stderrText)")
+            return try server.request("GET", "/api/ai/global/\(id)", headers: Self.session).jsonObject()["title"] as? String
+        }
+        #expect(try title(after: "Can you plan a weekend in Lisbon?\nWith museums") == "plan a weekend in Lisbon?")
+        #expect(try title(after: "\n  \n## Implement the following plan:") == "Implement the following plan:")
+        #expect(try title(after: "Implement the following plan:  please help") == "help")
+        let long = String(repeating: "word ", count: 20)
+        #expect(try title(after: long) == String(long.prefix(50)) + "...")
+        let made = try server.request("POST", "/api/ai/global", headers: Self.session, body: #"{"title":"Mine"}"#).jsonObject()
+        let id = try #require(made["id"] as? String)
+        let kept = try sandbox.run("ps-send", ["--conversation", id, "hello there"])
+        #expect(kept.status == 0, "\(kept.stderrText)")
+        #expect(try server.request("GET", "/api/ai/global/\(id)", headers: Self.session).jsonObject()["title"] as? String == "Mine")
+    }
+
     // apps/web/src/app/api/auth/logout/route.ts:13-120: no credential asked for (a public
     // path of the middleware); it revokes the cookie's session when there is one and always
     // answers 200, clearing the cookies (cookie-config.ts:112-131).

@@ -27,6 +27,11 @@ enum ReplyStreamer {
             askedAt = userMessage.createdAt
             if state.dialect == .pagespace {
                 try ChatAdmission.admit(body, pageID: global ? nil : body["chatId"]?.stringValue, state: state)
+                // An untitled Global conversation is named after its first message
+                // (global-chat-turn.ts:579-585).
+                if global, state.store.conversation(conversationID)?.title.isEmpty == true {
+                    _ = state.store.rename(conversationID, to: DerivedTitle.derive(userMessage.plainText))
+                }
                 // A typed message instead of an answer dismisses a pending question
                 // (global-chat-turn.ts:600-607, page-chat-turn.ts:1009-1020).
                 AskUser.dismissPending(in: conversationID, store: state.store)
