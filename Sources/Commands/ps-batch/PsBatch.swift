@@ -50,7 +50,9 @@ struct PsBatch: ParsableCommand {
             conversation, waiting (up to --idle-timeout) while it is still being generated. \
             On another OpenAI-compatible server nothing is kept, so a job cut mid-reply is \
             sent again (attempts 2). So after a kill -9 at any moment, a rerun gives each job \
-            one ok result in all, and no message twice in any conversation the server keeps.
+            an ok result, and no message twice in any conversation the server keeps. A job \
+            whose result was written in the instant before the kill, before its state was, \
+            gets a second result from the rerun, with the same reply read back.
 
             Progress (done, failed, retrying, in flight, jobs a second) is shown on stderr \
             when it is a terminal; a one-line summary ends every run. Ctrl-C starts no new \

@@ -114,17 +114,29 @@ import TestSupport
         let secondRecords = try Records.parse(second.stdoutText)
         let all = firstRecords + secondRecords
         #expect(all.allSatisfy { $0["status"] as? String == "ok" })
-        #expect(Records.ids(all).sorted() == (1...12).map { "j\($0)" }.sorted(), "\(Records.ids(all))")
-        #expect(second.stderrText.contains("\(firstRecords.count) done before"), "\(second.stderrText)")
+        // Each job has a result. One whose result was written in the instant before the kill,
+        // before its state was, gets a second from the rerun (ps-batch(1)): at most one per
+        // job in flight, with the same conversation, its reply read back on a server that keeps it.
+        #expect(Set(Records.ids(all)) == Set((1...12).map { "j\($0)" }), "\(Records.ids(all))")
+        let firstIDs = Set(Records.ids(firstRecords))
+        let again = secondRecords.filter { firstIDs.contains($0["id"] as? String ?? "") }
+        #expect(again.count <= 4 && all.count == 12 + again.count, "\(Records.ids(all))")
+        #expect(second.stderrText.contains("\(firstRecords.count - again.count) done before"), "\(second.stderrText)")
         let sends = try Self.sends(server)
-        for record in all {
+        for record in all where !again.contains(where: { $0["id"] as? String == record["id"] as? String }) {
             let number = Int((record["id"] as! String).dropFirst())!
             #expect(record["attempts"] as? Int == Self.count(sends, job: number), "job \(number): \(record)")
         }
         if dialect == "pagespace" {
+            for record in again {
+                let earlier = firstRecords.first { $0["id"] as? String == record["id"] as? String }
+                #expect(record["conversation"] as? String == earlier?["conversation"] as? String, "\(record)")
+            }
+        }
+        if dialect == "pagespace" {
             // Sent once each; the replies cut by the kill were read back, not asked again.
             #expect(sends.count == 12, "\(sends.count) sends")
-            #expect(sentBeforeRerun > firstRecords.count, "no job was in flight at the kill")
+            #expect(sentBeforeRerun > firstRecords.count - again.count, "no job was in flight at the kill")
             for record in all {
                 let conversation = try #require(record["conversation"] as? String)
                 let history = try sandbox.run("ps-history", ["--conversation", conversation])
