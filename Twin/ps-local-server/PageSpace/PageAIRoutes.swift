@@ -12,22 +12,29 @@ struct PageAIRoutes {
         let history = HistoryResponder(state: state)
         let auth = state.authenticator
 
-        // apps/web/src/app/api/ai/chat/route.ts (handle-chat-turn.ts, page-chat-turn.ts): the
-        // messages, then chatId (page-chat-turn.ts:395-403; the late-2025 route, 458264c5b,
-        // route.ts:159-167); on the current server the key's drive scope (:436-440), then the
-        // file parts, then the page: one the user cannot view, as one that does not exist, is
-        // 403 (canPrincipalViewPage, :485-493; late-2025 route.ts:188-195); then the model's
-        // vision (the request's model, else the page's), the conversation's checks (:628-691),
-        // and only then the credit gate (:742-750), before the new conversation's row is made.
+        // apps/web/src/app/api/ai/chat/route.ts (handle-chat-turn.ts, page-chat-turn.ts): a body
+        // that is not JSON is a 500 (handle-chat-turn.ts:214-220). Without a chatId, a
+        // conversationId naming one of the user's Global conversations runs the Global turn, for
+        // a session only (:296-350). Then the messages and chatId (page-chat-turn.ts:395-403;
+        // the late-2025 route, 458264c5b, route.ts:159-167); on the current server the key's
+        // drive scope (:436-440), then the file parts, then the page: one the user cannot view,
+        // as one that does not exist, is 403 (canPrincipalViewPage, :485-493; late-2025
+        // route.ts:188-195), of any type (:521-526); then the model's vision (the request's
+        // model, else the page's), the conversation's checks (:628-691), and only then the
+        // credit gate (:742-750), before the new conversation's row is made.
         router.post("/api/ai/chat") { request, _ in
             if state.dialect.isCurrent { try BrowserSessionID.require(request) }
             let credential = try auth.require(request, scope: .sessionOrMCP)
             var request = request
-            let body = try await request.jsonBody()
-            guard Self.hasMessages(body) else { throw Refusal.badRequest("messages are required") }
-            guard let pageID = body["chatId"]?.stringValue, !pageID.isEmpty else {
-                throw Refusal.badRequest("chatId is required")
+            let body = try await request.chatBody()
+            let chatID = body["chatId"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+            if state.dialect.isCurrent, chatID == nil, let named = body["conversationId"]?.stringValue,
+               state.store.conversation(named)?.kind == .global {
+                if case .mcpKey = credential { _ = try auth.require(request, scope: .sessionOnly) }
+                return try GlobalRoutes.turn(body, urlConversationID: nil, state: state)
             }
+            guard body.hasChatMessages else { throw Refusal.badRequest("messages are required") }
+            guard let pageID = chatID else { throw Refusal.badRequest("chatId is required") }
             if state.dialect.isCurrent {
                 try DriveScope.checkPage(credential, pageID, in: state.agents)
                 try ImageGate.checkFileParts(body)
@@ -35,8 +42,6 @@ struct PageAIRoutes {
             guard let page = state.agents.page(pageID) else {
                 throw Refusal(status: .forbidden, error: "You do not have permission to view this AI chat")
             }
-            // The twin's own limit: only an agent page answers here.
-            guard page.type == "AI_CHAT" else { throw Refusal.notFound("Page not found") }
             if state.dialect.isCurrent {
                 let selected = body["selectedModel"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
                 try ImageGate.checkVision(body, model: selected ?? page.config.aiModel)
@@ -188,17 +193,6 @@ struct PageAIRoutes {
             throw Refusal.notFound("AI agent not found")
         }
         return pageID
-    }
-
-    /// `!messages || messages.length === 0` (page-chat-turn.ts:395): absent, null, or an
-    /// empty array or string.
-    private static func hasMessages(_ body: JSON) -> Bool {
-        switch body["messages"] {
-        case nil, .null?: return false
-        case .array(let items)?: return !items.isEmpty
-        case .string(let text)?: return !text.isEmpty
-        default: return true
-        }
     }
 
     /// The conversation a Page AI message goes to: the one named, or a new one, given back

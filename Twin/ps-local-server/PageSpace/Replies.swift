@@ -40,6 +40,19 @@ struct Refusal: Error {
     static func notFound(_ message: String) -> Refusal { Refusal(status: .notFound, error: message) }
 }
 
+extension JSON {
+    /// A chat send's `!messages || messages.length === 0` (global-chat-turn.ts:325-328,
+    /// page-chat-turn.ts:395-398): absent, null, or an empty array or string is none.
+    var hasChatMessages: Bool {
+        switch self["messages"] {
+        case nil, .null?: return false
+        case .array(let items)?: return !items.isEmpty
+        case .string(let text)?: return !text.isEmpty
+        default: return true
+        }
+    }
+}
+
 extension Request {
     /// The largest body read: room for a message with 5 images of 4 MiB of data URL each
     /// (Next.js route handlers set no body limit of their own).
@@ -54,6 +67,17 @@ extension Request {
         } catch {
             throw Refusal.badRequest("Invalid JSON body: \(error)")
         }
+    }
+
+    /// The body of a chat send (both assistants, both generations): one that is not JSON is
+    /// the routes' catch-all 500 (handle-chat-turn.ts:214-220, 360-386; the late-2025
+    /// generation, 458264c5b, ai/chat/route.ts:95,995-999 and
+    /// ai_conversations/[id]/messages/route.ts:203,876-880).
+    mutating func chatBody() async throws -> JSON {
+        guard let body = try await jsonBodyIfValid() else {
+            throw Refusal(status: .internalServerError, error: "Failed to process chat request. Please try again.")
+        }
+        return body
     }
 
     /// The body as JSON, or nil when it is missing or is not JSON (for routes whose refusal

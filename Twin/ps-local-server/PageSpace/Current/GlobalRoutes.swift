@@ -78,46 +78,43 @@ struct GlobalRoutes {
             _ = try auth.require(request, scope: .sessionOnly)
             return try await history.page(of: context.parameters.get("id") ?? "", request: request, context: context)
         }
-        // apps/web/src/app/api/ai/global/[id]/messages/route.ts (global-chat-turn.ts): the
-        // browser session header first; the images checked before the conversation is looked
-        // at; an unknown cuid-shaped id is created on first use.
+        // apps/web/src/app/api/ai/global/[id]/messages/route.ts, handleChatTurn
+        // (chat-pipeline/handle-chat-turn.ts:166-226): the browser session header, the session,
+        // the body; then the Global turn.
         router.post("/api/ai/global/:id/messages") { request, context in
             try BrowserSessionID.require(request)
             _ = try auth.require(request, scope: .sessionOnly)
             var request = request
-            let body = try await request.jsonBody()
-            try ImageGate.checkFileParts(body)
-            try ImageGate.checkVision(body, model: body["selectedModel"]?.stringValue)
-            try ChatAdmission.checkCredits(state)
-            let id = try globalConversationCreatingNew(context).id
-            return try ReplyStreamer.respond(to: body, conversationID: id, state: state, global: true)
+            let body = try await request.chatBody()
+            return try Self.turn(body, urlConversationID: context.parameters.get("id"), state: state)
         }
         AbortRoute(state: state).register(on: router)
     }
 
-    /// The conversation a send names; a new one when the id is unknown and cuid-shaped
-    /// (clients make the id of a new conversation themselves), but not a deleted one
-    /// (resolveOrCreateConversation's ConversationHistoryDeletedError: 404,
-    /// global-chat-turn.ts:465-474).
-    private func globalConversationCreatingNew(_ context: ServerContext) throws -> Conversation {
-        let id = context.parameters.get("id") ?? ""
+    /// One Global assistant turn (runGlobalChatTurn, chat-pipeline/global-chat-turn.ts): the
+    /// messages (:325-328), the images (:356-382), the credit gate (:412-447), then the
+    /// conversation (:463-474): the body's conversationId, else the URL's (:288-291). An
+    /// unknown cuid-shaped id is made on first use; a deleted one, a page agent's, or an id
+    /// of another shape is 404 (resolveOrCreateConversation,
+    /// lib/repositories/resolve-or-create-conversation.ts:64-95).
+    static func turn(_ body: JSON, urlConversationID: String?, state: ServerState) throws -> Response {
+        guard body.hasChatMessages else { throw Refusal.badRequest("messages are required") }
+        try ImageGate.checkFileParts(body)
+        try ImageGate.checkVision(body, model: body["selectedModel"]?.stringValue)
+        try ChatAdmission.checkCredits(state)
+        let named = body["conversationId"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        let id = named ?? urlConversationID ?? ""
         if state.store.conversation(id) == nil, Identifiers.isCuid(id), !state.store.wasDeleted(id) {
             state.store.insert(Conversation(id: id, title: "", kind: .global, createdAt: Timestamp.now()))
         }
-        return try globalConversation(context)
+        guard state.store.conversation(id)?.kind == .global else { throw Refusal.notFound("Conversation not found") }
+        return try ReplyStreamer.respond(to: body, conversationID: id, state: state, global: true)
     }
 
     private func usersConversation(_ context: ServerContext) throws -> Conversation {
         guard let conversation = state.store.conversation(context.parameters.get("id") ?? "") else {
             throw Refusal.notFound("Conversation not found")
         }
-        return conversation
-    }
-
-    private func globalConversation(_ context: ServerContext) throws -> Conversation {
-        guard let id = context.parameters.get("id"), let conversation = state.store.conversation(id),
-            conversation.kind == .global
-        else { throw Refusal.notFound("Conversation not found") }
         return conversation
     }
 

@@ -91,14 +91,16 @@ struct LegacyConversationRoutes {
             }
             return try await history.page(of: id, request: request, context: context)
         }
-        // The same file (POST, :167-300): any active conversation of the user; an untitled one is
-        // named after the user message (`slice(0, 50)`: its first 50 UTF-16 units, "..." when
-        // cut, :285-289).
+        // The same file (POST, :167-300): any active conversation of the user (:186-200), then
+        // the body (:203; not JSON: the catch-all 500) and its messages (:229-232); an untitled
+        // conversation is named after the user message (`slice(0, 50)`: its first 50 UTF-16
+        // units, "..." when cut, :285-289).
         router.post("/api/ai_conversations/:id/messages") { request, context in
             _ = try auth.require(request, scope: .sessionOnly)
             let conversation = try conversation(context)
             var request = request
-            let body = try await request.jsonBody()
+            let body = try await request.chatBody()
+            guard body.hasChatMessages else { throw Refusal.badRequest("messages are required") }
             if conversation.title.isEmpty, let text = Self.lastUserText(body), !text.isEmpty {
                 let title = text.utf16.count > 50 ? text.javaScriptPrefix(50) + "..." : text
                 state.store.rename(conversation.id, to: title)
