@@ -102,7 +102,7 @@ final class RowLengths {
         let insert = try database.prepare("INSERT INTO message_lengths(chunk, lengths) VALUES (?1, ?2)")
         func write(_ chunk: Int, _ bytes: [UInt8]) throws {
             insert.bind(1, chunk)
-            bytes.withUnsafeBytes { insert.bind(2, blob: $0) }
+            insert.bind(2, blob: bytes)
             try insert.run()
         }
         let sizes = try database.prepare("SELECT id, sz FROM message_fts_docsize ORDER BY id")
@@ -145,7 +145,7 @@ final class RowLengths {
                 size.reset()
             }
             write.bind(1, chunk)
-            bytes.withUnsafeBytes { write.bind(2, blob: $0) }
+            write.bind(2, blob: bytes)
             try write.run()
         }
         try stamp(database)

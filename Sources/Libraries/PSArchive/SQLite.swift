@@ -159,8 +159,10 @@ final class SQLiteStatement {
     }
 
     /// Binds a blob, copied by SQLite.
-    func bind(_ index: Int32, blob: UnsafeRawBufferPointer) {
-        sqlite3_bind_blob(statement, index, blob.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(blob.count), Self.transient)
+    func bind(_ index: Int32, blob: [UInt8]) {
+        blob.withUnsafeBytes { bytes in
+            sqlite3_bind_blob(statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), Self.transient)
+        }
     }
 
     /// Runs the statement to its end (for statements without rows).
