@@ -40,3 +40,22 @@ import TestSupport
         }
     }
 }
+
+extension EmptyIDTests {
+    /// `--agent=` with nothing after it: ArgumentParser would take the next word as the value
+    /// (the message as the agent); every command refuses it as a usage error before anything is
+    /// sent. After `--` it is plain text.
+    @Test func anEmptyAttachedValueIsAUsageError() throws {
+        let port = try FreePort.take()
+        let sandbox = try NetworkSandbox(extra: ["PAGESPACE_TOKEN": LocalServer.sessionToken,
+                                                 "PAGESPACE_API_URL": "http://127.0.0.1:\(port)"])
+        for (command, arguments) in [("ps-send", ["--agent=", "hi"]), ("ps-history", ["--conversation=", "--all"]),
+                                     ("ps-render", ["--width=", "80"])] {
+            let run = try sandbox.run(command, arguments, stdin: "")
+            #expect(run.status == 2, "\(command) \(arguments): \(run.status) \(run.stderrText)")
+            #expect(run.stderrText.hasPrefix("\(command): \(arguments[0]) has an empty value"), "\(command): \(run.stderrText)")
+        }
+        let text = try sandbox.run("ps-send", ["--", "--agent="], stdin: "")
+        #expect(text.status == 9, "\(text.stderrText)")
+    }
+}

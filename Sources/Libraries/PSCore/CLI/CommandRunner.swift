@@ -11,6 +11,7 @@ extension ParsableCommand {
         FileDescriptorOutput.ignoreBrokenPipeSignal()
         let arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
         refuseUnknownSubcommand(arguments)
+        refuseEmptyAttachedValue(arguments)
         let parsed = LeadingOptions.reordered(arguments, for: self)
         do {
             var command = try parseAsRoot(parsed)
@@ -99,6 +100,20 @@ extension ParsableCommand {
         let names = configuration.subcommands.map { $0._commandName } + ["help"]
         guard let first = arguments.first, !first.hasPrefix("-"), !names.contains(first) else { return }
         Diagnostics.error("unknown subcommand '\(first)' (one of: \(names.dropLast().joined(separator: ", ")))")
+        Diagnostics.writeLine("See '\(_commandName) --help'.")
+        Glibc.exit(ExitStatus.usage.rawValue)
+    }
+
+    /// `--name=` with nothing after the `=` (a `$(...)` that found nothing): ArgumentParser would
+    /// take the next word as the value, so it is refused here, before anything runs.
+    private static func refuseEmptyAttachedValue(_ arguments: [String]) {
+        let options = arguments.prefix { $0 != "--" }
+        let empty = options.first { word in
+            guard word.hasPrefix("--"), word.count > 3, let equals = word.firstIndex(of: "=") else { return false }
+            return word.index(after: equals) == word.endIndex
+        }
+        guard let empty else { return }
+        Diagnostics.error("\(empty) has an empty value (did a $(...) find nothing?)")
         Diagnostics.writeLine("See '\(_commandName) --help'.")
         Glibc.exit(ExitStatus.usage.rawValue)
     }
