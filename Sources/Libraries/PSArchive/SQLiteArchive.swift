@@ -30,6 +30,7 @@ public final class SQLiteArchive: ArchiveStore {
     private lazy var findChanged = try! database.prepare(
         "SELECT rowid FROM messages WHERE source = ?1 AND id = ?2 AND (record IS NOT ?3 OR deleted)")
     private lazy var findRow = try! database.prepare("SELECT rowid FROM messages WHERE source = ?1 AND id = ?2")
+    private lazy var findIndexed = try! database.prepare("SELECT 1 FROM message_fts_docsize WHERE id = ?1")
     private lazy var deleteMessage = try! database.prepare("DELETE FROM messages WHERE source = ?1 AND id = ?2")
     private lazy var markDeleted = try! database.prepare(
         "UPDATE messages SET deleted = 1 WHERE source = ?1 AND id = ?2 AND NOT deleted")
@@ -148,7 +149,10 @@ public final class SQLiteArchive: ArchiveStore {
         indexed += database.changes
     }
 
-    /// The tables, view, index and triggers, made when missing, in the caller's transaction.
+    /// The tables, view, index and triggers, made when missing, in the caller's transaction. The
+    /// triggers are made anew each time, so an archive keeps the current ones. A row is taken out
+    /// of the index only when the index holds it: one another program inserted may not be yet,
+    /// and FTS5 cannot take out what it never had.
     static let schema = """
         PRAGMA application_id = \(applicationID);
         PRAGMA user_version = \(schemaVersion);
@@ -166,15 +170,20 @@ public final class SQLiteArchive: ArchiveStore {
         \(TermCounts.schema);
         \(CommonGrams.schema);
         DROP TRIGGER IF EXISTS messages_insert;
-        CREATE TRIGGER IF NOT EXISTS messages_delete BEFORE DELETE ON messages BEGIN
+        DROP TRIGGER IF EXISTS messages_delete;
+        DROP TRIGGER IF EXISTS messages_update_before;
+        DROP TRIGGER IF EXISTS messages_update_after;
+        CREATE TRIGGER messages_delete BEFORE DELETE ON messages BEGIN
           INSERT INTO message_fts(message_fts, rowid, text, reasoning, tool, tool_io)
-            SELECT 'delete', rowid, text, reasoning, tool, tool_io FROM message_text WHERE rowid = old.rowid;
+            SELECT 'delete', rowid, text, reasoning, tool, tool_io FROM message_text
+            WHERE rowid = old.rowid AND old.rowid IN (SELECT id FROM message_fts_docsize);
         END;
-        CREATE TRIGGER IF NOT EXISTS messages_update_before BEFORE UPDATE OF record ON messages BEGIN
+        CREATE TRIGGER messages_update_before BEFORE UPDATE OF record ON messages BEGIN
           INSERT INTO message_fts(message_fts, rowid, text, reasoning, tool, tool_io)
-            SELECT 'delete', rowid, text, reasoning, tool, tool_io FROM message_text WHERE rowid = old.rowid;
+            SELECT 'delete', rowid, text, reasoning, tool, tool_io FROM message_text
+            WHERE rowid = old.rowid AND old.rowid IN (SELECT id FROM message_fts_docsize);
         END;
-        CREATE TRIGGER IF NOT EXISTS messages_update_after AFTER UPDATE OF record ON messages BEGIN
+        CREATE TRIGGER messages_update_after AFTER UPDATE OF record ON messages BEGIN
           INSERT INTO message_fts(rowid, text, reasoning, tool, tool_io)
             SELECT rowid, text, reasoning, tool, tool_io FROM message_text WHERE rowid = new.rowid;
         END;
@@ -349,8 +358,10 @@ public final class SQLiteArchive: ArchiveStore {
         for statement in [insertMessage, updateMessage] {
             if statement === updateMessage && (gramsCurrent || copiesCurrent) {
                 guard let row = try rowToUpdate(message) else { return false }
-                if gramsCurrent { try grams.remove(row: row) }
-                try removingFromIndex(row: row)
+                if try indexHolds(row) {
+                    if gramsCurrent { try grams.remove(row: row) }
+                    try removingFromIndex(row: row)
+                }
                 changing = row
             }
             statement.bind(1, message.source)
@@ -393,7 +404,7 @@ public final class SQLiteArchive: ArchiveStore {
     }
 
     public func delete(source: String, id: String, keep: Bool) throws {
-        if !keep && (gramsCurrent || copiesCurrent), let row = try row(source: source, id: id) {
+        if !keep && (gramsCurrent || copiesCurrent), let row = try row(source: source, id: id), try indexHolds(row) {
             if gramsCurrent { try grams.remove(row: row) }
             try removingFromIndex(row: row)
         }
@@ -411,6 +422,13 @@ public final class SQLiteArchive: ArchiveStore {
         findChanged.bind(3, message.record)
         defer { findChanged.reset() }
         return try findChanged.step() ? Int64(findChanged.int(0)) : nil
+    }
+
+    /// Whether the index holds `row` (one another program inserted is not, until an ingest ends).
+    private func indexHolds(_ row: Int64) throws -> Bool {
+        findIndexed.bind(1, Int(row))
+        defer { findIndexed.reset() }
+        return try findIndexed.step()
     }
 
     private func row(source: String, id: String) throws -> Int64? {

@@ -120,6 +120,19 @@ import Glibc
         #expect(try search("walrus").ids == [])
     }
 
+    /// A row a plain sqlite3 put in, changed or deleted by the next ingest before that ingest
+    /// indexes it: the index stays whole (its own integrity check passes) and finds the change.
+    @Test func aRowInsertedByAnotherProgramCanBeChangedOrDeletedAtOnce() throws {
+        #expect(try archive([Self.message("m1", "hello")]).status == 0)
+        _ = try sqlite(#"INSERT INTO messages(source, id, role, record) VALUES ('default', 'x1', 'user', '{"id":"x1","role":"user","content":"planted walrus"}'), ('default', 'x2', 'user', '{"id":"x2","role":"user","content":"planted otter"}')"#)
+        #expect(try archive([Self.message("x1", "changed giraffe"), #"{"id":"x2","deleted":true}"#]).status == 0)
+        #expect(try sqlite("INSERT INTO message_fts(message_fts) VALUES ('integrity-check'); SELECT 'whole'") == "whole")
+        #expect(try search("walrus").ids == [])
+        #expect(try search("otter").ids == [])
+        #expect(try search("giraffe").ids == ["x1"])
+        #expect(try search("hello").ids == ["m1"])
+    }
+
     /// Another program's SQLite file is refused by both commands, and left as it was.
     @Test func anotherProgramsDatabaseIsNotAnArchive() throws {
         let other = folder.appendingPathComponent("other.db").path
