@@ -125,6 +125,7 @@ final class JobSender {
             try adapter.requireConversation(named)
             return named
         }
+        try adapter.checkMessage(try firstText(job))
         let new = NewConversation(title: NewConversation.title(fromMessage: job.text), model: job.model ?? settings.model)
         guard let id = try adapter.createConversation(new) else {
             throw ToolError(.usage, "the \(adapter.kind.rawValue) API cannot create conversations: name one with --conversation")

@@ -419,6 +419,7 @@ struct PsSend: ParsableCommand {
         let page = try self.page ?? agent.map { try AgentFinder.find($0, adapter: adapter).id }
         // The profile's model stands in for --model, whatever the API.
         let model = self.model ?? plan.template?.model ?? connection.session.profileModel
+        if let text { try adapter.checkMessage(text) }
         let target: SendTarget, message: JSON
         if let history, let text {
             target = try seededTarget(adapter, from: history, text: text, model: model, secrets: secrets)

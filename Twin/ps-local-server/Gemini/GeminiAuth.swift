@@ -75,14 +75,23 @@ enum ExpressPages {
 }
 
 extension Request {
-    /// express.json() of Express 5 (package.json: express ^5.1.0, body-parser 2): a JSON body,
-    /// parsed before the auth middleware runs; `{}` for an empty one sent as JSON; nil (req.body
-    /// left undefined) for one not sent as JSON (Content-Type); a body that is not a JSON object
-    /// or array (its strict mode) is the final handler's 400 page.
+    /// express.json({limit: '1mb'}) of Express 5 (src/server.ts:38; package.json: express
+    /// ^5.1.0, body-parser 2): a JSON body, parsed before the auth middleware runs; `{}` for an
+    /// empty one sent as JSON; nil (req.body left undefined) for one not sent as JSON
+    /// (Content-Type); one over 1 MiB is the final handler's 413 page; one that is not a JSON
+    /// object or array (its strict mode) its 400 page.
     mutating func expressJSONBody() async throws -> JSON? {
-        let buffer = try await collectBody(upTo: 4 << 20)
         let isJSON = headers[.contentType].map { $0.lowercased().contains("json") } ?? false
-        guard isJSON else { return nil }
+        guard isJSON else {
+            _ = try await collectBody(upTo: 4 << 20)
+            return nil
+        }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await collectBody(upTo: 1 << 20)
+        } catch {
+            throw Refusal(ExpressPages.page("Payload Too Large", status: .contentTooLarge))
+        }
         guard buffer.readableBytes > 0 else { return .object(JSONObject()) }
         let bytes = Array(buffer.readableBytesView)
         let first = bytes.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }

@@ -67,14 +67,33 @@ struct GeminiEvents {
                 "description": .string(String(text[end.upperBound...]))]
     }
 
+    /// The usage `done` reports: the turn's last model call's (each Finished event's
+    /// usageMetadata replaces the one before, sessionManager.ts:183-191). A call ends with
+    /// the tool calls it asks for; the next one's prompt adds what it said and its tools'
+    /// results. Its output is its text and calls: candidatesTokenCount leaves thoughts out.
     func usage(_ segments: [ReplySegment]) -> JSON {
-        let output = segments.reduce(0) { total, segment in
-            switch segment {
-            case .reasoning(let text), .text(let text): return total + OpenAIChunks.tokens(text)
-            case .tool(let call): return total + OpenAIChunks.tokens(call.name) + OpenAIChunks.tokens(call.input.serialized())
+        var calls: [[ReplySegment]] = [[]]
+        for (index, segment) in segments.enumerated() {
+            if index > 0, Self.isTool(segments[index - 1]), !Self.isTool(segment) { calls.append([]) }
+            calls[calls.count - 1].append(segment)
+        }
+        func said(_ call: [ReplySegment]) -> Int {
+            call.reduce(0) { total, segment in
+                switch segment {
+                case .reasoning: return total
+                case .text(let text): return total + OpenAIChunks.tokens(text)
+                case .tool(let call): return total + OpenAIChunks.tokens(call.name) + OpenAIChunks.tokens(call.input.serialized())
+                }
             }
         }
-        return ["inputTokens": .integer(Int64(inputTokens)), "outputTokens": .integer(Int64(output))]
+        func results(_ call: [ReplySegment]) -> Int {
+            call.reduce(0) { total, segment in
+                if case .tool(let call) = segment { return total + OpenAIChunks.tokens(call.output.serialized()) }
+                return total
+            }
+        }
+        let prompt = calls.dropLast().reduce(inputTokens) { $0 + said($1) + results($1) }
+        return ["inputTokens": .integer(Int64(prompt)), "outputTokens": .integer(Int64(said(calls.last!)))]
     }
 
     static func fullResponse(_ segments: [ReplySegment]) -> String {

@@ -38,6 +38,9 @@ public protocol APIAdapter: AnyObject {
     func listAgentConversations(agentID: String, _ body: (JSON) throws -> Void) throws
     /// One page of a conversation's messages.
     func historyPage(_ source: HistorySource, query: HistoryQuery) throws -> HistoryPage
+    /// Refuses (usage) a message's text that the server would refuse for its length, before
+    /// anything is sent or made for it (a new conversation).
+    func checkMessage(_ text: String) throws
     /// The request that sends `message` and answers with a stream.
     func sendRequest(_ target: SendTarget, message: JSON, options: SendOptions) throws -> HTTPRequest
     /// Asks the server to stop a turn that is being generated (it goes on otherwise: the
@@ -69,6 +72,7 @@ extension APIAdapter {
         throw ToolError(.usage, "the \(kind.rawValue) API needs a credential: give one of --device, --with-token or --email")
     }
     public func keepTurn(_ target: SendTarget, message: JSON, reply: JSON?) throws {}
+    public func checkMessage(_ text: String) throws {}
     public func newAgentConversationID(pageID: String, creating new: NewConversation) throws -> String {
         RandomID.conversationID()
     }

@@ -113,12 +113,26 @@ public final class GeminiAdapter: APIAdapter, ConversationDeleting, SettingsAPI 
 
     /// `POST /conversations/:id/messages {content}`: answered with the event stream. The
     /// conversation becomes the one a message goes to when none is named.
+    /// The largest request body the server reads: express.json({limit: '1mb'}) (src/server.ts:38)
+    /// refuses a larger one, 413.
+    static let largestBody = 1 << 20
+
+    public func checkMessage(_ text: String) throws {
+        let body: JSON = ["content": .string(text)]
+        let size = body.serialized().utf8.count
+        guard size <= Self.largestBody else {
+            throw ToolError(.usage, "the message is \(size) bytes as JSON; the Gemini mobile API refuses a request over "
+                + "\(Self.largestBody) bytes (1 MiB): shorten it or send it in parts")
+        }
+    }
+
     public func sendRequest(_ target: SendTarget, message: JSON, options: SendOptions) throws -> HTTPRequest {
         guard case .global(let id) = target else { throw ToolError(.usage, "the Gemini mobile API has no Page AI agents") }
         if options.system != nil { throw ToolError(.usage, "the Gemini mobile API takes no system prompt (--system)") }
         if options.provider != nil { throw ToolError(.usage, "the Gemini mobile API has no provider choice (--provider)") }
         if options.location != nil { throw ToolError(.usage, "the Gemini mobile API has no drives or pages (--drive)") }
         let text = message["parts"]?.arrayValue?.compactMap { $0["text"]?.stringValue }.joined(separator: "\n") ?? ""
+        try checkMessage(text)
         do {
             try lastUsed.write(id)
         } catch let error as ToolError {

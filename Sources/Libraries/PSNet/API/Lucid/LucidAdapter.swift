@@ -207,6 +207,14 @@ public final class LucidAdapter: APIAdapter, ConversationRenaming, ConversationD
 
     // MARK: Sending
 
+    /// chat.validation.ts:15-18 counts UTF-16 units, as JavaScript does.
+    public func checkMessage(_ text: String) throws {
+        guard text.utf16.count <= Self.longestMessage else {
+            throw ToolError(.usage, "the message is \(text.utf16.count) characters long; Lucid refuses messages over "
+                + "\(Self.longestMessage) characters: shorten it or send it in parts")
+        }
+    }
+
     /// `POST /v1/chat {conversation_id, user_id, message, model?}`; the conversation becomes
     /// the current one.
     public func sendRequest(_ target: SendTarget, message: JSON, options: SendOptions) throws -> HTTPRequest {
@@ -216,11 +224,7 @@ public final class LucidAdapter: APIAdapter, ConversationRenaming, ConversationD
         guard options.provider == nil else { throw ToolError(.usage, "Lucid picks its own provider (drop --provider; --model names a model)") }
         let user = try userID()
         let text = (message["parts"]?.arrayValue ?? []).compactMap { $0["text"]?.stringValue }.joined()
-        // chat.validation.ts:15-18 counts UTF-16 units, as JavaScript does.
-        guard text.utf16.count <= Self.longestMessage else {
-            throw ToolError(.usage, "the message is \(text.utf16.count) characters long; Lucid refuses messages over "
-                + "\(Self.longestMessage) characters: shorten it or send it in parts")
-        }
+        try checkMessage(text)
         var body = JSONObject()
         body["conversation_id"] = .string(id)
         body["user_id"] = .string(user)
