@@ -18,11 +18,12 @@ struct BatchJob: Sendable {
 /// `id` or a `message`, a field of the wrong type or an `id` given twice is exit 3 naming the
 /// line; a message holding a secret is refused (exit 2) as ps-send refuses it. With a template,
 /// each job's `vars` fill it (a placeholder without a value, or a value without a placeholder,
-/// is exit 2 naming the job).
+/// is exit 2 naming the job). The jobs checked are kept on disk (a RecordSpool), so that memory
+/// holds their ids and lanes, not their messages.
 enum BatchInput {
-    static func read(_ path: String?, secrets: SecretCheck, template: PromptTemplate? = nil) throws -> [BatchJob] {
+    static func read(_ path: String?, secrets: SecretCheck, template: PromptTemplate? = nil) throws -> BatchJobs {
         let lines = RecordLineReader(try ChunkReader.open(path: path))
-        var jobs: [BatchJob] = []
+        let jobs = BatchJobs(spool: try RecordSpool(name: "ps-batch"))
         var firstLine: [String: Int] = [:]
         try lines.forEachLine { bytes, number in
             let place = "\(TerminalSafeText.sanitize(lines.name)) line \(number)"
@@ -71,22 +72,54 @@ enum BatchInput {
                 }
             }
             let text = try secrets.pass(message, from: "\(job), its message")
-            jobs.append(BatchJob(id: id, place: place, text: text, conversation: record["conversation"]?.stringValue,
-                                 model: record["model"]?.stringValue))
+            try jobs.append(BatchJob(id: id, place: place, text: text, conversation: record["conversation"]?.stringValue,
+                                     model: record["model"]?.stringValue))
         }
         return jobs
+    }
+}
+
+/// The jobs of a batch, on disk in input order, and the conversations they name.
+final class BatchJobs: @unchecked Sendable {
+    private let spool: RecordSpool
+    /// Each job's `conversation`, nil for a new one (only until the lanes are made).
+    private var conversations: [String?] = []
+
+    init(spool: RecordSpool) { self.spool = spool }
+
+    var count: Int { spool.count }
+
+    func append(_ job: BatchJob) throws {
+        var record = JSONObject()
+        record["id"] = .string(job.id)
+        record["place"] = .string(job.place)
+        record["text"] = .string(job.text)
+        record["conversation"] = job.conversation.map(JSON.string)
+        record["model"] = job.model.map(JSON.string)
+        try spool.append([.object(record)])
+        conversations.append(job.conversation)
+    }
+
+    /// The `index`-th job, read back from the disk.
+    func job(_ index: Int) throws -> BatchJob {
+        let record = try JSON.parse(bytes: Array(try spool.group(index).dropLast()))
+        return BatchJob(
+            id: record["id"]?.stringValue ?? "", place: record["place"]?.stringValue ?? "",
+            text: record["text"]?.stringValue ?? "", conversation: record["conversation"]?.stringValue,
+            model: record["model"]?.stringValue)
     }
 
     /// The jobs in lanes that may run side by side: each job alone, except those that go to one
     /// conversation (the job's `conversation`, or all with --conversation), which form one lane
     /// run in input order, one at a time (a second send to a PageSpace conversation would take
-    /// over the reply of the first).
-    static func lanes(_ jobs: [BatchJob], sharedConversation: String?) -> [[BatchJob]] {
-        if sharedConversation != nil { return jobs.isEmpty ? [] : [jobs] }
-        var lanes: [[BatchJob]] = []
+    /// over the reply of the first). Each job is named by its number.
+    func lanes(sharedConversation: String?) -> [[Int]] {
+        defer { conversations = [] }
+        if sharedConversation != nil { return count == 0 ? [] : [Array(0..<count)] }
+        var lanes: [[Int]] = []
         var laneOf: [String: Int] = [:]
-        for job in jobs {
-            if let conversation = job.conversation {
+        for (job, conversation) in conversations.enumerated() {
+            if let conversation {
                 if let index = laneOf[conversation] {
                     lanes[index].append(job)
                     continue

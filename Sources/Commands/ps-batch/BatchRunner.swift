@@ -9,12 +9,14 @@ import Synchronization
 final class BatchRunner: @unchecked Sendable {
     let settings: BatchSettings
     let progress: BatchProgress
-    private let lanes: Mutex<ArraySlice<[BatchJob]>>
+    private let jobs: BatchJobs
+    private let lanes: Mutex<ArraySlice<[Int]>>
     private let writer = Mutex(RecordWriter())
     /// Why the run stopped early: the reader of the output went away, or writing failed.
     private let stopped = Mutex<Error?>(nil)
 
-    init(lanes: [[BatchJob]], settings: BatchSettings, progress: BatchProgress) {
+    init(jobs: BatchJobs, lanes: [[Int]], settings: BatchSettings, progress: BatchProgress) {
+        self.jobs = jobs
         self.lanes = Mutex(lanes[...])
         self.settings = settings
         self.progress = progress
@@ -39,10 +41,10 @@ final class BatchRunner: @unchecked Sendable {
 
     private func work(_ sender: JobSender) {
         while !shouldStop, let lane = lanes.withLock({ $0.popFirst() }) {
-            for job in lane {
+            for index in lane {
                 if shouldStop { return }
                 do {
-                    try runJob(job, sender)
+                    try runJob(try jobs.job(index), sender)
                 } catch is JobAborted {
                     return
                 } catch {

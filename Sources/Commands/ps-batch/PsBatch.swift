@@ -137,7 +137,7 @@ struct PsBatch: ParsableCommand {
         let (template, schema, repairs) = try prompt.load()
         let system = try template?.system.map { try secrets.pass($0, from: "\(template!.source)'s system") }
         let jobs = try BatchInput.read(path, secrets: secrets, template: template)
-        let lanes = BatchInput.lanes(jobs, sharedConversation: conversation)
+        let lanes = jobs.lanes(sharedConversation: conversation)
         let batchState = try state.map(BatchState.open)
         let first = try connection.connect()
         let http = first.adapter.client.http.options
@@ -159,7 +159,7 @@ struct PsBatch: ParsableCommand {
             senders.append(JobSender(adapter: adapter, settings: settings, progress: progress))
         }
         Interrupt.installCounting()
-        let runner = BatchRunner(lanes: lanes, settings: settings, progress: progress)
+        let runner = BatchRunner(jobs: jobs, lanes: lanes, settings: settings, progress: progress)
         do {
             try runner.run(senders: senders)
         } catch let request as ExitRequest where request.status == .brokenPipe {

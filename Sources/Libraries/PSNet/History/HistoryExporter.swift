@@ -49,7 +49,7 @@ public struct HistoryExporter {
         }
         let key = source.stateKey
         let previous = state?.watermark(for: key)
-        let spool = try HistorySpool()
+        let spool = try RecordSpool(name: "ps-history")
         var summaries: [PageSummary] = []
         var writtenCounts: [Int] = []
         var fetched = 0
@@ -84,7 +84,7 @@ public struct HistoryExporter {
                 guard let filter else { return writer.stamped(record(message)) }
                 return filter(record(message)).map(writer.stamped)
             }
-            try spool.append(page: records)
+            try spool.append(records)
             summaries.append(PageSummary(fresh))
             writtenCounts.append(records.count)
             fetched += fresh.count
@@ -114,8 +114,8 @@ public struct HistoryExporter {
         var mark = previous
         var written = 0
         do {
-            for index in stride(from: spool.pageCount - 1, through: 0, by: -1) {
-                let bytes = try spool.page(index)
+            for index in stride(from: spool.count - 1, through: 0, by: -1) {
+                let bytes = try spool.group(index)
                 if !bytes.isEmpty { try bytes.withUnsafeBytes { try writer.writeRecords($0) } }
                 written += writtenCounts[index]
                 guard let folded = summaries[index].fold(into: mark) else { continue }
