@@ -88,6 +88,28 @@ import TestSupport
         }
     }
 
+    // apps/web/src/app/api/ai/global/route.ts:92-99 with createConversation
+    // (global-conversation-repository.ts:335-359): the type and contextId are kept as given, so
+    // a "page" conversation is its agent's: listed there, not among the Global ones, and a
+    // Global send to it is not found (resolve-or-create-conversation.ts:83-86).
+    @Test func creatingAConversationKeepsItsTypeAndContext() throws {
+        let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let made = try server.request(
+            "POST", "/api/ai/global", headers: Self.session, body: #"{"title":"Agent thread","type":"page","contextId":"page_agent_demo"}"#)
+        let row = try made.jsonObject()
+        #expect(row["type"] as? String == "page" && row["contextId"] as? String == "page_agent_demo", "\(row)")
+        let id = try #require(row["id"] as? String)
+        #expect(try server.request("POST", "/_test/messages", body: #"{"conversationId":"\#(id)","count":2}"#).status == 200)
+        let agents = try server.request("GET", "/api/ai/page-agents/page_agent_demo/conversations", headers: Self.session).jsonObject()
+        #expect((agents["conversations"] as? [[String: Any]] ?? []).contains { $0["id"] as? String == id }, "\(agents)")
+        #expect(try !Self.listed(server, "limit=100").ids.contains(id))
+        let sent = try server.request(
+            "POST", "/api/ai/global/\(id)/messages", headers: Self.session.merging(["X-Browser-Session-Id": "tab_1"]) { $1 },
+            body: #"{"messages":[{"id":"m1","role":"user","parts":[{"type":"text","text":"hi"}]}]}"#)
+        #expect(sent.status == 404, "\(sent.text)")
+    }
+
     // apps/web/src/app/api/ai/global/[id]/route.ts with getConversationById and
     // updateConversationTitle (global-conversation-repository.ts:400-439): any active
     // conversation of the user's, of any type, is read, renamed and deleted here.

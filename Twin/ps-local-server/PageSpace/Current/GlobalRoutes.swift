@@ -20,18 +20,29 @@ struct GlobalRoutes {
             return try paginatedList(all, request: request)
         }
         // apps/web/src/app/api/ai/global/route.ts (POST): request.json() throwing, or a null
-        // body destructured, is the catch-all 500 (:88-89, 122-126); the answer is the row
-        // inserted (:120), its id a cuid and its title null when none was given
-        // (createConversation, global-conversation-repository.ts:335-358; the columns,
-        // packages/db/src/schema/conversations.ts:11-102).
+        // body destructured, is the catch-all 500 (:92-93, 118-123); the answer is the row
+        // inserted (:117), its id a cuid, its title null when none was given, its type and
+        // contextId as given (`type || 'global'`, `contextId || null`: createConversation,
+        // global-conversation-repository.ts:335-359; the columns,
+        // packages/db/src/schema/conversations.ts:11-102). The twin's own limit: it keeps
+        // Global, page ("page" with the agent page) and client conversations only, and a
+        // Global one without a contextId.
         router.post("/api/ai/global") { request, _ in
             _ = try auth.require(request, scope: .sessionOnly)
             var request = request
             guard let body = try await request.jsonBodyIfValid(), body != .null else {
                 throw Refusal(status: .internalServerError, error: "Failed to create conversation")
             }
+            func given(_ key: String) -> String? { body[key]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } }
+            let kind: Conversation.Kind
+            switch (given("type") ?? "global", given("contextId")) {
+            case ("global", nil): kind = .global
+            case ("page", let page?): kind = .agent(pageID: page)
+            case ("client", let drive): kind = .client(driveID: drive)
+            default: throw Refusal.badRequest("ps-local-server keeps Global, page and client conversations only")
+            }
             let conversation = Conversation(
-                id: Identifiers.cuid(), title: body["title"]?.stringValue ?? "", kind: .global, createdAt: Timestamp.now())
+                id: Identifiers.cuid(), title: body["title"]?.stringValue ?? "", kind: kind, createdAt: Timestamp.now())
             state.store.insert(conversation)
             var row = conversation.summary.objectValue ?? JSONObject()
             if conversation.title.isEmpty { row["title"] = .null }
