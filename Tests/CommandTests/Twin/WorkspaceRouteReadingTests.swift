@@ -105,6 +105,30 @@ import TestSupport
         #expect(try Self.error(refused)?.contains(#""CANVAS"|"FILE"|"SHEET""#) == true)
     }
 
+    // apps/web/src/app/api/pages/route.ts:17-48 (createPageSchema, zod 4's English words,
+    // joined with ". "): a missing field is its invalid_type, an empty one its own message, a
+    // body that is JSON but no object a 400 too; only a body that is not JSON is the 500.
+    @Test func aPageBodyIsCheckedAsZodChecksIt() throws {
+        let server = try Self.start()
+        defer { server.stop() }
+        let types = #"Invalid option: expected one of "FOLDER"|"DOCUMENT"|"CHANNEL"|"AI_CHAT"|"CANVAS"|"FILE"|"SHEET"|"TASK_LIST"|"CODE""#
+        let missing = "Invalid input: expected string, received undefined"
+        let cases: [(body: String, status: Int, error: String)] = [
+            ("{}", 400, "\(missing). \(types). \(missing)"),
+            (#"{"title":"","type":"AI_CHAT","driveId":""}"#, 400, "Title is required. Drive ID is required"),
+            (#"{"title":5,"type":"AI_CHAT","driveId":"drivedemo","parentId":null}"#, 400, "Invalid input: expected string, received number"),
+            (#"{"title":"T","type":"AI_CHAT","driveId":"drivedemo","contentMode":"rtf","enabledTools":[1]}"#, 400,
+             #"Invalid option: expected one of "html"|"markdown". Invalid input: expected string, received number"#),
+            ("[]", 400, "Invalid input: expected object, received array"),
+            ("not json", 500, "Failed to create page"),
+        ]
+        for (body, status, error) in cases {
+            let answer = try server.request("POST", "/api/pages", headers: Self.session, body: body)
+            #expect(answer.status == status, "\(body): \(answer.text)")
+            #expect(try Self.error(answer) == error, "\(body)")
+        }
+    }
+
     // apps/web/src/app/api/account/oauth-grants/[grantId]/route.ts:43-50;
     // packages/lib/src/auth/step-up-service.ts:252-279 (a binding mismatch does not use it up)
     @Test func aStepUpTokenIsGoodOnlyForTheActionItIsBoundTo() throws {

@@ -183,8 +183,9 @@ struct AuthRoutes {
         case .null?: received = "null"
         case .bool?: received = "boolean"
         case .integer?, .real?, .number?: received = "number"
+        case .string?: received = "string"
         case .array?: received = "array"
-        default: received = "object"
+        case .object?: received = "object"
         }
         return "Invalid input: expected \(type), received " + received
     }

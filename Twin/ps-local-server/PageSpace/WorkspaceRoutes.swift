@@ -69,12 +69,13 @@ struct WorkspaceRoutes {
                 ],
             ])
         }
-        // apps/web/src/app/api/pages/route.ts (POST): zod-checked body, tools checked against
-        // the available ones, 201 with the page.
+        // apps/web/src/app/api/pages/route.ts (POST): a body that is not JSON is the catch-all
+        // 500 (:39, 119-121); any other is zod-checked (createPageSchema, :17-48), tools checked
+        // against the available ones, 201 with the page.
         router.post("/api/pages") { request, _ in
             let credential = try auth.require(request, scope: .sessionOrMCP)
             var request = request
-            guard let body = try await request.jsonBodyIfValid(), body.objectValue != nil else {
+            guard let body = try await request.jsonBodyIfValid() else {
                 throw Refusal(status: .internalServerError, error: "Failed to create page")
             }
             return try createPage(body, credential: credential)
@@ -115,23 +116,49 @@ struct WorkspaceRoutes {
     /// PageType (packages/lib/src/utils/enums.ts:1-11, FILE included), none experimental.
     static let creatableTypes = ["FOLDER", "DOCUMENT", "CHANNEL", "AI_CHAT", "CANVAS", "FILE", "SHEET", "TASK_LIST", "CODE"]
 
+    /// createPageSchema.safeParse (pages/route.ts:17-28, zod 4): each field's issue in the
+    /// schema's order, in zod's English words; nil when the body is not an object.
+    static func createPageIssues(_ body: JSON) -> [String]? {
+        guard body.objectValue != nil else { return nil }
+        var issues: [String] = []
+        func oneOf(_ values: [String]) -> String {
+            "Invalid option: expected one of " + values.map { "\"\($0)\"" }.joined(separator: "|")
+        }
+        func string(_ key: String, required: String? = nil, nullable: Bool = false) {
+            switch body[key] {
+            case .string(let text)?: if text.isEmpty, let required { issues.append(required) }
+            case nil where required == nil: break
+            case .null? where nullable: break
+            case let other: issues.append(AuthRoutes.expected("string", other))
+            }
+        }
+        func choice(_ key: String, _ values: [String], optional: Bool) {
+            guard let value = body[key] else { if !optional { issues.append(oneOf(values)) }; return }
+            if !values.contains(value.stringValue ?? "\u{0}") { issues.append(oneOf(values)) }
+        }
+        string("title", required: "Title is required")
+        choice("type", Self.creatableTypes, optional: false)
+        string("driveId", required: "Drive ID is required")
+        string("parentId", nullable: true)
+        string("content")
+        choice("contentMode", ["html", "markdown"], optional: true)
+        string("systemPrompt")
+        switch body["enabledTools"] {
+        case nil: break
+        case .array(let items)?: for item in items where item.stringValue == nil { issues.append(AuthRoutes.expected("string", item)) }
+        case let other: issues.append(AuthRoutes.expected("array", other))
+        }
+        string("aiProvider")
+        string("aiModel")
+        return issues
+    }
+
     private func createPage(_ body: JSON, credential: Authenticator.Credential) throws -> Response {
-        var problems: [String] = []
-        let title = body["title"]?.stringValue ?? ""
-        if title.isEmpty { problems.append("Title is required") }
-        let type = body["type"]?.stringValue ?? ""
-        if !Self.creatableTypes.contains(type) {
-            problems.append("Invalid option: expected one of " + Self.creatableTypes.map { "\"\($0)\"" }.joined(separator: "|"))
+        guard let problems = Self.createPageIssues(body) else {
+            throw Refusal.badRequest(AuthRoutes.expected("object", body))
         }
-        let driveID = body["driveId"]?.stringValue ?? ""
-        if driveID.isEmpty { problems.append("Drive ID is required") }
-        for key in ["systemPrompt", "aiProvider", "aiModel"] where body[key] != nil && body[key]?.stringValue == nil {
-            problems.append("Invalid input: expected string")
-        }
+        let (title, type, driveID) = (body["title"]?.stringValue ?? "", body["type"]?.stringValue ?? "", body["driveId"]?.stringValue ?? "")
         let tools = body["enabledTools"]?.arrayValue?.compactMap(\.stringValue)
-        if let value = body["enabledTools"], tools == nil || tools!.count != value.arrayValue?.count {
-            problems.append("Invalid input: expected array")
-        }
         guard problems.isEmpty else { throw Refusal.badRequest(problems.joined(separator: ". ")) }
         try DriveScope.checkCreate(credential, driveID: driveID)  // route.ts:53-56
         if let tools, let invalid = Self.invalidTools(tools) { throw Refusal.badRequest("Invalid tools: " + invalid) }
