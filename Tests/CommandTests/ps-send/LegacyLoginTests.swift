@@ -195,6 +195,57 @@ import TestSupport
         #expect(send.stderrText.contains("ps-auth login --email"))
     }
 
+    /// packages/lib/src/rate-limit-utils.ts:35-131,176-181 at 458264c5b, as both logins use it
+    /// (mobile/login/route.ts:40-76,108-110): every attempt counts against the client's address
+    /// and the email; the sixth in 15 minutes is a 429 with Retry-After, before the password
+    /// is looked at; a login that succeeds forgets both counts.
+    @Test func theSixthFailedLoginIsRateLimited() throws {
+        let server = try LocalServer.start(dialect: "pagespace-legacy", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        func login(_ password: String) throws -> ProcessResult {
+            try sandbox.run("ps-auth", ["login", "--server", server.baseURL, "--email", LocalServer.email, "--password-stdin"],
+                            stdin: password + "\n")
+        }
+        for _ in 1...4 { #expect(try login("wrong").status == 4) }
+        #expect(try login(LocalServer.password).status == 0)  // forgets the four
+        for _ in 1...5 { #expect(try login("wrong").status == 4) }
+        let limited = try login(LocalServer.password)
+        #expect(limited.status == 7, "\(limited.stderrText)")
+        #expect(limited.stderrText.contains(
+            "rate limited: Too many login attempts from this IP address. Please try again later. The server asks to retry after 900s"),
+                "\(limited.stderrText)")
+        // From another address the email is over its count too.
+        let body = #"{"email":"DEMO@example.com","password":"demo-password","deviceId":"d1"}"#
+        let other = try server.request("POST", "/api/auth/mobile/login", headers: ["X-Forwarded-For": "10.0.0.9, 10.0.0.1"], body: body)
+        #expect(other.status == 429, "\(other.text)")
+        #expect(try other.jsonObject()["error"] as? String == "Too many login attempts for this email. Please try again later.")
+        let wait = try #require(Int(other.headers["retry-after"] ?? ""))
+        #expect((890...900).contains(wait))
+        #expect(try other.jsonObject()["retryAfter"] as? Int == wait)
+    }
+
+    /// mobile/refresh/route.ts:34-55 at 458264c5b: renewals count per client address, ten in
+    /// five minutes, and a success does not reset them; the eleventh is a 429.
+    @Test func theEleventhRenewalInFiveMinutesIsRateLimited() throws {
+        let server = try LocalServer.start(dialect: "pagespace-legacy", extraArguments: ["--quiet"])
+        defer { server.stop() }
+        let login = try server.request("POST", "/api/auth/mobile/login",
+                                       body: #"{"email":"demo@example.com","password":"demo-password","deviceId":"d1"}"#)
+        var device = try #require(try login.jsonObject()["deviceToken"] as? String)
+        for round in 1...11 {
+            let renewed = try server.request("POST", "/api/auth/mobile/refresh", body: #"{"deviceToken":"\#(device)","deviceId":"d1"}"#)
+            if round <= 10 {
+                #expect(renewed.status == 200, "round \(round): \(renewed.text)")
+                device = try renewed.jsonObject()["deviceToken"] as? String ?? device
+            } else {
+                #expect(renewed.status == 429, "\(renewed.text)")
+                #expect(try renewed.jsonObject()["error"] as? String == "Too many refresh attempts. Please try again later.")
+                #expect(renewed.headers["retry-after"] == "300")
+            }
+        }
+    }
+
     static func storedCredential(_ sandbox: NetworkSandbox) throws -> [String: Any] {
         let data = try Data(contentsOf: URL(fileURLWithPath: sandbox.credentialsPath))
         let file = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

@@ -24,8 +24,8 @@ struct AuthRoutes {
                 }
                 if !errors.isEmpty { return Reply.json(["errors": .object(errors)], status: .badRequest) }
                 let logins = state.authenticator.legacyLogins
-                guard LegacyLogins.passwordMatches(email: body["email"]!.stringValue!, password: body["password"]!.stringValue!) else {
-                    throw Refusal(status: .unauthorized, error: "Invalid email or password")
+                try Self.checkLogin(body, request.headers, logins) {
+                    LegacyLogins.passwordMatches(email: body["email"]!.stringValue!, password: body["password"]!.stringValue!)
                 }
                 let access = logins.issueAccessToken()
                 var answer = JSONObject()
@@ -54,10 +54,10 @@ struct AuthRoutes {
                     errors[field] = [.string(Self.expectedString(body[field]))]
                 }
                 if !errors.isEmpty { return Reply.json(["errors": .object(errors)], status: .badRequest) }
-                guard LegacyLogins.passwordMatches(email: body["email"]!.stringValue!, password: body["password"]!.stringValue!) else {
-                    throw Refusal(status: .unauthorized, error: "Invalid email or password")
-                }
                 let logins = state.authenticator.legacyLogins
+                try Self.checkLogin(body, request.headers, logins) {
+                    LegacyLogins.passwordMatches(email: body["email"]!.stringValue!, password: body["password"]!.stringValue!)
+                }
                 let access = logins.issueAccessToken()
                 let deviceToken = logins.deviceToken(
                     provided: body["deviceToken"]?.stringValue, deviceID: body["deviceId"]!.stringValue!,
@@ -81,6 +81,11 @@ struct AuthRoutes {
                 }
                 Self.checkDevice(body, into: &errors)
                 if !errors.isEmpty { return Reply.json(["errors": .object(errors)], status: .badRequest) }
+                // Every renewal counts, per client address, never reset (:34-55).
+                let ip = AuthRateLimit.clientIP(request.headers)
+                if let wait = state.authenticator.legacyLogins.rateLimit.check("refresh:device:" + ip, AuthRateLimit.refresh) {
+                    throw Self.tooMany("Too many refresh attempts. Please try again later.", wait: wait)
+                }
                 switch state.authenticator.legacyLogins.renew(
                     deviceToken: body["deviceToken"]!.stringValue!, deviceID: body["deviceId"]!.stringValue!) {
                 case .invalid: throw Refusal(status: .unauthorized, error: "Invalid or expired device token.")
@@ -188,6 +193,28 @@ struct AuthRoutes {
         case .object?: received = "object"
         }
         return "Invalid input: expected \(type), received " + received
+    }
+
+    /// Both password logins after their field checks (auth/login/route.ts:42-94,135-137 and
+    /// auth/mobile/login/route.ts:40-92,108-110 at 458264c5b): an attempt counts against the
+    /// client's address and the email, and either over its limit is a 429 before the
+    /// password is looked at; a wrong password is a 401; a right one forgets both counts.
+    static func checkLogin(_ body: JSON, _ headers: HTTPFields, _ logins: LegacyLogins, passwordMatches: () -> Bool) throws {
+        let ip = AuthRateLimit.clientIP(headers)
+        let email = body["email"]?.stringValue?.lowercased() ?? ""
+        let ipWait = logins.rateLimit.check(ip, AuthRateLimit.login)
+        let emailWait = logins.rateLimit.check(email, AuthRateLimit.login)
+        if let wait = ipWait { throw tooMany("Too many login attempts from this IP address. Please try again later.", wait: wait) }
+        if let wait = emailWait { throw tooMany("Too many login attempts for this email. Please try again later.", wait: wait) }
+        guard passwordMatches() else { throw Refusal(status: .unauthorized, error: "Invalid email or password") }
+        logins.rateLimit.reset(ip)
+        logins.rateLimit.reset(email)
+    }
+
+    /// The limiter's 429: `{error, retryAfter}` and the Retry-After header, in seconds.
+    static func tooMany(_ message: String, wait: Int64) -> Refusal {
+        Refusal(Reply.json(["error": .string(message), "retryAfter": .integer(wait)], status: .tooManyRequests,
+                           headers: [.retryAfter: String(wait)]))
     }
 
     /// An optional field is absent when missing (zod's `.optional()` passes undefined only).

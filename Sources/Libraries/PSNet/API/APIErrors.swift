@@ -56,7 +56,8 @@ public enum APIErrors {
             var text = "rate limited\(reason)"
             if let limit = body.rateLimit { text += " (" + limit + ")" }
             if let retryAfter = response.head.header("Retry-After").flatMap({ RetryAfter.seconds($0) }) {
-                text += "; the server asks to retry after \(HTTPClient.format(retryAfter.rounded(.up)))"
+                // After the server's own sentence ("Please try again later."), a sentence of ours.
+                text += (text.hasSuffix(".") ? " The" : "; the") + " server asks to retry after \(HTTPClient.format(retryAfter.rounded(.up)))"
             }
             return ToolError(.rateLimited, text)
         case 300...399:

@@ -28,6 +28,8 @@ final class LegacyLogins: Sendable {
     private let logins = Mutex<[String: Login]>([:])
     /// Device tokens not revoked → the device they were given to.
     private let devices = Mutex<[String: Device]>([:])
+    /// The login and renewal routes' rate limits.
+    let rateLimit = AuthRateLimit()
 
     init(lifetimes: Lifetimes = Lifetimes()) { self.lifetimes = lifetimes }
 
