@@ -148,10 +148,13 @@ struct LucidMemoryRoutes {
             guard let conversation, !messages.isEmpty else {
                 throw LucidError.error(.notFound, "No messages found in conversation")
             }
-            // The summary's user_id references users (createSummary's INSERT): none is the route's 500.
+            // The summary's user_id references users (createSummary's INSERT): none is the route's
+            // 500, its details the error as createSummary (summary.service.ts:183-186) and then
+            // generateSummary (:123-129) wrapped it.
             guard store.user(userID!) != nil else {
                 throw LucidError.error(.internalServerError, "Failed to generate summary", details:
-                    "Failed to create summary: insert or update on table \"summaries\" violates foreign key constraint \"summaries_user_id_fkey\"")
+                    "Failed to generate summary: Failed to create summary: insert or update on table \"summaries\" violates "
+                        + "foreign key constraint \"summaries_user_id_fkey\"")
             }
             let text = LucidSummaryWriter.write(messages, title: conversation.title)
             let summary = LucidStore.Summary(
