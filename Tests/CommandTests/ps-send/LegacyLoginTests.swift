@@ -246,6 +246,29 @@ import TestSupport
         }
     }
 
+    /// rotateDeviceToken revokes the old device token at once (device-auth-utils.ts:367-416 at
+    /// 458264c5b): renewals of one stored login take turns, across threads (ps-batch's workers)
+    /// and processes, and the ones that waited take the login the first stored.
+    @Test func renewalsOfOneLoginTakeTurns() throws {
+        let server = try LocalServer.start(
+            dialect: "pagespace-legacy",
+            extraArguments: ["--quiet", "--legacy-token-seconds", "3", "--legacy-device-token-seconds", "3600"])
+        defer { server.stop() }
+        let sandbox = try NetworkSandbox()
+        #expect(try sandbox.login(server).status == 0)
+        Thread.sleep(forTimeInterval: 3.5)
+        let jobs = (1...8).map { "{\"id\":\"j\($0)\",\"message\":\"hello \($0)\"}\n" }.joined()
+        let batch = try sandbox.run("ps-batch", ["--concurrency", "4"], stdin: jobs)
+        #expect(batch.status == 0, "\(batch.stderrText)\n\(batch.stdoutText)")
+        Thread.sleep(forTimeInterval: 3.5)
+        let both = try sandbox.shell("ps-send one > /dev/null & a=$!; ps-send two > /dev/null & b=$!; wait $a; x=$?; wait $b; echo $x $?")
+        #expect(both.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "0 0", "\(both.stderrText)")
+        let refused = try server.requestLog().filter {
+            ($0["path"] as? String) == "/api/auth/mobile/refresh" && ($0["status"] as? Int ?? 200) != 200
+        }
+        #expect(refused.isEmpty, "\(refused)")
+    }
+
     static func storedCredential(_ sandbox: NetworkSandbox) throws -> [String: Any] {
         let data = try Data(contentsOf: URL(fileURLWithPath: sandbox.credentialsPath))
         let file = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

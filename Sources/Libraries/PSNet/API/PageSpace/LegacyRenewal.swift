@@ -4,11 +4,24 @@ import PSCore
 /// 120-128 at 458264c5b). A 401 to it is answered by `POST /api/auth/mobile/refresh
 /// {deviceToken, deviceId, platform}` (apps/web/src/app/api/auth/mobile/refresh/route.ts:17-130),
 /// which gives a new JWT and CSRF token, and the device token again, rotated (the old one
-/// revoked) when it nears its end: all three are kept in credentials.json at once.
+/// revoked at once: rotateDeviceToken, packages/lib/src/device-auth-utils.ts:367-416) when it
+/// nears its end: all three are kept in credentials.json at once. So a stored login is renewed
+/// by one process or thread at a time, under a lock beside credentials.json; one that waited
+/// takes the login the other stored instead of renewing with a device token now revoked.
 enum LegacyRenewal {
     static func renew(_ client: APIClient) throws -> Credentials? {
         let session = client.session
-        guard let old = session.credentials, let deviceToken = old.deviceToken, let deviceID = old.deviceID else { return nil }
+        guard var old = session.credentials, old.deviceToken != nil, old.deviceID != nil else { return nil }
+        var lock: StateFileLock?
+        if case .file = session.credentialsSource {
+            lock = try StateFileLock(statePath: session.paths.credentials, wait: 30, command: "ps-tools renewing the login")
+            if let stored = try CredentialStore.load(session.paths.credentials)[session.profileName], (stored.origin ?? old.origin) == old.origin {
+                if stored.token != old.token { return stored }  // renewed meanwhile
+                old = stored
+            }
+        }
+        defer { withExtendedLifetime(lock) {} }
+        guard let deviceToken = old.deviceToken, let deviceID = old.deviceID else { return nil }
         let request = anonymousPost(client, "/api/auth/mobile/refresh", body: [
             "deviceToken": .string(deviceToken), "deviceId": .string(deviceID), "platform": "desktop",
         ])
