@@ -44,10 +44,14 @@ struct PsLocalServer: ParsableCommand {
               current   session token ps_sess_demo-session-token (all routes);
                         MCP key mcp_demo-mcp-key (not Global, settings, abort;
                         the only credential /api/v1/* takes)
-              legacy    POST /api/auth/login returns {user, token, csrfToken,
-                        deviceToken}; send the token as a Bearer token (or
-                        as the accessToken cookie, and then X-CSRF-Token on
-                        POST, PATCH and DELETE); the MCP key is refused on
+              legacy    POST /api/auth/mobile/login (email, password,
+                        deviceId) returns {user, token, csrfToken,
+                        deviceToken}; /api/auth/login sets the accessToken
+                        cookie and returns {id, name, email}; send the token
+                        as a Bearer token (or as the cookie, and then
+                        X-CSRF-Token on POST, PATCH and DELETE); the sixth
+                        failed login in 15 minutes is 429, as on the real
+                        server; the MCP key is refused on
                         /api/ai_conversations, settings and agent config
               global    conversation demoglobalconversation (--history-messages)
               drive     drivedemo; AI_CHAT page page_agent_demo with the
