@@ -12,7 +12,8 @@ struct PsBatch: ParsableCommand {
         discussion: """
             Each input line is a job, {"id":"j1","message":"..."}, optionally with the \
             "conversation" to continue and the "model" to use. Every line is read and checked \
-            before anything is sent: a line that is not a JSON object, a job without an id or \
+            before anything is sent (the jobs are then kept in a temporary file in $TMPDIR, not \
+            in memory): a line that is not a JSON object, a job without an id or \
             a message, or an id given twice is exit 3 naming the line; a message holding what \
             looks like a secret is exit 2, as in ps-send (--redact, --allow-secrets).
 
