@@ -73,13 +73,15 @@ final class CommonGrams {
         try database.execute("DELETE FROM message_grams_stamp")
     }
 
-    /// Makes every pair again from the view, and merges them into one segment; then `stamp`.
-    /// (FTS5's own 'rebuild' fails on this view: "SQL logic error".)
+    /// Makes every pair again from the view, for the rows the index holds (not a record another
+    /// program stored that SQLite's JSON functions cannot read), and merges them into one
+    /// segment; then `stamp`. (FTS5's own 'rebuild' fails on this view: "SQL logic error".)
     func rebuild() throws {
         try database.execute("""
             INSERT INTO message_grams(message_grams) VALUES('delete-all');
             INSERT INTO message_grams(rowid, text, reasoning, tool, tool_io)
-              SELECT rowid, text, reasoning, tool, tool_io FROM message_text;
+              SELECT rowid, text, reasoning, tool, tool_io FROM message_text
+              WHERE rowid IN (SELECT id FROM message_fts_docsize);
             INSERT INTO message_grams(message_grams) VALUES('optimize')
             """)
     }

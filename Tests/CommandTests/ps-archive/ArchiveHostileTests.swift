@@ -133,6 +133,19 @@ import Glibc
         #expect(try search("hello").ids == ["m1"])
     }
 
+    /// Another program put in a readable row and one whose record is not JSON: the next ingest
+    /// indexes the first, leaves the second out, and stores its own records (every later one too).
+    @Test func aRecordThatIsNotJSONBesideOneToIndexDoesNotStopIngests() throws {
+        #expect(try archive([Self.message("m1", "hello")]).status == 0)
+        _ = try sqlite(#"INSERT INTO messages(source, id, role, record) VALUES ('default', 'x1', 'user', '{"id":"x1","role":"user","content":"planted walrus"}'), ('default', 'x2', 'user', '{not json')"#)
+        let first = try archive([Self.message("m2", "giraffe")])
+        #expect(first.status == 0, "\(first.stderrText)")
+        #expect(try archive([Self.message("m3", "otter")]).status == 0)
+        #expect(try search("walrus").ids == ["x1"])
+        #expect(try search("giraffe").ids == ["m2"])
+        #expect(try search("otter").ids == ["m3"])
+    }
+
     /// Another program's SQLite file is refused by both commands, and left as it was.
     @Test func anotherProgramsDatabaseIsNotAnArchive() throws {
         let other = folder.appendingPathComponent("other.db").path
