@@ -95,9 +95,13 @@ import TestSupport
             let headers = try LocalServerTests.writeHeaders(server)
             let global = LocalServerTests.historyPath(server)
             for path in ["/api/ai/chat", global] {
-                let answer = try server.request("POST", path, headers: headers, body: "{not json")
-                #expect(answer.status == 500, "\(dialect) \(path): \(answer.text)")
-                #expect(try answer.jsonObject()["error"] as? String == "Failed to process chat request. Please try again.")
+                for body in ["{not json", "null"] {
+                    let answer = try server.request("POST", path, headers: headers, body: body)
+                    #expect(answer.status == 500, "\(dialect) \(path) \(body): \(answer.text)")
+                    if path == global || dialect == "pagespace-legacy" {
+                        #expect(try answer.jsonObject()["error"] as? String == "Failed to process chat request. Please try again.")
+                    }
+                }
             }
             if dialect == "pagespace-legacy" {
                 let missing = try server.request(
