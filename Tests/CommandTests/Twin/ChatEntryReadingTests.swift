@@ -22,7 +22,7 @@ import TestSupport
         return try #require(try made.jsonObject()["id"] as? String)
     }
 
-    // handle-chat-turn.ts:296-350: `POST /api/ai/chat` without a chatId runs the Global turn
+    // handle-chat-turn.ts:295-353: `POST /api/ai/chat` without a chatId runs the Global turn
     // when its conversationId is one of the user's Global conversations, for a session only
     // (an MCP key gets the Global URL's refusal); any other id is still "chatId is required".
     @Test func thePageURLRunsAGlobalTurnForAGlobalConversationWithoutAChatId() throws {
@@ -48,8 +48,8 @@ import TestSupport
         }
     }
 
-    // global-chat-turn.ts:288-291: the body's conversationId decides where the message lands,
-    // the URL's only when the body names none; :325-328 the messages first;
+    // global-chat-turn.ts:299-302: the body's conversationId decides where the message lands,
+    // the URL's only when the body names none; :326-329 the messages first;
     // resolve-or-create-conversation.ts:83-86: a page agent's conversation is not found here.
     @Test func aGlobalTurnGoesToTheConversationTheBodyNames() throws {
         let server = try LocalServer.start(dialect: "pagespace", extraArguments: ["--quiet"])
@@ -85,7 +85,7 @@ import TestSupport
         #expect(stored.text.contains("hello from the entry"), "\(stored.text)")
     }
 
-    // handle-chat-turn.ts:214-220, 360-386; the late-2025 generation (458264c5b):
+    // handle-chat-turn.ts:218-224, 366-393; the late-2025 generation (458264c5b):
     // ai/chat/route.ts:95,995-999 and ai_conversations/[id]/messages/route.ts:203,876-880 (after
     // the conversation's own check, :186-200).
     @Test func aChatBodyThatIsNotJSONIsTheRoutesCatchAll500() throws {

@@ -13,9 +13,9 @@ struct PageAIRoutes {
         let auth = state.authenticator
 
         // apps/web/src/app/api/ai/chat/route.ts (handle-chat-turn.ts, page-chat-turn.ts): a body
-        // that is not JSON is a 500 (handle-chat-turn.ts:214-220). Without a chatId, a
+        // that is not JSON is a 500 (handle-chat-turn.ts:218-224). Without a chatId, a
         // conversationId naming one of the user's Global conversations runs the Global turn, for
-        // a session only (:296-350). Then the messages and chatId (page-chat-turn.ts:395-403;
+        // a session only (:295-353). Then the messages and chatId (page-chat-turn.ts:395-403;
         // the late-2025 route, 458264c5b, route.ts:159-167); on the current server the key's
         // drive scope (:436-440), then the file parts, then the page: one the user cannot view,
         // as one that does not exist, is 403 (canPrincipalViewPage, :485-493; late-2025

@@ -41,7 +41,7 @@ struct Refusal: Error {
 }
 
 extension JSON {
-    /// A chat send's `!messages || messages.length === 0` (global-chat-turn.ts:325-328,
+    /// A chat send's `!messages || messages.length === 0` (global-chat-turn.ts:326-329,
     /// page-chat-turn.ts:395-398): absent, null, or an empty array or string is none.
     var hasChatMessages: Bool {
         switch self["messages"] {
@@ -70,12 +70,12 @@ extension Request {
     }
 
     /// The body of a chat send (both assistants, both generations): one that is not JSON is
-    /// the routes' catch-all 500 (handle-chat-turn.ts:214-220, 360-386; the late-2025
+    /// the routes' catch-all 500 (handle-chat-turn.ts:218-224, 366-393; the late-2025
     /// generation, 458264c5b, ai/chat/route.ts:95,995-999 and
     /// ai_conversations/[id]/messages/route.ts:203,876-880), and so is `null`, whose fields the
-    /// routes read (global-chat-turn.ts:288-291,1578-1622; the late-2025 routes' logging of
+    /// routes read (global-chat-turn.ts:299-302,1578-1622; the late-2025 routes' logging of
     /// `requestBody.messages`). The current Page AI route throws that TypeError outside its
-    /// try (handle-chat-turn.ts:282-297): Next.js's bare 500, here with the same words.
+    /// try (handle-chat-turn.ts:295): Next.js's bare 500, here with the same words.
     mutating func chatBody() async throws -> JSON {
         guard let body = try await jsonBodyIfValid(), body != .null else {
             throw Refusal(status: .internalServerError, error: "Failed to process chat request. Please try again.")

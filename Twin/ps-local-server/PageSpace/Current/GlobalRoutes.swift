@@ -103,8 +103,8 @@ struct GlobalRoutes {
     }
 
     /// One Global assistant turn (runGlobalChatTurn, chat-pipeline/global-chat-turn.ts): the
-    /// messages (:325-328), the images (:356-382), the credit gate (:412-447), then the
-    /// conversation (:463-474): the body's conversationId, else the URL's (:288-291). An
+    /// messages (:326-329), the images (:368-383), the credit gate (:435-447), then the
+    /// conversation (:466-474): the body's conversationId, else the URL's (:299-302). An
     /// unknown cuid-shaped id is made on first use; a deleted one, a page agent's, or an id
     /// of another shape is 404 (resolveOrCreateConversation,
     /// lib/repositories/resolve-or-create-conversation.ts:64-95).
