@@ -79,7 +79,8 @@ enum BatchInput {
     }
 }
 
-/// The jobs of a batch, on disk in input order, and the conversations they name.
+/// The jobs of a batch, on disk in input order, and the conversations they name. Appended to
+/// by the reading thread alone, before the workers start; they only read it.
 final class BatchJobs: @unchecked Sendable {
     private let spool: RecordSpool
     /// Each job's `conversation`, nil for a new one (only until the lanes are made).
